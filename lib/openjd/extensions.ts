@@ -1,0 +1,25 @@
+/** The `extensions` vocabulary: which OpenJD extensions exist and which this build supports. */
+
+export const KNOWN_EXTENSIONS = ["TASK_CHUNKING", "REDACTED_ENV_VARS", "FEATURE_BUNDLE_1", "EXPR", "WRAP_ACTIONS"] as const;
+export type ExtensionName = (typeof KNOWN_EXTENSIONS)[number];
+
+/**
+ * Extensions Loom implements. EXPR and WRAP_ACTIONS are known but not implemented yet: templates
+ * that declare them or use their fields are refused with a clear "not supported yet" error.
+ */
+export const SUPPORTED_EXTENSIONS: ReadonlySet<ExtensionName> = new Set<ExtensionName>([
+  "TASK_CHUNKING",
+  "REDACTED_ENV_VARS",
+  "FEATURE_BUNDLE_1",
+]);
+
+export function isKnownExtension(name: string): name is ExtensionName {
+  return (KNOWN_EXTENSIONS as readonly string[]).includes(name);
+}
+
+/** Message for a field that needs an extension the document did not declare (or Loom lacks). */
+export function requiresExtension(what: string, extension: ExtensionName): string {
+  return SUPPORTED_EXTENSIONS.has(extension)
+    ? `${what} requires extension ${extension} (add it to 'extensions')`
+    : `${what} requires extension ${extension} (not supported yet)`;
+}

@@ -1,0 +1,152 @@
+/**
+ * Job creation (spec §7.4 "job creation" stage): a validated job template, the environment
+ * templates around it and submitted parameter values become a Job with resolved name, host
+ * requirements and lazily iterable parameter spaces. Every problem is reported, none thrown.
+ */
+import { FEATURE_BUNDLE_1_LIMITS, BASE_LIMITS } from "../validate/context";
+import { codePointLength } from "../validate/scalars";
+import type { EnvironmentTemplate, JobTemplate } from "../model";
+import type { PathSegment } from "../errors";
+import { IntRangeExpr } from "../range-expr";
+import { dependencyOrder } from "../step-graph";
+import { checkActionNumbers, environmentActions, scriptActions } from "./action-fields";
+import { mergeParameterDefinitions, mergedDefinitionProblems } from "./merge-parameters";
+import { coerceParameterValue, defaultParameterValue, type ParameterInput, type PathContext } from "./parameter-values";
+import { resolveText, type Symbols } from "./resolve-fields";
+import { resolveHostRequirements, resolveParameterSpace, type StepProblem } from "./resolve-step";
+import type { CreateJobResult, ErrorOrigin, Job, JobError, JobStep, ParameterValue } from "./types";
+
+export interface CreateJobInput {
+  template: JobTemplate;
+  /** Environment templates applied around the job, outermost first. */
+  environmentTemplates?: readonly EnvironmentTemplate[];
+  parameterValues?: Readonly<Record<string, ParameterInput>>;
+  templateDir?: string;
+  workingDir?: string;
+  pathFlavor?: PathContext["flavor"];
+}
+
+const TEMPLATE: ErrorOrigin = { kind: "template" };
+const PARAMETERS: ErrorOrigin = { kind: "parameters" };
+const CONTROL = /[\u0000-\u001F\u007F-\u009F]/;
+
+export function createJob(input: CreateJobInput): CreateJobResult {
+  const errors: JobError[] = [];
+  const environmentTemplates = input.environmentTemplates ?? [];
+  const paths: PathContext = { flavor: input.pathFlavor ?? "posix", templateDir: input.templateDir, workingDir: input.workingDir };
+  const merged = mergeParameterDefinitions([
+    ...environmentTemplates.map((t, index) => ({ origin: { kind: "environment", index } as ErrorOrigin, definitions: t.parameterDefinitions })),
+    { origin: TEMPLATE, definitions: input.template.parameterDefinitions },
+  ]);
+  errors.push(...merged.errors);
+  const parameters = resolveParameters(merged.definitions, input.parameterValues ?? {}, paths, errors);
+  if (errors.length > 0) return { ok: false, errors };
+
+  const symbols = templateSymbols(parameters);
+  const name = resolveJobName(input.template, symbols, errors);
+  const steps = dependencyOrder(input.template.steps).map((step) => {
+    const problems: StepProblem[] = [];
+    const hostRequirements = resolveHostRequirements(step.hostRequirements, symbols, problems);
+    const space = resolveParameterSpace(step, symbols, problems);
+    errors.push(...problems.map((p) => ({ origin: TEMPLATE, ...p })));
+    if (!space) return null;
+    const resolved: JobStep = {
+      name: step.name,
+      dependencies: step.dependencies,
+      stepEnvironments: step.stepEnvironments,
+      hostRequirements,
+      taskParameters: space.parameters.map((p) => ({
+        name: p.name,
+        type: p.type,
+        valueCount: p.values instanceof IntRangeExpr ? Number(p.values.size) : p.values.length,
+      })),
+      parameterSpace: space.space,
+      chunking: space.chunking,
+      script: step.script,
+      template: step,
+    };
+    if (step.description !== undefined) resolved.description = step.description;
+    return resolved;
+  });
+  const report = (origin: ErrorOrigin) => (segments: PathSegment[], message: string) => errors.push({ origin, segments, message });
+  checkActionNumbers(environmentActions(input.template.jobEnvironments), symbols, report(TEMPLATE));
+  for (const step of input.template.steps) {
+    checkActionNumbers([...environmentActions(step.stepEnvironments), ...scriptActions(step.script)], symbols, report(TEMPLATE));
+  }
+  environmentTemplates.forEach((t, index) => checkActionNumbers(environmentActions([t.environment]), symbols, report({ kind: "environment", index })));
+  if (errors.length > 0 || name === null) return { ok: false, errors };
+  const job: Job = {
+    name,
+    parameterDefinitions: merged.definitions,
+    parameters,
+    environmentTemplates: [...environmentTemplates],
+    jobEnvironments: input.template.jobEnvironments,
+    steps: steps.filter((s): s is JobStep => s !== null),
+    template: input.template,
+  };
+  if (input.template.description !== undefined) job.description = input.template.description;
+  return { ok: true, job };
+}
+
+function resolveParameters(
+  definitions: ReturnType<typeof mergeParameterDefinitions>["definitions"],
+  values: Readonly<Record<string, ParameterInput>>,
+  paths: PathContext,
+  errors: JobError[],
+): Record<string, ParameterValue> {
+  const known = new Set(definitions.map((d) => d.name));
+  const unknown = Object.keys(values).filter((name) => !known.has(name));
+  if (unknown.length > 0) {
+    errors.push({ origin: PARAMETERS, segments: [], message: `values were given for parameters the templates do not define: ${unknown.sort().join(", ")}` });
+  }
+  const missing: string[] = [];
+  const parameters: Record<string, ParameterValue> = {};
+  for (const definition of definitions) {
+    for (const problem of mergedDefinitionProblems(definition)) errors.push({ origin: TEMPLATE, segments: [...definition.path], message: problem });
+    const submitted = Object.hasOwn(values, definition.name);
+    const result = submitted ? coerceParameterValue(definition, values[definition.name] ?? null, paths) : defaultParameterValue(definition, paths);
+    if (result === null) {
+      missing.push(definition.name);
+    } else if (!result.ok) {
+      errors.push(
+        submitted
+          ? { origin: PARAMETERS, segments: [definition.name], message: `parameter ${definition.name}: ${result.message}` }
+          : { origin: TEMPLATE, segments: [...definition.path, "default"], message: `default of ${definition.name}: ${result.message}` },
+      );
+    } else parameters[definition.name] = result.value;
+  }
+  if (missing.length > 0) {
+    errors.push({ origin: PARAMETERS, segments: [], message: `values are missing for required parameters: ${missing.sort().join(", ")}` });
+  }
+  return parameters;
+}
+
+/** Symbols of template-scope fields: Param.* (PATH values are only mapped on workers) and RawParam.*. */
+export function templateSymbols(parameters: Readonly<Record<string, ParameterValue>>): Symbols {
+  const symbols = new Map<string, string>();
+  for (const [name, p] of Object.entries(parameters)) {
+    symbols.set(`RawParam.${name}`, p.value);
+    if (p.type !== "PATH") symbols.set(`Param.${name}`, p.value);
+  }
+  return symbols;
+}
+
+function resolveJobName(template: JobTemplate, symbols: Symbols, errors: JobError[]): string | null {
+  const resolved = resolveText(template.name, symbols);
+  if (!resolved.ok) {
+    errors.push({ origin: TEMPLATE, segments: ["name"], message: resolved.message });
+    return null;
+  }
+  const max = (template.extensions.includes("FEATURE_BUNDLE_1") ? FEATURE_BUNDLE_1_LIMITS : BASE_LIMITS).jobNameLength;
+  const length = codePointLength(resolved.value);
+  const problem =
+    length < 1 ? "the job name resolved to an empty string"
+    : length > max ? `the job name resolved to ${length} characters; at most ${max} are allowed`
+    : CONTROL.test(resolved.value) ? "the job name resolved to text with control characters"
+    : null;
+  if (problem) {
+    errors.push({ origin: TEMPLATE, segments: ["name"], message: problem });
+    return null;
+  }
+  return resolved.value;
+}

@@ -1,0 +1,171 @@
+/** Job creation for one step: host requirements and the parameter space, resolved and re-checked. */
+import { checkAttributeValue, checkCapabilityName, type AmountRequirement, type AttributeRequirement, type HostRequirements } from "../capabilities";
+import { parseCombination } from "../combination-expr";
+import type { PathSegment } from "../errors";
+import type { HostRequirementsTemplate, StepTemplate, TaskParameterDefinition } from "../model";
+import { parseFloatText, parseIntText, type Parsed } from "../numbers";
+import { StepParameterSpace, type SpaceParameter } from "../parameter-space";
+import { IntRangeExpr } from "../range-expr";
+import { codePointLength } from "../validate/scalars";
+import { MAX_RANGE_VALUES, MAX_TASK_STRING_LENGTH } from "../validate/task-parameters";
+import { resolveFloatField, resolveIntField, resolveText, type Symbols } from "./resolve-fields";
+import type { ChunkingInfo } from "./types";
+
+export interface StepProblem {
+  segments: PathSegment[];
+  message: string;
+}
+
+export function resolveHostRequirements(
+  template: HostRequirementsTemplate | undefined,
+  symbols: Symbols,
+  problems: StepProblem[],
+): HostRequirements | null {
+  if (!template) return null;
+  const report = (segments: readonly PathSegment[], message: string) => problems.push({ segments: [...segments], message });
+  const amounts: AmountRequirement[] = [];
+  const attributes: AttributeRequirement[] = [];
+  const seen = { amount: new Set<string>(), attr: new Set<string>() };
+  const resolveName = (format: Parameters<typeof resolveText>[0], path: readonly PathSegment[], kind: "amount" | "attr") => {
+    const name = resolveText(format, symbols);
+    if (!name.ok) return report(path, name.message);
+    const problem = checkCapabilityName(name.value, kind);
+    if (problem) return report(path, `resolved name '${name.value}': ${problem}`);
+    const key = name.value.toLowerCase();
+    if (seen[kind].has(key)) return report(path, `duplicate ${kind === "amount" ? "amount" : "attribute"} requirement '${name.value}' after resolution`);
+    seen[kind].add(key);
+    return name.value;
+  };
+  for (const amount of template.amounts) {
+    const name = resolveName(amount.name, [...amount.path, "name"], "amount");
+    const min = amount.min && resolveFloatField(amount.min, symbols);
+    const max = amount.max && resolveFloatField(amount.max, symbols);
+    if (min && !min.ok) report(amount.min?.path ?? amount.path, min.message);
+    if (max && !max.ok) report(amount.max?.path ?? amount.path, max.message);
+    const minValue = min?.ok ? min.value.value : undefined;
+    const maxValue = max?.ok ? max.value.value : undefined;
+    if (minValue !== undefined && minValue < 0) report(amount.min?.path ?? amount.path, `min resolved to ${minValue}; it must be zero or greater`);
+    if (maxValue !== undefined && maxValue <= 0) report(amount.max?.path ?? amount.path, `max resolved to ${maxValue}; it must be greater than zero`);
+    if (minValue !== undefined && maxValue !== undefined && minValue > maxValue) {
+      report(amount.max?.path ?? amount.path, `max (${maxValue}) must be greater than or equal to min (${minValue})`);
+    }
+    if (typeof name === "string") {
+      const requirement: AmountRequirement = { name };
+      if (minValue !== undefined) requirement.min = minValue;
+      if (maxValue !== undefined) requirement.max = maxValue;
+      amounts.push(requirement);
+    }
+  }
+  for (const attribute of template.attributes) {
+    const name = resolveName(attribute.name, [...attribute.path, "name"], "attr");
+    const values = (list: typeof attribute.anyOf, key: "anyOf" | "allOf") =>
+      list?.map((format, i) => {
+        const value = resolveText(format, symbols);
+        if (!value.ok) return report([...attribute.path, key, i], value.message), "";
+        if (typeof name === "string") {
+          const problem = checkAttributeValue(name, value.value);
+          if (problem) report([...attribute.path, key, i], `resolved value: ${problem}`);
+        }
+        return value.value;
+      });
+    const anyOf = values(attribute.anyOf, "anyOf");
+    const allOf = values(attribute.allOf, "allOf");
+    if (typeof name === "string") {
+      const requirement: AttributeRequirement = { name };
+      if (anyOf) requirement.anyOf = anyOf;
+      if (allOf) requirement.allOf = allOf;
+      attributes.push(requirement);
+    }
+  }
+  return { amounts, attributes };
+}
+
+export function resolveParameterSpace(
+  step: StepTemplate,
+  symbols: Symbols,
+  problems: StepProblem[],
+): { space: StepParameterSpace; chunking: ChunkingInfo | null; parameters: SpaceParameter[] } | null {
+  const definition = step.parameterSpace;
+  if (!definition) return { space: StepParameterSpace.empty(), chunking: null, parameters: [] };
+  const before = problems.length;
+  const parameters: SpaceParameter[] = [];
+  let chunking: ChunkingInfo | null = null;
+  for (const task of definition.taskParameterDefinitions) {
+    const values = resolveRange(task, symbols, problems);
+    if (values === null) continue;
+    const parameter: SpaceParameter = { name: task.name, type: task.type, values };
+    if (task.chunks) {
+      const count = resolveIntField(task.chunks.defaultTaskCount, symbols);
+      const target = task.chunks.targetRuntimeSeconds ? resolveIntField(task.chunks.targetRuntimeSeconds, symbols) : { ok: true as const, value: 0n };
+      if (!count.ok) problems.push({ segments: [...task.chunks.defaultTaskCount.path], message: count.message });
+      else if (count.value < 1n) problems.push({ segments: [...task.chunks.defaultTaskCount.path], message: `defaultTaskCount resolved to ${count.value}; it must be at least 1` });
+      if (!target.ok) problems.push({ segments: [...(task.chunks.targetRuntimeSeconds?.path ?? task.path)], message: target.message });
+      else if (target.value < 0n) problems.push({ segments: [...(task.chunks.targetRuntimeSeconds?.path ?? task.path)], message: `targetRuntimeSeconds resolved to ${target.value}; it must be zero or greater` });
+      if (count.ok && count.value >= 1n && target.ok && target.value >= 0n) {
+        chunking = {
+          parameter: task.name,
+          defaultTaskCount: Number(count.value),
+          targetRuntimeSeconds: Number(target.value),
+          rangeConstraint: task.chunks.rangeConstraint,
+        };
+        parameter.chunks = chunking;
+      }
+    }
+    parameters.push(parameter);
+  }
+  if (problems.length > before) return null;
+  const combination = definition.combination === undefined ? undefined : parseCombination(definition.combination);
+  if (combination && !combination.ok) {
+    problems.push({ segments: [...definition.path, "combination"], message: combination.message });
+    return null;
+  }
+  const created = StepParameterSpace.create(parameters, combination?.node);
+  if (!created.ok) {
+    problems.push({ segments: [...definition.path, ...(definition.combination === undefined ? [] : ["combination"])], message: created.message });
+    return null;
+  }
+  return { space: created.space, chunking, parameters };
+}
+
+function resolveRange(task: TaskParameterDefinition, symbols: Symbols, problems: StepProblem[]): readonly string[] | IntRangeExpr | null {
+  const range = task.range;
+  const isInt = task.type === "INT" || task.type === "CHUNK[INT]";
+  if (range.kind === "expression") {
+    const text = resolveText(range.format, symbols);
+    if (!text.ok) return problems.push({ segments: [...range.path], message: text.message }), null;
+    const parsed = IntRangeExpr.tryParse(text.value);
+    if (!parsed.ok) return problems.push({ segments: [...range.path], message: `'${text.value}' is not a valid range expression: ${parsed.message}` }), null;
+    if (parsed.value.size > BigInt(MAX_RANGE_VALUES)) {
+      return problems.push({ segments: [...range.path], message: `the range has ${parsed.value.size} values; a task parameter may have at most ${MAX_RANGE_VALUES}` }), null;
+    }
+    return parsed.value;
+  }
+  const values: string[] = [];
+  let ok = true;
+  for (const item of range.items) {
+    const text = resolveText(item.format, symbols);
+    const value: Parsed<string> = !text.ok ? text : isInt ? asInt(text.value) : task.type === "FLOAT" ? asFloat(text.value) : asTaskString(text.value);
+    if (!value.ok) {
+      problems.push({ segments: [...item.path], message: value.message });
+      ok = false;
+    } else values.push(value.value);
+  }
+  return ok ? values : null;
+}
+
+function asInt(text: string): Parsed<string> {
+  const parsed = parseIntText(text);
+  return parsed.ok ? { ok: true, value: parsed.value.toString() } : parsed;
+}
+
+function asFloat(text: string): Parsed<string> {
+  const parsed = parseFloatText(text);
+  return parsed.ok ? { ok: true, value: parsed.value.text } : parsed;
+}
+
+function asTaskString(text: string): Parsed<string> {
+  const length = codePointLength(text);
+  if (length < 1) return { ok: false, message: "task parameter values must not be empty" };
+  if (length > MAX_TASK_STRING_LENGTH) return { ok: false, message: `the value is ${length} characters long; at most ${MAX_TASK_STRING_LENGTH} are allowed` };
+  return { ok: true, value: text };
+}

@@ -1,0 +1,56 @@
+/** A job: a template instantiated with parameter values (spec "How Jobs Are Constructed"). */
+import type { HostRequirements } from "../capabilities";
+import type { PathSegment } from "../errors";
+import type { Environment, EnvironmentTemplate, JobParameterDefinition, JobParameterType, JobTemplate, StepScript, TaskParameterTypeName } from "../model";
+import type { StepParameterSpace } from "../parameter-space";
+
+/** Job parameter values are strings, as in every OpenJD implementation (INT canonical, FLOAT as written). */
+export interface ParameterValue {
+  type: JobParameterType;
+  value: string;
+}
+
+export interface ChunkingInfo {
+  parameter: string;
+  defaultTaskCount: number;
+  /** 0 = always use defaultTaskCount; > 0 lets the scheduler adapt chunk sizes toward this runtime. */
+  targetRuntimeSeconds: number;
+  rangeConstraint: "CONTIGUOUS" | "NONCONTIGUOUS";
+}
+
+export interface JobStep {
+  name: string;
+  description?: string;
+  dependencies: string[];
+  stepEnvironments: Environment[];
+  hostRequirements: HostRequirements | null;
+  /** Task parameters with the number of values in each one's range (before combination). */
+  taskParameters: Array<{ name: string; type: TaskParameterTypeName; valueCount: number }>;
+  parameterSpace: StepParameterSpace;
+  chunking: ChunkingInfo | null;
+  script: StepScript;
+  template: JobTemplate["steps"][number];
+}
+
+export interface Job {
+  name: string;
+  description?: string;
+  /** Merged definitions, in the order the parameters were first defined (environment templates first). */
+  parameterDefinitions: JobParameterDefinition[];
+  parameters: Record<string, ParameterValue>;
+  environmentTemplates: EnvironmentTemplate[];
+  jobEnvironments: Environment[];
+  steps: JobStep[];
+  template: JobTemplate;
+}
+
+/** Where a job-creation error belongs: the job template, a submitted value, or an environment template. */
+export type ErrorOrigin = { kind: "template" } | { kind: "parameters" } | { kind: "environment"; index: number };
+
+export interface JobError {
+  origin: ErrorOrigin;
+  segments: PathSegment[];
+  message: string;
+}
+
+export type CreateJobResult = { ok: true; job: Job } | { ok: false; errors: JobError[] };

@@ -1,0 +1,116 @@
+/** Environments (spec §4): name, script with onEnter/onExit, and/or variables. */
+import type { Environment, EnvironmentScript, Path } from "../model";
+import { kindName, type SourceNode } from "../source-node";
+import { checkUnique, child, expectList, expectObject, field, type ValidationContext } from "./context";
+import { checkAction, checkEmbeddedFiles, embeddedFileNames } from "./actions";
+import { readFormat } from "./format-fields";
+import { readDescription } from "./parameter-definitions";
+import { readString } from "./scalars";
+import { environmentScope, templateScope, type ParameterSymbol } from "./scopes";
+
+const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const WRAP_HOOKS = ["onWrapEnvEnter", "onWrapTaskRun", "onWrapEnvExit"] as const;
+
+export function checkEnvironmentList(
+  ctx: ValidationContext,
+  node: SourceNode | undefined,
+  path: Path,
+  params: readonly ParameterSymbol[],
+): Environment[] {
+  if (node === undefined) return [];
+  const items = expectList(ctx, node, path);
+  if (!items) return [];
+  const environments: Environment[] = [];
+  const named: Array<{ name: string; path: Path }> = [];
+  items.forEach((item, i) => {
+    const env = checkEnvironment(ctx, item, child(path, i), params);
+    const name = item.kind === "object" ? field(item, "name") : undefined;
+    if (name?.kind === "string") named.push({ name: name.value, path: child(path, i) });
+    if (env) environments.push(env);
+  });
+  checkUnique(ctx, named, "environment name");
+  return environments;
+}
+
+export function checkEnvironment(
+  ctx: ValidationContext,
+  node: SourceNode,
+  path: Path,
+  params: readonly ParameterSymbol[],
+): Environment | null {
+  const object = expectObject(ctx, node, path, { required: ["name"], optional: ["description", "script", "variables"] });
+  if (!object) return null;
+  const before = ctx.sink.count;
+  const nameNode = field(object, "name");
+  const name = nameNode && readString(ctx, nameNode, child(path, "name"), { min: 1, max: ctx.limits.nameLength, control: "all" });
+  const description = readDescription(ctx, object, path);
+  const scriptNode = field(object, "script");
+  const variablesNode = field(object, "variables");
+  if (scriptNode === undefined && variablesNode === undefined) {
+    ctx.error(path, "an environment needs a script, variables, or both");
+  }
+  const script = scriptNode && checkEnvironmentScript(ctx, scriptNode, child(path, "script"), params);
+  const variables = variablesNode && checkVariables(ctx, variablesNode, child(path, "variables"), params);
+  if (ctx.sink.count !== before || !name) return null;
+  const env: Environment = { name, path };
+  if (description !== undefined) env.description = description;
+  if (script) env.script = script;
+  if (variables) env.variables = variables;
+  return env;
+}
+
+function checkEnvironmentScript(
+  ctx: ValidationContext,
+  node: SourceNode,
+  path: Path,
+  params: readonly ParameterSymbol[],
+): EnvironmentScript | null {
+  const object = expectObject(ctx, node, path, { required: ["actions"], optional: ["embeddedFiles"], gated: { let: "EXPR" } });
+  if (!object) return null;
+  const filesNode = field(object, "embeddedFiles");
+  const scope = environmentScope(params, embeddedFileNames(filesNode));
+  const tScope = templateScope(params);
+  const embeddedFiles = checkEmbeddedFiles(ctx, filesNode, child(path, "embeddedFiles"), scope);
+  const actionsNode = field(object, "actions");
+  if (actionsNode === undefined) return null;
+  const actionsPath = child(path, "actions");
+  const gated = Object.fromEntries(WRAP_HOOKS.map((hook) => [hook, "WRAP_ACTIONS" as const]));
+  const actions = expectObject(ctx, actionsNode, actionsPath, { optional: ["onEnter", "onExit"], gated });
+  if (!actions) return null;
+  const onEnterNode = field(actions, "onEnter");
+  const onExitNode = field(actions, "onExit");
+  if (onEnterNode === undefined && onExitNode === undefined) {
+    ctx.error(actionsPath, "environment actions need onEnter, onExit, or both");
+  }
+  const onEnter = onEnterNode && checkAction(ctx, onEnterNode, child(actionsPath, "onEnter"), scope, tScope);
+  const onExit = onExitNode && checkAction(ctx, onExitNode, child(actionsPath, "onExit"), scope, tScope);
+  const result: EnvironmentScript = { actions: {}, embeddedFiles };
+  if (onEnter) result.actions.onEnter = onEnter;
+  if (onExit) result.actions.onExit = onExit;
+  return result;
+}
+
+function checkVariables(
+  ctx: ValidationContext,
+  node: SourceNode,
+  path: Path,
+  params: readonly ParameterSymbol[],
+): Environment["variables"] | null {
+  if (node.kind !== "object") {
+    ctx.error(path, `expected a mapping of variable names to values, got ${kindName(node)}`);
+    return null;
+  }
+  if (node.entries.length === 0) ctx.error(path, "must not be empty (leave the field out instead)");
+  const scope = environmentScope(params, []);
+  const variables: NonNullable<Environment["variables"]> = [];
+  for (const entry of node.entries) {
+    const p = child(path, entry.key);
+    if (entry.key.length < 1 || entry.key.length > 256 || !VARIABLE_NAME.test(entry.key)) {
+      ctx.error(p, `'${entry.key}' is not a valid environment variable name (letters, digits and '_', not starting with a digit, at most 256)`, true);
+      continue;
+    }
+    const value = readFormat(ctx, entry.value, p, scope, { max: 2048 });
+    if (value) variables.push({ name: entry.key, value });
+  }
+  return variables;
+}

@@ -1,0 +1,165 @@
+/** Root documents: job templates (`jobtemplate-2023-09`) and environment templates (`environment-2023-09`). */
+import type { RawError } from "../errors";
+import { isKnownExtension, SUPPORTED_EXTENSIONS, type ExtensionName } from "../extensions";
+import { isPlainLiteral } from "../format-string";
+import type { EnvironmentTemplate, JobTemplate, Path, StepTemplate, Template } from "../model";
+import { kindName, type ObjectNode, type SourceNode } from "../source-node";
+import { findCycle } from "../step-graph";
+import { checkUnique, child, expectList, expectObject, field, ValidationContext } from "./context";
+import { checkEnvironment, checkEnvironmentList } from "./environments";
+import { readFormat } from "./format-fields";
+import { checkParameterDefinitions, readDescription } from "./parameter-definitions";
+import { checkStringRules } from "./scalars";
+import { templateScope } from "./scopes";
+import { checkStep } from "./steps";
+
+export const JOB_TEMPLATE_VERSION = "jobtemplate-2023-09";
+export const ENVIRONMENT_TEMPLATE_VERSION = "environment-2023-09";
+
+export interface DecodeResult {
+  template: Template | null;
+  errors: RawError[];
+}
+
+/** Validates a parsed document of either kind, reporting every independent problem. */
+export function decodeTemplate(root: SourceNode, expected?: Template["kind"]): DecodeResult {
+  if (root.kind !== "object") {
+    return fail([], `a template must be a mapping, got ${kindName(root)}`);
+  }
+  const versionNode = field(root, "specificationVersion");
+  if (versionNode === undefined) return fail(["specificationVersion"], "missing required field 'specificationVersion'");
+  const version = versionNode.kind === "string" ? versionNode.value : null;
+  const kind = version === JOB_TEMPLATE_VERSION ? "job" : version === ENVIRONMENT_TEMPLATE_VERSION ? "environment" : null;
+  if (kind === null) {
+    return fail(["specificationVersion"], `unknown specificationVersion ${JSON.stringify(version ?? kindName(versionNode))}; expected '${JOB_TEMPLATE_VERSION}' or '${ENVIRONMENT_TEMPLATE_VERSION}'`);
+  }
+  if (expected && kind !== expected) {
+    return fail(["specificationVersion"], `expected a ${expected} template ('${expected === "job" ? JOB_TEMPLATE_VERSION : ENVIRONMENT_TEMPLATE_VERSION}'), got '${version}'`);
+  }
+  const extensions = new ValidationContext(new Set());
+  const declared = readExtensions(extensions, field(root, "extensions"));
+  const ctx = new ValidationContext(new Set(declared.filter((e) => SUPPORTED_EXTENSIONS.has(e))));
+  ctx.sink.errors.push(...extensions.sink.errors);
+  const schema = field(root, "$schema");
+  if (schema !== undefined && schema.kind !== "string") ctx.error(["$schema"], `expected a string, got ${kindName(schema)}`);
+  const template = kind === "job" ? checkJobTemplate(ctx, root, declared) : checkEnvironmentTemplate(ctx, root, declared);
+  const errors = ctx.sink.errors;
+  return { template: errors.length === 0 ? template : null, errors };
+}
+
+function fail(segments: Path, message: string): DecodeResult {
+  return { template: null, errors: [{ segments, message }] };
+}
+
+function readExtensions(ctx: ValidationContext, node: SourceNode | undefined): ExtensionName[] {
+  if (node === undefined) return [];
+  const items = expectList(ctx, node, ["extensions"]) ?? [];
+  const names: ExtensionName[] = [];
+  items.forEach((item, i) => {
+    const path = ["extensions", i];
+    if (item.kind !== "string") return ctx.error(path, `expected an extension name, got ${kindName(item)}`);
+    if (!/^[A-Z_0-9]{3,128}$/.test(item.value)) return ctx.error(path, `'${item.value}' is not a valid extension name`);
+    if (!isKnownExtension(item.value)) return ctx.error(path, `unknown extension '${item.value}'`);
+    if (names.includes(item.value)) return ctx.error(path, `extension '${item.value}' is listed twice`);
+    if (!SUPPORTED_EXTENSIONS.has(item.value)) ctx.error(path, `extension '${item.value}' is not supported yet`);
+    names.push(item.value);
+  });
+  return names;
+}
+
+function checkJobTemplate(ctx: ValidationContext, root: ObjectNode, extensions: ExtensionName[]): Template | null {
+  expectObject(ctx, root, [], {
+    required: ["specificationVersion", "name", "steps"],
+    optional: ["$schema", "extensions", "description", "parameterDefinitions", "jobEnvironments"],
+  });
+  const { definitions, symbols } = checkParameterDefinitions(ctx, field(root, "parameterDefinitions"), ["parameterDefinitions"], ctx.limits.jobParameters);
+  const nameNode = field(root, "name");
+  const name = nameNode && readFormat(ctx, nameNode, ["name"], templateScope(symbols), { min: 1 });
+  if (name && isPlainLiteral(name)) checkStringRules(ctx, name.raw, ["name"], { max: ctx.limits.jobNameLength, control: "all" });
+  const description = readDescription(ctx, root, []);
+  const jobEnvironments = checkEnvironmentList(ctx, field(root, "jobEnvironments"), ["jobEnvironments"], symbols);
+  const steps = checkSteps(ctx, field(root, "steps"), symbols);
+  checkStepEnvironmentNames(ctx, root, steps);
+  if (!name) return null;
+  const template: JobTemplate = {
+    specificationVersion: JOB_TEMPLATE_VERSION,
+    extensions,
+    name,
+    parameterDefinitions: definitions,
+    jobEnvironments,
+    steps,
+  };
+  if (description !== undefined) template.description = description;
+  return { kind: "job", template };
+}
+
+function checkSteps(ctx: ValidationContext, node: SourceNode | undefined, symbols: Parameters<typeof checkStep>[3]): StepTemplate[] {
+  if (node === undefined) return [];
+  const items = expectList(ctx, node, ["steps"]) ?? [];
+  const steps: StepTemplate[] = [];
+  const named: Array<{ name: string; path: Path; dependencies: string[] }> = [];
+  items.forEach((item, i) => {
+    const step = checkStep(ctx, item, ["steps", i], symbols);
+    if (step) steps.push(step);
+    const nameNode = item.kind === "object" ? field(item, "name") : undefined;
+    if (nameNode?.kind === "string") named.push({ name: nameNode.value, path: ["steps", i], dependencies: readDependencyNames(item) });
+  });
+  checkUnique(ctx, named, "step name");
+  const names = new Set(named.map((s) => s.name));
+  for (const step of named) {
+    const seen = new Set<string>();
+    step.dependencies.forEach((dep, j) => {
+      const path = [...step.path, "dependencies", j, "dependsOn"];
+      if (dep === step.name) ctx.error(path, `step '${step.name}' cannot depend on itself`);
+      else if (!names.has(dep)) ctx.error(path, `unknown step '${dep}'`);
+      if (seen.has(dep)) ctx.error(path, `duplicate dependency on '${dep}'`);
+      seen.add(dep);
+    });
+  }
+  const cycle = findCycle(named.map((s) => ({ name: s.name, dependencies: s.dependencies.filter((d) => d !== s.name) })));
+  if (cycle) ctx.error(["steps"], `step dependencies form a cycle: ${cycle.join(" -> ")}`);
+  return steps;
+}
+
+function readDependencyNames(step: SourceNode): string[] {
+  const deps = step.kind === "object" ? field(step, "dependencies") : undefined;
+  if (deps?.kind !== "array") return [];
+  return deps.items.flatMap((d) => {
+    const target = d.kind === "object" ? field(d, "dependsOn") : undefined;
+    return target?.kind === "string" ? [target.value] : [];
+  });
+}
+
+/** A step environment must not reuse a job environment's name (both are active in one Session). */
+function checkStepEnvironmentNames(ctx: ValidationContext, root: ObjectNode, steps: StepTemplate[]): void {
+  const jobEnvNames = new Set<string>();
+  const jobEnvs = field(root, "jobEnvironments");
+  if (jobEnvs?.kind === "array") {
+    for (const env of jobEnvs.items) {
+      const n = env.kind === "object" ? field(env, "name") : undefined;
+      if (n?.kind === "string") jobEnvNames.add(n.value);
+    }
+  }
+  for (const step of steps) {
+    for (const env of step.stepEnvironments) {
+      if (jobEnvNames.has(env.name)) {
+        ctx.error(child(env.path, "name"), `step environment '${env.name}' has the same name as a job environment`);
+      }
+    }
+  }
+}
+
+function checkEnvironmentTemplate(ctx: ValidationContext, root: ObjectNode, extensions: ExtensionName[]): Template | null {
+  expectObject(ctx, root, [], { required: ["specificationVersion", "environment"], optional: ["$schema", "extensions", "parameterDefinitions"] });
+  const { definitions, symbols } = checkParameterDefinitions(
+    ctx,
+    field(root, "parameterDefinitions"),
+    ["parameterDefinitions"],
+    ctx.limits.environmentTemplateParameters,
+  );
+  const envNode = field(root, "environment");
+  const environment = envNode && checkEnvironment(ctx, envNode, ["environment"], symbols);
+  if (!environment) return null;
+  const template: EnvironmentTemplate = { specificationVersion: ENVIRONMENT_TEMPLATE_VERSION, extensions, parameterDefinitions: definitions, environment };
+  return { kind: "environment", template };
+}

@@ -1,0 +1,46 @@
+/** The `loom` command: dispatches verbs; usage errors exit 2, failures 1, success 0. */
+import { UsageError } from "./args";
+import { CHECK_USAGE, runCheck } from "./check";
+import { CONFORMANCE_USAGE, runConformance } from "./conformance";
+import { processIo, type CliIo } from "./io";
+import { runSummary, SUMMARY_USAGE } from "./summary";
+
+const HELP = `loom — the Loom OpenJD farm command
+
+  ${CHECK_USAGE.replace("usage: ", "")}
+      validate a job or environment template
+  ${SUMMARY_USAGE.replace("usage: ", "")}
+      show the job a template creates: steps, dependencies, tasks, environments
+  ${CONFORMANCE_USAGE.replace("usage: ", "")}
+      run OpenJD conformance cases (job_templates/, env_templates/, jobs/)
+
+Exit codes: 0 success, 1 failure, 2 usage error.`;
+
+export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
+  const [verb, ...rest] = argv;
+  try {
+    switch (verb) {
+      case "check":
+        return runCheck(rest, io);
+      case "summary":
+        return runSummary(rest, io);
+      case "conformance":
+        return await runConformance(rest, io);
+      case undefined:
+      case "help":
+      case "--help":
+      case "-h":
+        io.out(HELP);
+        return verb === undefined ? 2 : 0;
+      default:
+        throw new UsageError(`unknown command '${verb}'`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`loom: ${error.message}`);
+      io.err(`Run 'loom help' for usage.`);
+      return 2;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,86 @@
+/** The data behind `loom summary` (also its JSON form). */
+import type { HostRequirements } from "../../lib/openjd/capabilities";
+import { defaultCombination, formatCombination, parseCombination } from "../../lib/openjd/combination-expr";
+import type { ChunkingInfo, Job } from "../../lib/openjd/job/types";
+
+export interface StepSummary {
+  name: string;
+  description?: string;
+  dependencies: string[];
+  taskParameters: Array<{ name: string; type: string; valueCount: number }>;
+  combination: string | null;
+  taskCount: number;
+  /** Dispatched units: chunks when the step is chunked, otherwise equal to taskCount. */
+  chunkCount: number;
+  chunking: ChunkingInfo | null;
+  hostRequirements: string | null;
+  environments: string[];
+}
+
+export interface JobSummary {
+  name: string;
+  description?: string;
+  parameters: Array<{ name: string; type: string; value: string }>;
+  totalSteps: number;
+  totalTasks: number;
+  totalChunks: number;
+  steps: StepSummary[];
+  environments: Array<{ name: string; description?: string; scope: "job" | string }>;
+}
+
+export function summarizeJob(job: Job): JobSummary {
+  const steps = job.steps.map(summarizeStep);
+  const environments = [
+    ...job.environmentTemplates.map((t) => ({ name: t.environment.name, description: t.environment.description, scope: "job" })),
+    ...job.jobEnvironments.map((e) => ({ name: e.name, description: e.description, scope: "job" })),
+    ...job.steps.flatMap((s) => s.stepEnvironments.map((e) => ({ name: e.name, description: e.description, scope: s.name }))),
+  ];
+  return {
+    name: job.name,
+    ...(job.description === undefined ? {} : { description: job.description }),
+    parameters: job.parameterDefinitions.map((d) => ({ name: d.name, type: d.type, value: job.parameters[d.name]?.value ?? "" })),
+    totalSteps: steps.length,
+    totalTasks: steps.reduce((n, s) => n + s.taskCount, 0),
+    totalChunks: steps.reduce((n, s) => n + s.chunkCount, 0),
+    steps,
+    environments,
+  };
+}
+
+function summarizeStep(step: Job["steps"][number]): StepSummary {
+  const space = step.parameterSpace;
+  const definition = step.template.parameterSpace;
+  const combination = definition
+    ? formatCombination(
+        definition.combination !== undefined
+          ? ((parseCombination(definition.combination) as { node: Parameters<typeof formatCombination>[0] }).node)
+          : defaultCombination(definition.taskParameterDefinitions.map((t) => t.name)),
+      )
+    : null;
+  return {
+    name: step.name,
+    ...(step.description === undefined ? {} : { description: step.description }),
+    dependencies: step.dependencies,
+    taskParameters: step.taskParameters.map((p) => ({ name: p.name, type: p.type, valueCount: p.valueCount })),
+    combination,
+    taskCount: space.taskCount,
+    chunkCount: space.count,
+    chunking: step.chunking,
+    hostRequirements: describeHostRequirements(step.hostRequirements),
+    environments: step.stepEnvironments.map((e) => e.name),
+  };
+}
+
+export function describeHostRequirements(requirements: HostRequirements | null): string | null {
+  if (!requirements) return null;
+  const parts = [
+    ...requirements.amounts.map((a) =>
+      a.min !== undefined && a.max !== undefined ? `${a.min} <= ${a.name} <= ${a.max}` : a.min !== undefined ? `${a.name} >= ${a.min}` : `${a.name} <= ${a.max}`,
+    ),
+    ...requirements.attributes.flatMap((a) => [
+      ...(a.anyOf ? [`${a.name} any of [${a.anyOf.join(", ")}]`] : []),
+      ...(a.allOf ? [`${a.name} all of [${a.allOf.join(", ")}]`] : []),
+    ]),
+  ];
+  return parts.join("; ");
+}
