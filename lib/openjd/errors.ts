@@ -11,7 +11,7 @@ export interface TemplateError {
   path: string;
   /** 1-based line of the field in the source text; null when the input had no text. */
   line: number | null;
-  /** 1-based column (in characters) of the field in the source text; null when unknown. */
+  /** 1-based column in UTF-16 code units (as JavaScript strings and Monaco count); null when unknown. */
   column: number | null;
   message: string;
 }

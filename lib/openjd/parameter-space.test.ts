@@ -323,3 +323,13 @@ describe("chunked spaces", () => {
     expect(s.contains({ Frame: { type: "INT", value: "1-3" } })).toBe(false);
   });
 });
+
+describe("parameter names", () => {
+  it("keeps '__proto__' as an ordinary parameter (it is a valid identifier)", () => {
+    const created = StepParameterSpace.create([{ name: "__proto__", type: "STRING", values: ["a", "b"] }]);
+    if (!created.ok) throw new Error(created.message);
+    const first = created.space.at(0);
+    expect(Object.keys(first)).toEqual(["__proto__"]);
+    expect(Object.getOwnPropertyDescriptor(first, "__proto__")?.value).toEqual({ type: "STRING", value: "a" });
+  });
+});

@@ -129,7 +129,8 @@ export class StepParameterSpace {
     if (!Number.isInteger(index) || index < 0 || BigInt(index) >= this.#exactCount) {
       throw new RangeError(`task index ${index} is outside 0..${this.#exactCount - 1n}`);
     }
-    const set: TaskParameterSet = {};
+    // A null prototype: "__proto__" is a valid parameter name and must be an ordinary key.
+    const set: TaskParameterSet = Object.create(null) as TaskParameterSet;
     fill(this.#root, BigInt(index), set);
     return set;
   }

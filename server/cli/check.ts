@@ -12,7 +12,7 @@ export function runCheck(argv: readonly string[], io: CliIo): number {
   const file = args.positionals[0] as string;
   const asJson = args.booleans.has("--json");
   try {
-    const loaded = readTemplateFile(file);
+    const loaded = readTemplateFile(file, { cwd: io.cwd });
     const ok = loaded.errors.length === 0;
     if (asJson) {
       io.out(json({ status: ok ? "success" : "error", file, kind: loaded.template?.kind ?? null, errors: loaded.errors }));

@@ -16,7 +16,7 @@ export const CONFORMANCE_USAGE = "usage: loom conformance DIR... [--json] [--fil
 export async function runConformance(argv: readonly string[], io: CliIo, extra: Partial<RunOptions> = {}): Promise<number> {
   const args = parseArgs(argv, { values: ["--filter"], booleans: ["--json", "--verbose"] });
   if (args.positionals.length === 0) throw new UsageError("conformance needs at least one DIR");
-  for (const dir of args.positionals) if (!existsSync(dir)) throw new UsageError(`'${dir}' does not exist`);
+  for (const dir of args.positionals) if (!existsSync(resolve(io.cwd, dir))) throw new UsageError(`'${dir}' does not exist`);
   const filter = args.values.get("--filter");
   const cases = discoverCases(args.positionals.map((d) => resolve(io.cwd, d)), io.cwd).filter((c) => !filter || c.display.includes(filter));
   const options: RunOptions = { platform: process.platform === "win32" ? "windows" : "posix", cwd: io.cwd, ...extra };

@@ -12,16 +12,24 @@ export interface LoadedTemplate extends CheckedTemplate {
   directory: string;
 }
 
-export function readTemplateFile(file: string, expected?: Template["kind"]): LoadedTemplate {
+/** Reads `file` (relative to `cwd`, the process's by default); messages name it as given. */
+export function readTemplateFile(file: string, options: { cwd?: string; expected?: Template["kind"] } = {}): LoadedTemplate {
+  const path = resolve(options.cwd ?? ".", file);
   let stats;
   try {
-    stats = statSync(file);
+    stats = statSync(path);
   } catch {
     throw new FileProblem(`'${file}' does not exist.`);
   }
   if (!stats.isFile()) throw new FileProblem(`'${file}' is not a file.`);
   const format = detectFormat(file);
   if (format === null) throw new FileProblem(`'${file}' is not JSON or YAML (expected a .json, .yaml or .yml file).`);
-  const text = readFileSync(file, "utf8");
-  return { ...checkTemplateText(text, format, expected), file, directory: dirname(resolve(file)) };
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    // A file that stats fine can still fail to read (permissions, I/O errors, special files).
+    throw new FileProblem(`'${file}' could not be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`);
+  }
+  return { ...checkTemplateText(text, format, options.expected), file, directory: dirname(path) };
 }

@@ -33,10 +33,10 @@ export function runSummary(argv: readonly string[], io: CliIo): number {
     }
     return 1;
   };
-  const parameterValues = parseJobParameters(args.repeated.get("--job-param") ?? []);
+  const parameterValues = parseJobParameters(args.repeated.get("--job-param") ?? [], io.cwd);
   let loaded;
   try {
-    loaded = readTemplateFile(file);
+    loaded = readTemplateFile(file, { cwd: io.cwd });
   } catch (error) {
     if (error instanceof FileProblem) return fail(error.message);
     throw error;
@@ -116,7 +116,7 @@ function printStep(io: CliIo, job: Job, step: StepSummary): void {
     io.out(`First ${shown} of ${jobStep.parameterSpace.count} ${jobStep.chunking ? "chunks" : "tasks"}:`);
     for (let i = 0; i < shown; i++) {
       const set = jobStep.parameterSpace.at(i);
-      io.out(`  ${Object.entries(set).map(([k, v]) => `${k}=${v.value}`).join(", ")}`);
+      io.out(`  ${jobStep.parameterSpace.names.map((name) => `${name}=${set[name]?.value}`).join(", ")}`);
     }
   }
   const hr = describeHostRequirements(jobStep.hostRequirements);

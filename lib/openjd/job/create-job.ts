@@ -10,7 +10,7 @@ import type { PathSegment } from "../errors";
 import { IntRangeExpr } from "../range-expr";
 import { dependencyOrder } from "../step-graph";
 import { checkActionNumbers, environmentActions, scriptActions } from "./action-fields";
-import { mergeParameterDefinitions, mergedDefinitionProblems } from "./merge-parameters";
+import { mergeParameterDefinitions, mergedDefinitionProblems, type MergedDefinitions } from "./merge-parameters";
 import { coerceParameterValue, defaultParameterValue, type ParameterInput, type PathContext } from "./parameter-values";
 import { resolveText, type Symbols } from "./resolve-fields";
 import { resolveHostRequirements, resolveParameterSpace, type StepProblem } from "./resolve-step";
@@ -39,7 +39,7 @@ export function createJob(input: CreateJobInput): CreateJobResult {
     { origin: TEMPLATE, definitions: input.template.parameterDefinitions },
   ]);
   errors.push(...merged.errors);
-  const parameters = resolveParameters(merged.definitions, input.parameterValues ?? {}, paths, errors);
+  const parameters = resolveParameters(merged, input.parameterValues ?? {}, paths, errors);
   if (errors.length > 0) return { ok: false, errors };
 
   const symbols = templateSymbols(parameters);
@@ -89,36 +89,41 @@ export function createJob(input: CreateJobInput): CreateJobResult {
 }
 
 function resolveParameters(
-  definitions: ReturnType<typeof mergeParameterDefinitions>["definitions"],
+  merged: MergedDefinitions,
   values: Readonly<Record<string, ParameterInput>>,
   paths: PathContext,
   errors: JobError[],
 ): Record<string, ParameterValue> {
-  const known = new Set(definitions.map((d) => d.name));
+  const known = new Set(merged.definitions.map((d) => d.name));
   const unknown = Object.keys(values).filter((name) => !known.has(name));
   if (unknown.length > 0) {
     errors.push({ origin: PARAMETERS, segments: [], message: `values were given for parameters the templates do not define: ${unknown.sort().join(", ")}` });
   }
   const missing: string[] = [];
-  const parameters: Record<string, ParameterValue> = {};
-  for (const definition of definitions) {
-    for (const problem of mergedDefinitionProblems(definition)) errors.push({ origin: TEMPLATE, segments: [...definition.path], message: problem });
+  // Entries, not assignment: `__proto__` is a valid parameter name and must stay an own key.
+  const parameters: Array<[string, ParameterValue]> = [];
+  for (const definition of merged.definitions) {
+    const provenance = merged.provenance.get(definition.name);
+    const origin = provenance?.origin ?? TEMPLATE;
+    for (const problem of mergedDefinitionProblems(definition)) errors.push({ origin, segments: [...definition.path], message: problem });
     const submitted = Object.hasOwn(values, definition.name);
     const result = submitted ? coerceParameterValue(definition, values[definition.name] ?? null, paths) : defaultParameterValue(definition, paths);
     if (result === null) {
       missing.push(definition.name);
     } else if (!result.ok) {
+      const defaultAt = provenance?.defaultAt ?? { origin, path: definition.path };
+      const merging = (provenance?.templates ?? 1) > 1 ? ` (checked against the constraints merged from the ${provenance?.templates} templates that define it)` : "";
       errors.push(
         submitted
-          ? { origin: PARAMETERS, segments: [definition.name], message: `parameter ${definition.name}: ${result.message}` }
-          : { origin: TEMPLATE, segments: [...definition.path, "default"], message: `default of ${definition.name}: ${result.message}` },
+          ? { origin: PARAMETERS, segments: [definition.name], message: `parameter ${definition.name}: ${result.message}${merging}` }
+          : { origin: defaultAt.origin, segments: [...defaultAt.path, "default"], message: `default of ${definition.name}: ${result.message}${merging}` },
       );
-    } else parameters[definition.name] = result.value;
+    } else parameters.push([definition.name, result.value]);
   }
   if (missing.length > 0) {
     errors.push({ origin: PARAMETERS, segments: [], message: `values are missing for required parameters: ${missing.sort().join(", ")}` });
   }
-  return parameters;
+  return Object.fromEntries(parameters);
 }
 
 /** Symbols of template-scope fields: Param.* (PATH values are only mapped on workers) and RawParam.*. */

@@ -3,7 +3,7 @@
  * one namespace, processed in order with the job template last. Types must agree, constraints
  * only narrow, and the last default wins; the merged definition must be consistent.
  */
-import type { FloatLiteral, JobParameterDefinition } from "../model";
+import type { FloatLiteral, JobParameterDefinition, Path } from "../model";
 import type { ErrorOrigin, JobError } from "./types";
 
 export interface DefinitionSource {
@@ -11,25 +11,47 @@ export interface DefinitionSource {
   definitions: readonly JobParameterDefinition[];
 }
 
-export function mergeParameterDefinitions(sources: readonly DefinitionSource[]): { definitions: JobParameterDefinition[]; errors: JobError[] } {
+/**
+ * Which documents a merged definition came from, so its problems are reported where they were
+ * written: a merged definition's `path` is its last definition's, which may be an environment
+ * template's, and its default may come from yet another template.
+ */
+export interface DefinitionProvenance {
+  /** The template of the last definition merged (the one `definition.path` points into). */
+  origin: ErrorOrigin;
+  /** The template and definition path of the default that won (the last one given). */
+  defaultAt?: { origin: ErrorOrigin; path: Path };
+  /** How many templates define the parameter. */
+  templates: number;
+}
+
+export interface MergedDefinitions {
+  definitions: JobParameterDefinition[];
+  provenance: ReadonlyMap<string, DefinitionProvenance>;
+  errors: JobError[];
+}
+
+export function mergeParameterDefinitions(sources: readonly DefinitionSource[]): MergedDefinitions {
   const merged = new Map<string, JobParameterDefinition>();
+  const provenance = new Map<string, DefinitionProvenance>();
   const errors: JobError[] = [];
   for (const source of sources) {
     for (const definition of source.definitions) {
       const previous = merged.get(definition.name);
-      if (!previous) {
-        merged.set(definition.name, { ...definition });
-        continue;
+      const known = provenance.get(definition.name);
+      if (previous) {
+        const problem = incompatibility(previous, definition);
+        if (problem) {
+          errors.push({ origin: source.origin, segments: [...definition.path], message: problem });
+          continue;
+        }
       }
-      const problem = incompatibility(previous, definition);
-      if (problem) {
-        errors.push({ origin: source.origin, segments: [...definition.path], message: problem });
-        continue;
-      }
-      merged.set(definition.name, narrow(previous, definition));
+      merged.set(definition.name, previous ? narrow(previous, definition) : { ...definition });
+      const defaultAt = definition.default !== undefined ? { origin: source.origin, path: definition.path } : known?.defaultAt;
+      provenance.set(definition.name, { origin: source.origin, templates: (known?.templates ?? 0) + 1, ...(defaultAt ? { defaultAt } : {}) });
     }
   }
-  return { definitions: [...merged.values()], errors };
+  return { definitions: [...merged.values()], provenance, errors };
 }
 
 function incompatibility(a: JobParameterDefinition, b: JobParameterDefinition): string | null {

@@ -104,7 +104,8 @@ export function resolveParameterSpace(
       if (count.ok && count.value >= 1n && target.ok && target.value >= 0n) {
         chunking = {
           parameter: task.name,
-          defaultTaskCount: Number(count.value),
+          // Any size above the value count means "one chunk"; clamp so the number stays exact.
+          defaultTaskCount: Number(count.value > BigInt(Number.MAX_SAFE_INTEGER) ? BigInt(Number.MAX_SAFE_INTEGER) : count.value),
           targetRuntimeSeconds: Number(target.value),
           rangeConstraint: task.chunks.rangeConstraint,
         };
@@ -147,6 +148,10 @@ function resolveRange(task: TaskParameterDefinition, symbols: Symbols, problems:
     const value: Parsed<string> = !text.ok ? text : isInt ? asInt(text.value) : task.type === "FLOAT" ? asFloat(text.value) : asTaskString(text.value);
     if (!value.ok) {
       problems.push({ segments: [...item.path], message: value.message });
+      ok = false;
+    } else if (task.type === "CHUNK[INT]" && values.includes(value.value)) {
+      // Chunks are sets of frames: a repeated value would be counted as a task but never run.
+      problems.push({ segments: [...item.path], message: `${value.value} appears more than once; CHUNK[INT] values must be distinct` });
       ok = false;
     } else values.push(value.value);
   }

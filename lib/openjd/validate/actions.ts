@@ -2,7 +2,7 @@
 import type { Action, CancelationMethod, EmbeddedFile, EndOfLine, Path } from "../model";
 import type { FormatString } from "../format-string";
 import type { SourceNode } from "../source-node";
-import { checkUnique, child, expectList, expectObject, field, type ValidationContext } from "./context";
+import { checkUnique, child, expectList, expectObject, field, namedItems, type ValidationContext } from "./context";
 import { readFormat } from "./format-fields";
 import { readIntField } from "./number-fields";
 import { readBool, readEnum, readIdentifier, readString } from "./scalars";
@@ -93,13 +93,11 @@ export function checkEmbeddedFiles(ctx: ValidationContext, node: SourceNode | un
   const items = expectList(ctx, node, path);
   if (!items) return [];
   const files: EmbeddedFile[] = [];
-  const named: Array<{ name: string; path: Path }> = [];
   items.forEach((item, i) => {
     const file = checkEmbeddedFile(ctx, item, child(path, i), scope);
     if (file) files.push(file);
-    if (file) named.push({ name: file.name, path: child(path, i) });
   });
-  checkUnique(ctx, named, "embedded file name");
+  checkUnique(ctx, namedItems(items, path), "embedded file name");
   return files;
 }
 

@@ -39,7 +39,14 @@ export class ValidationContext {
   readonly sink = new ErrorSink();
   readonly limits: Limits;
 
-  constructor(readonly extensions: ReadonlySet<ExtensionName>) {
+  /**
+   * @param extensions declared extensions that Loom supports (they switch rules on)
+   * @param declared every extension the document declares, supported or not (for clearer messages)
+   */
+  constructor(
+    readonly extensions: ReadonlySet<ExtensionName>,
+    readonly declared: ReadonlySet<ExtensionName> = extensions,
+  ) {
     this.limits = extensions.has("FEATURE_BUNDLE_1") ? FEATURE_BUNDLE_1_LIMITS : BASE_LIMITS;
   }
 
@@ -119,6 +126,18 @@ export function expectList(
     ctx.error(path, `must have at most ${options.max} items, has ${node.items.length}`);
   }
   return node.items;
+}
+
+/**
+ * The items of a list that are mappings with a string `name`, as written. List-level rules
+ * (unique names, cross references) use these so that a problem inside one item does not hide them.
+ */
+export function namedItems(items: readonly SourceNode[], path: Path): Array<{ name: string; path: Path; node: ObjectNode }> {
+  return items.flatMap((item, i) => {
+    if (item.kind !== "object") return [];
+    const name = field(item, "name");
+    return name?.kind === "string" ? [{ name: name.value, path: child(path, i), node: item }] : [];
+  });
 }
 
 /** Reports duplicates among named items; `normalize` lets names compare case-insensitively. */

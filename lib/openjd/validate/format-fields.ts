@@ -20,6 +20,10 @@ export function checkFormat(ctx: ValidationContext, raw: string, path: Path, sco
     if (segment.reference === null) {
       ctx.error(path, requiresExtension(`the expression '{{ ${segment.source} }}' (anything but a value reference)`, "EXPR"));
       ok = false;
+    } else if (!scope.symbols.has(segment.reference) && ctx.declared.has("EXPR")) {
+      // Under EXPR `Param.File.stem` is a property access, not an unknown name.
+      ctx.error(path, requiresExtension(`the expression '{{ ${segment.source} }}'`, "EXPR"));
+      ok = false;
     } else if (!scope.symbols.has(segment.reference)) {
       ctx.error(path, explainUnavailable(scope, segment.reference));
       ok = false;

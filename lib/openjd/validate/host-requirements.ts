@@ -6,7 +6,7 @@ import { checkAttributeValue, checkCapabilityName } from "../capabilities";
 import { isPlainLiteral, type FormatString } from "../format-string";
 import type { AmountRequirementTemplate, AttributeRequirementTemplate, HostRequirementsTemplate, Path } from "../model";
 import type { SourceNode } from "../source-node";
-import { child, expectList, expectObject, field, type ValidationContext } from "./context";
+import { child, expectList, expectObject, field, namedItems, type ValidationContext } from "./context";
 import { readFormat } from "./format-fields";
 import { readFloatField } from "./number-fields";
 import type { Scope } from "./scopes";
@@ -39,21 +39,18 @@ export function checkHostRequirements(
   const attributes = attributeItems
     .map((item, i) => checkAttribute(ctx, item, child(child(path, "attributes"), i), scope))
     .filter((a): a is AttributeRequirementTemplate => a !== null);
-  checkDuplicateNames(ctx, amounts, "amount");
-  checkDuplicateNames(ctx, attributes, "attribute");
+  checkDuplicateNames(ctx, namedItems(amountItems, child(path, "amounts")), "amount");
+  checkDuplicateNames(ctx, namedItems(attributeItems, child(path, "attributes")), "attribute");
   return { amounts, attributes, path };
 }
 
-function checkDuplicateNames(
-  ctx: ValidationContext,
-  requirements: ReadonlyArray<{ name: FormatString; path: Path }>,
-  what: string,
-): void {
+/** Names as written; those with format strings are compared after resolution, at job creation. */
+function checkDuplicateNames(ctx: ValidationContext, requirements: ReadonlyArray<{ name: string; path: Path }>, what: string): void {
   const seen = new Set<string>();
   for (const r of requirements) {
-    if (!isPlainLiteral(r.name)) continue;
-    const key = r.name.raw.toLowerCase();
-    if (seen.has(key)) ctx.error(child(r.path, "name"), `duplicate ${what} requirement '${r.name.raw}' (names compare case-insensitively)`);
+    if (r.name.includes("{{")) continue;
+    const key = r.name.toLowerCase();
+    if (seen.has(key)) ctx.error(child(r.path, "name"), `duplicate ${what} requirement '${r.name}' (names compare case-insensitively)`);
     seen.add(key);
   }
 }

@@ -50,9 +50,11 @@ export function checkParameterDefinitions(
     const itemPath = child(path, i);
     const header = readHeader(ctx, item, itemPath);
     if (!header) return;
+    // A bad name must not hide the definition's other problems: its type still says what to check.
+    const definition = checkDefinition(ctx, header.object, itemPath, header.name ?? "", header.type);
+    if (header.name === null) return;
     named.push({ name: header.name, path: itemPath });
     result.symbols.push({ name: header.name, type: header.type });
-    const definition = checkDefinition(ctx, header.object, itemPath, header.name, header.type);
     if (definition) result.definitions.push(definition);
   });
   checkUnique(ctx, named, "parameter name");
@@ -63,7 +65,7 @@ function readHeader(
   ctx: ValidationContext,
   node: SourceNode,
   path: Path,
-): { object: ObjectNode; name: string; type: JobParameterType } | null {
+): { object: ObjectNode; name: string | null; type: JobParameterType } | null {
   if (node.kind !== "object") {
     ctx.error(path, `expected a parameter definition (a mapping), got ${kindName(node)}`);
     return null;
@@ -74,7 +76,7 @@ function readHeader(
   if (typeNode === undefined) ctx.error(child(path, "type"), "missing required field 'type'");
   const name = nameNode === undefined ? null : readIdentifier(ctx, nameNode, child(path, "name"), "parameter name");
   const type = typeNode === undefined ? null : readParameterType(ctx, typeNode, child(path, "type"));
-  if (name === null || type === null) return null;
+  if (type === null) return null;
   return { object: node, name, type };
 }
 

@@ -99,6 +99,8 @@ function checkStepBody(
     return script ? { script, simpleAction: kind } : null;
   }
   if (scriptNode === undefined) {
+    // A simple action without FEATURE_BUNDLE_1 is already reported; a missing script would only echo it.
+    if (SIMPLE_ACTION_KINDS.some((k) => field(step, k) !== undefined)) return null;
     ctx.error(child(path, "script"), "missing required field 'script'");
     return null;
   }

@@ -9,7 +9,7 @@ import type { ChunksDefinition, ParameterSpaceDefinition, Path, TaskParameterDef
 import { TASK_PARAMETER_TYPES } from "../model";
 import { IntRangeExpr } from "../range-expr";
 import { kindName, type SourceNode } from "../source-node";
-import { checkUnique, child, expectList, expectObject, field, type ValidationContext } from "./context";
+import { checkUnique, child, expectList, expectObject, field, namedItems, type ValidationContext } from "./context";
 import { checkFormat, readFormat } from "./format-fields";
 import { readIntField } from "./number-fields";
 import { readEnum, readFloat, readIdentifier, readInt } from "./scalars";
@@ -31,8 +31,11 @@ export function checkParameterSpace(ctx: ValidationContext, node: SourceNode, pa
     const definition = checkTaskParameter(ctx, item, child(listPath, i), scope);
     if (definition) definitions.push(definition);
   });
-  checkUnique(ctx, definitions, "task parameter name");
-  const chunked = definitions.filter((d) => d.type === "CHUNK[INT]");
+  const written = namedItems(items, listPath);
+  checkUnique(ctx, written, "task parameter name");
+  const names = written.map((d) => d.name);
+  const allNamed = written.length === items.length;
+  const chunked = ctx.has("TASK_CHUNKING") ? written.filter((d) => isChunkType(field(d.node, "type"))) : [];
   if (chunked.length > 1) {
     ctx.error(listPath, `a step may have at most one CHUNK[INT] parameter, found ${chunked.map((d) => d.name).join(", ")}`);
   }
@@ -45,12 +48,12 @@ export function checkParameterSpace(ctx: ValidationContext, node: SourceNode, pa
       combination = combinationNode.value;
       const parsed = parseCombination(combination);
       if (!parsed.ok) ctx.error(p, `${parsed.message} (at character ${parsed.offset + 1})`);
-      else if (definitions.length === items.length) {
-        for (const problem of checkCombination(parsed.node, definitions.map((d) => d.name), chunked[0]?.name)) ctx.error(p, problem);
+      else if (allNamed) {
+        for (const problem of checkCombination(parsed.node, names, chunked[0]?.name)) ctx.error(p, problem);
       }
     }
-  } else if (chunked.length === 1 && definitions.length === items.length) {
-    for (const problem of checkCombination(defaultCombination(definitions.map((d) => d.name)), definitions.map((d) => d.name), chunked[0]?.name)) {
+  } else if (chunked.length === 1 && allNamed) {
+    for (const problem of checkCombination(defaultCombination(names), names, chunked[0]?.name)) {
       ctx.error(path, problem);
     }
   }
@@ -58,6 +61,10 @@ export function checkParameterSpace(ctx: ValidationContext, node: SourceNode, pa
   const space: ParameterSpaceDefinition = { taskParameterDefinitions: definitions, path };
   if (combination !== undefined) space.combination = combination;
   return space;
+}
+
+function isChunkType(node: SourceNode | undefined): boolean {
+  return node?.kind === "string" && node.value === "CHUNK[INT]";
 }
 
 function readTaskParameterType(ctx: ValidationContext, node: SourceNode, path: Path): TaskParameterTypeName | null {
@@ -74,7 +81,8 @@ function readTaskParameterType(ctx: ValidationContext, node: SourceNode, path: P
 function checkTaskParameter(ctx: ValidationContext, node: SourceNode, path: Path, scope: Scope): TaskParameterDefinition | null {
   const typeNode = node.kind === "object" ? field(node, "type") : undefined;
   const type = typeNode ? readTaskParameterType(ctx, typeNode, child(path, "type")) : null;
-  const optional = type === "CHUNK[INT]" ? ["chunks"] : [];
+  // Written as CHUNK[INT] is enough: without TASK_CHUNKING the type alone is reported, not its chunks.
+  const optional = isChunkType(typeNode) ? ["chunks"] : [];
   const object = expectObject(ctx, node, path, { required: ["name", "type", "range"], optional });
   if (!object) return null;
   const before = ctx.sink.count;

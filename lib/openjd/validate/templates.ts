@@ -5,7 +5,7 @@ import { isPlainLiteral } from "../format-string";
 import type { EnvironmentTemplate, JobTemplate, Path, StepTemplate, Template } from "../model";
 import { kindName, type ObjectNode, type SourceNode } from "../source-node";
 import { findCycle } from "../step-graph";
-import { checkUnique, child, expectList, expectObject, field, ValidationContext } from "./context";
+import { checkUnique, child, expectList, expectObject, field, namedItems, ValidationContext } from "./context";
 import { checkEnvironment, checkEnvironmentList } from "./environments";
 import { readFormat } from "./format-fields";
 import { checkParameterDefinitions, readDescription } from "./parameter-definitions";
@@ -38,7 +38,7 @@ export function decodeTemplate(root: SourceNode, expected?: Template["kind"]): D
   }
   const extensions = new ValidationContext(new Set());
   const declared = readExtensions(extensions, field(root, "extensions"));
-  const ctx = new ValidationContext(new Set(declared.filter((e) => SUPPORTED_EXTENSIONS.has(e))));
+  const ctx = new ValidationContext(new Set(declared.filter((e) => SUPPORTED_EXTENSIONS.has(e))), new Set(declared));
   ctx.sink.errors.push(...extensions.sink.errors);
   const schema = field(root, "$schema");
   if (schema !== undefined && schema.kind !== "string") ctx.error(["$schema"], `expected a string, got ${kindName(schema)}`);
@@ -79,7 +79,7 @@ function checkJobTemplate(ctx: ValidationContext, root: ObjectNode, extensions: 
   const description = readDescription(ctx, root, []);
   const jobEnvironments = checkEnvironmentList(ctx, field(root, "jobEnvironments"), ["jobEnvironments"], symbols);
   const steps = checkSteps(ctx, field(root, "steps"), symbols);
-  checkStepEnvironmentNames(ctx, root, steps);
+  checkStepEnvironmentNames(ctx, root);
   if (!name) return null;
   const template: JobTemplate = {
     specificationVersion: JOB_TEMPLATE_VERSION,
@@ -117,8 +117,14 @@ function checkSteps(ctx: ValidationContext, node: SourceNode | undefined, symbol
     });
   }
   const cycle = findCycle(named.map((s) => ({ name: s.name, dependencies: s.dependencies.filter((d) => d !== s.name) })));
-  if (cycle) ctx.error(["steps"], `step dependencies form a cycle: ${cycle.join(" -> ")}`);
+  if (cycle) ctx.error(["steps"], `step dependencies form a cycle: ${describeCycle(cycle)}`);
   return steps;
+}
+
+/** A cycle of thousands of steps would make an unreadable message: show its ends and its length. */
+function describeCycle(cycle: readonly string[]): string {
+  if (cycle.length <= 12) return cycle.join(" -> ");
+  return `${cycle.slice(0, 6).join(" -> ")} -> … -> ${cycle.slice(-3).join(" -> ")} (${cycle.length - 1} steps)`;
 }
 
 function readDependencyNames(step: SourceNode): string[] {
@@ -131,17 +137,12 @@ function readDependencyNames(step: SourceNode): string[] {
 }
 
 /** A step environment must not reuse a job environment's name (both are active in one Session). */
-function checkStepEnvironmentNames(ctx: ValidationContext, root: ObjectNode, steps: StepTemplate[]): void {
-  const jobEnvNames = new Set<string>();
-  const jobEnvs = field(root, "jobEnvironments");
-  if (jobEnvs?.kind === "array") {
-    for (const env of jobEnvs.items) {
-      const n = env.kind === "object" ? field(env, "name") : undefined;
-      if (n?.kind === "string") jobEnvNames.add(n.value);
-    }
-  }
-  for (const step of steps) {
-    for (const env of step.stepEnvironments) {
+function checkStepEnvironmentNames(ctx: ValidationContext, root: ObjectNode): void {
+  // Names as written, so that a problem elsewhere in a step or environment does not hide a clash.
+  const listed = (node: SourceNode | undefined, path: Path) => namedItems(node?.kind === "array" ? node.items : [], path);
+  const jobEnvNames = new Set(listed(field(root, "jobEnvironments"), ["jobEnvironments"]).map((env) => env.name));
+  for (const step of listed(field(root, "steps"), ["steps"])) {
+    for (const env of listed(field(step.node, "stepEnvironments"), child(step.path, "stepEnvironments"))) {
       if (jobEnvNames.has(env.name)) {
         ctx.error(child(env.path, "name"), `step environment '${env.name}' has the same name as a job environment`);
       }

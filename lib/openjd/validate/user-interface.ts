@@ -112,10 +112,12 @@ function checkPathHints(
   }
   const filtersNode = field(ui, "fileFilters");
   const defaultNode = field(ui, "fileFilterDefault");
-  if ((filtersNode !== undefined || defaultNode !== undefined) && control === "CHOOSE_DIRECTORY") {
+  // Spec §2.2: file filters "can be provided when the control is CHOOSE_INPUT_FILE or
+  // CHOOSE_OUTPUT_FILE", so like singleStepDelta and decimals they are refused elsewhere.
+  if ((filtersNode !== undefined || defaultNode !== undefined) && control !== "CHOOSE_INPUT_FILE" && control !== "CHOOSE_OUTPUT_FILE") {
     ctx.error(
       child(path, filtersNode !== undefined ? "fileFilters" : "fileFilterDefault"),
-      "file filters only apply to the file choosers (CHOOSE_INPUT_FILE, CHOOSE_OUTPUT_FILE), not to a directory",
+      `file filters only apply to the file choosers (CHOOSE_INPUT_FILE, CHOOSE_OUTPUT_FILE), not to ${control === "CHOOSE_DIRECTORY" ? "a directory" : control}`,
     );
   }
   if (filtersNode !== undefined) {
