@@ -1,6 +1,6 @@
 /** The data behind `loom summary` (also its JSON form). */
 import type { HostRequirements } from "../../lib/openjd/capabilities";
-import { defaultCombination, formatCombination, parseCombination } from "../../lib/openjd/combination-expr";
+import { formatCombination } from "../../lib/openjd/combination-expr";
 import type { ChunkingInfo, Job } from "../../lib/openjd/job/types";
 
 export interface StepSummary {
@@ -49,20 +49,12 @@ export function summarizeJob(job: Job): JobSummary {
 
 function summarizeStep(step: Job["steps"][number]): StepSummary {
   const space = step.parameterSpace;
-  const definition = step.template.parameterSpace;
-  const combination = definition
-    ? formatCombination(
-        definition.combination !== undefined
-          ? ((parseCombination(definition.combination) as { node: Parameters<typeof formatCombination>[0] }).node)
-          : defaultCombination(definition.taskParameterDefinitions.map((t) => t.name)),
-      )
-    : null;
   return {
     name: step.name,
     ...(step.description === undefined ? {} : { description: step.description }),
     dependencies: step.dependencies,
     taskParameters: step.taskParameters.map((p) => ({ name: p.name, type: p.type, valueCount: p.valueCount })),
-    combination,
+    combination: step.combination ? formatCombination(step.combination) : null,
     taskCount: space.taskCount,
     chunkCount: space.count,
     chunking: step.chunking,

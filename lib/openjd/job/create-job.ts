@@ -61,6 +61,7 @@ export function createJob(input: CreateJobInput): CreateJobResult {
         valueCount: p.values instanceof IntRangeExpr ? Number(p.values.size) : p.values.length,
       })),
       parameterSpace: space.space,
+      combination: space.combination,
       chunking: space.chunking,
       script: step.script,
       template: step,

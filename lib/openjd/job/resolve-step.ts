@@ -1,6 +1,6 @@
 /** Job creation for one step: host requirements and the parameter space, resolved and re-checked. */
 import { checkAttributeValue, checkCapabilityName, type AmountRequirement, type AttributeRequirement, type HostRequirements } from "../capabilities";
-import { parseCombination } from "../combination-expr";
+import { defaultCombination, parseCombination, type CombinationNode } from "../combination-expr";
 import type { PathSegment } from "../errors";
 import type { HostRequirementsTemplate, StepTemplate, TaskParameterDefinition } from "../model";
 import { parseFloatText, parseIntText, type Parsed } from "../numbers";
@@ -80,13 +80,21 @@ export function resolveHostRequirements(
   return { amounts, attributes };
 }
 
+export interface ResolvedSpace {
+  space: StepParameterSpace;
+  chunking: ChunkingInfo | null;
+  parameters: SpaceParameter[];
+  /** The combination in effect (the written one, or the default product); null without a parameter space. */
+  combination: CombinationNode | null;
+}
+
 export function resolveParameterSpace(
   step: StepTemplate,
   symbols: Symbols,
   problems: StepProblem[],
-): { space: StepParameterSpace; chunking: ChunkingInfo | null; parameters: SpaceParameter[] } | null {
+): ResolvedSpace | null {
   const definition = step.parameterSpace;
-  if (!definition) return { space: StepParameterSpace.empty(), chunking: null, parameters: [] };
+  if (!definition) return { space: StepParameterSpace.empty(), chunking: null, parameters: [], combination: null };
   const before = problems.length;
   const parameters: SpaceParameter[] = [];
   let chunking: ChunkingInfo | null = null;
@@ -125,7 +133,7 @@ export function resolveParameterSpace(
     problems.push({ segments: [...definition.path, ...(definition.combination === undefined ? [] : ["combination"])], message: created.message });
     return null;
   }
-  return { space: created.space, chunking, parameters };
+  return { space: created.space, chunking, parameters, combination: combination?.node ?? defaultCombination(parameters.map((p) => p.name)) };
 }
 
 function resolveRange(task: TaskParameterDefinition, symbols: Symbols, problems: StepProblem[]): readonly string[] | IntRangeExpr | null {

@@ -2,6 +2,7 @@
 import type { HostRequirements } from "../capabilities";
 import type { PathSegment } from "../errors";
 import type { Environment, EnvironmentTemplate, JobParameterDefinition, JobParameterType, JobTemplate, StepScript, TaskParameterTypeName } from "../model";
+import type { CombinationNode } from "../combination-expr";
 import type { StepParameterSpace } from "../parameter-space";
 
 /** Job parameter values are strings, as in every OpenJD implementation (INT canonical, FLOAT as written). */
@@ -27,6 +28,8 @@ export interface JobStep {
   /** Task parameters with the number of values in each one's range (before combination). */
   taskParameters: Array<{ name: string; type: TaskParameterTypeName; valueCount: number }>;
   parameterSpace: StepParameterSpace;
+  /** The combination in effect (the written one or the default product); null without a parameter space. */
+  combination: CombinationNode | null;
   chunking: ChunkingInfo | null;
   script: StepScript;
   template: JobTemplate["steps"][number];

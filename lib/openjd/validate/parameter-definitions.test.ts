@@ -2,8 +2,8 @@
  * Job parameter definitions (spec §2; digest §4, §9, §15; catalogue rows 41–57). Boundaries
  * around the conformance fixtures: lengths, counts, int64, numeric (not lexical) comparison.
  */
-import { describe, it } from "vitest";
-import { expectError, expectValid, withParams, type InvalidRow, type ValidRow } from "./template-test-support";
+import { describe, expect, it } from "vitest";
+import { errorsOf, expectError, expectValid, job, set, withParams, type InvalidRow, type ValidRow } from "./template-test-support";
 
 const INT64_MAX = 9223372036854775807n;
 const INT64_MIN = -9223372036854775808n;
@@ -108,4 +108,14 @@ describe("STRING and PATH constraints", () => {
     ["PATH dataFlow is case-sensitive", withParams({ name: "P", type: "PATH", dataFlow: "in" }), `${P}.dataFlow`, /not one of NONE, IN, OUT, INOUT/],
     ["PATH default longer than maxLength", withParams({ name: "P", type: "PATH", maxLength: 3, default: "abcd" }), `${P}.default`, /longer than maxLength/],
   ])("%s", (_name, doc, path, message) => expectError(doc, path, message));
+});
+
+describe("a definition whose type is unusable", () => {
+  it.each<InvalidRow>([
+    ["a missing type is the only error, even where the parameter is referenced", set(job(["parameterDefinitions", [{ name: "P" }]]), "steps[0].script.actions.onRun.args", ["{{Param.P}}"]), `${P}.type`, /missing required field 'type'/],
+  ])("%s", (_name, doc, path, message) => expectError(doc, path, message));
+
+  it("reports the unknown key as well", () => {
+    expect(errorsOf(withParams({ name: "P", type: "NUMBER", colour: "red" })).map((e) => e.path)).toEqual([`${P}.type`, `${P}.colour`]);
+  });
 });

@@ -27,6 +27,8 @@ const FIELDS: Record<JobParameterType, string[]> = {
   PATH: [...COMMON_FIELDS, "allowedValues", "minLength", "maxLength", "objectType", "dataFlow"],
 };
 
+const ALL_FIELDS = [...new Set(Object.values(FIELDS).flat())];
+
 export const STRING_VALUE_MAX = 1024;
 
 export interface ParameterDefinitionsResult {
@@ -50,6 +52,13 @@ export function checkParameterDefinitions(
     const itemPath = child(path, i);
     const header = readHeader(ctx, item, itemPath);
     if (!header) return;
+    if (header.type === null) {
+      // The type is already reported; still check the keys and keep the name in scope, so that
+      // references to the parameter do not add a second, misleading error.
+      expectObject(ctx, header.object, itemPath, { optional: ALL_FIELDS });
+      if (header.name !== null) result.symbols.push({ name: header.name, type: "STRING" });
+      return;
+    }
     // A bad name must not hide the definition's other problems: its type still says what to check.
     const definition = checkDefinition(ctx, header.object, itemPath, header.name ?? "", header.type);
     if (header.name === null) return;
@@ -65,7 +74,7 @@ function readHeader(
   ctx: ValidationContext,
   node: SourceNode,
   path: Path,
-): { object: ObjectNode; name: string | null; type: JobParameterType } | null {
+): { object: ObjectNode; name: string | null; type: JobParameterType | null } | null {
   if (node.kind !== "object") {
     ctx.error(path, `expected a parameter definition (a mapping), got ${kindName(node)}`);
     return null;
@@ -76,7 +85,6 @@ function readHeader(
   if (typeNode === undefined) ctx.error(child(path, "type"), "missing required field 'type'");
   const name = nameNode === undefined ? null : readIdentifier(ctx, nameNode, child(path, "name"), "parameter name");
   const type = typeNode === undefined ? null : readParameterType(ctx, typeNode, child(path, "type"));
-  if (type === null) return null;
   return { object: node, name, type };
 }
 
