@@ -1,0 +1,80 @@
+/** Indexing and slicing, Python-style, on lists, strings (by code point) and range expressions. */
+import { IntRangeExpr } from "../../range-expr";
+import { ExprError, typeError, valueError } from "../errors";
+import type { FunctionLibrary } from "../library";
+import { INT } from "../types";
+import { intValue, makeList, stringValue, type ExprValue } from "../values";
+
+type Int = Extract<ExprValue, { kind: "int" }>;
+
+function index(length: number, value: bigint, what: string): number {
+  const i = value < 0n ? BigInt(length) + value : value;
+  if (i < 0n || i >= BigInt(length)) throw new ExprError("index", `index ${value} is out of range for ${what} of length ${length}`);
+  return Number(i);
+}
+
+/** Python's slice.indices(): the clamped start/stop/step for a sequence of `length`. */
+export function sliceIndices(length: number, start: ExprValue, stop: ExprValue, step: ExprValue): number[] {
+  const s = step.kind === "int" ? step.value : 1n;
+  if (s === 0n) throw valueError("slice step cannot be zero");
+  const len = BigInt(length);
+  const clamp = (v: ExprValue, fallback: bigint, low: bigint, high: bigint) => {
+    if (v.kind !== "int") return fallback;
+    let x = v.value < 0n ? v.value + len : v.value;
+    if (x < low) x = low;
+    if (x > high) x = high;
+    return x;
+  };
+  const positive = s > 0n;
+  const first = clamp(start, positive ? 0n : len - 1n, positive ? 0n : -1n, positive ? len : len - 1n);
+  const end = clamp(stop, positive ? len : -1n, positive ? 0n : -1n, positive ? len : len - 1n);
+  const out: number[] = [];
+  for (let i = first; positive ? i < end : i > end; i += s) out.push(Number(i));
+  return out;
+}
+
+export function registerSubscript(lib: FunctionLibrary): void {
+  lib
+    .define("__getitem__", "(list[T], int) -> T", ([list, i]) => {
+      const items = (list as Extract<ExprValue, { kind: "list" }>).items;
+      return items[index(items.length, (i as Int).value, "a list")] as ExprValue;
+    })
+    .define("__getitem__", "(string, int) -> string", ([text, i]) => {
+      const chars = [...(text as { value: string }).value];
+      return stringValue(chars[index(chars.length, (i as Int).value, "a string")] as string);
+    })
+    .define("__getitem__", "(range_expr, int) -> int", ([range, i]) => {
+      const r = (range as Extract<ExprValue, { kind: "range_expr" }>).value;
+      return intValue(r.at(BigInt(index(Number(r.size), (i as Int).value, "a range"))));
+    });
+  // Without these, path→string coercion would make paths indexable; the spec says they are not.
+  lib.define("__getitem__", "(path, int) -> noreturn", () => {
+    throw typeError("a path cannot be indexed; use its .parts");
+  });
+  const bounds = "int?, int?, int?";
+  lib.define("__getslice__", `(path, ${bounds}) -> noreturn`, () => {
+    throw typeError("a path cannot be sliced; use its .parts");
+  });
+  lib
+    .define("__getslice__", `(list[T], ${bounds}) -> list[T]`, ([list, a, b, c], ctx) => {
+      const l = list as Extract<ExprValue, { kind: "list" }>;
+      const picked = sliceIndices(l.items.length, a!, b!, c!);
+      ctx.charge(picked.length);
+      return makeList(picked.map((i) => l.items[i] as ExprValue), l.itemType);
+    })
+    .define("__getslice__", `(string, ${bounds}) -> string`, ([text, a, b, c], ctx) => {
+      const chars = [...(text as { value: string }).value];
+      const picked = sliceIndices(chars.length, a!, b!, c!);
+      ctx.charge(picked.length);
+      return stringValue(picked.map((i) => chars[i]).join(""));
+    })
+    .define("__getslice__", `(range_expr, ${bounds}) -> range_expr | list[int]`, ([range, a, b, c], ctx) => {
+      const r = (range as Extract<ExprValue, { kind: "range_expr" }>).value;
+      if (r.size > 10_000_000n) throw new ExprError("limit", "range too large to slice");
+      const picked = sliceIndices(Number(r.size), a!, b!, c!).map((i) => r.at(BigInt(i)));
+      ctx.charge(picked.length);
+      const step = c!.kind === "int" ? c!.value : 1n;
+      if (step > 0n && picked.length > 0) return { kind: "range_expr", value: IntRangeExpr.fromValues(picked) };
+      return makeList(picked.map((v) => intValue(v)), INT);
+    });
+}

@@ -1,0 +1,278 @@
+/**
+ * The EXPR function library: named overloads with signatures written in the spec's notation
+ * (`(list[T1], int) -> T1`) and multiple dispatch over argument types. Operators are functions
+ * too (`__add__`, `__contains__`, `__property_name__`), so one dispatcher serves everything.
+ */
+import { typeError } from "./errors";
+import { ANY, FLOAT, INT, STRING, listOf, parseType, typeToString, unresolved, type ExprType, type TypeVariable } from "./types";
+import { intValue, makeList, floatValue, stringValue, typeOf, unresolvedValue, type ExprValue, type PathFormat } from "./values";
+
+/** What a function implementation may use from the evaluator. */
+export interface EvalContext {
+  /** Format of paths created on this host (POSIX in template scope). */
+  readonly pathFormat: PathFormat;
+  /** Charges operations to the evaluation budget; throws a limit error when it is spent. */
+  charge(operations: number): void;
+  /** Charges the processing of `length` characters (ceil(length / 256) operations). */
+  chargeText(length: number): void;
+  /** Maps a path with the Session's path-mapping rules; null outside host contexts. */
+  readonly mapPath: ((value: string) => string) | null;
+  /** Throws a limit error if a value of `bytes` could not be allocated (check before building it). */
+  assertFits(bytes: number): void;
+}
+
+export type FunctionImpl = (args: ExprValue[], ctx: EvalContext) => ExprValue;
+
+export interface Overload {
+  readonly signature: string;
+  readonly params: readonly ExprType[];
+  readonly returns: ExprType;
+  readonly impl: FunctionImpl;
+}
+
+type Bindings = Map<TypeVariable, ExprType>;
+
+export class FunctionLibrary {
+  private readonly overloads = new Map<string, Overload[]>();
+
+  /** Registers an overload: `define("len", "(list[T]) -> int", impl)`. */
+  define(name: string, signature: string, impl: FunctionImpl): this {
+    const match = /^\((.*)\)\s*->\s*(.+)$/.exec(signature.trim());
+    if (!match) throw new Error(`bad signature for ${name}: ${signature}`);
+    const paramText = (match[1] as string).trim();
+    const params = paramText === "" ? [] : splitParams(paramText).map(parseType);
+    const list = this.overloads.get(name) ?? [];
+    list.push({ signature, params, returns: parseType(match[2] as string), impl });
+    this.overloads.set(name, list);
+    return this;
+  }
+
+  has(name: string): boolean {
+    return this.overloads.has(name);
+  }
+
+  names(): string[] {
+    return [...this.overloads.keys()];
+  }
+
+  signatures(name: string): readonly Overload[] {
+    return this.overloads.get(name) ?? [];
+  }
+
+  /**
+   * Calls `name` with `args`. With an unresolved argument only the types are checked and an
+   * unresolved value of the return type comes back. `method` marks UFCS calls (`x.f()`), whose
+   * receiver is never implicitly converted.
+   */
+  call(name: string, args: ExprValue[], ctx: EvalContext, method = false): ExprValue {
+    const candidates = (this.overloads.get(name) ?? []).filter((o) => o.params.length === args.length);
+    const types = args.map(typeOf);
+    if (types.some((t) => t.code === "unresolved")) {
+      // Same phases as a concrete call: an exact overload wins over one reached by coercion.
+      const plain = types.map((t) => (t.code === "unresolved" ? t.inner : t));
+      const exact = candidates.filter((o) => !o.params.some(hasVariables) && o.params.every((p, i) => fits(plain[i] as ExprType, p, false)));
+      const coercing = candidates.filter((o) => !o.params.some(hasVariables) && o.params.every((p, i) => fits(plain[i] as ExprType, p, !(method && i === 0))));
+      const returns =
+        exact.length > 0 ? exact.map((o) => o.returns)
+        : coercing.length > 0 ? coercing.map((o) => o.returns)
+        : candidates.flatMap((o) => {
+            const bindings = o.params.some(hasVariables) ? matchAll(o.params, plain, method) : null;
+            return bindings === null ? [] : [substitute(o.returns, bindings)];
+          });
+      if (returns.length === 0) throw noMatch(name, types, this.overloads.get(name));
+      return unresolvedValue(returns.length === 1 ? (returns[0] as ExprType) : unionOf(returns));
+    }
+    for (const phase of [exactPhase, coercingPhase, genericPhase]) {
+      for (const overload of candidates) {
+        const coerced = phase(overload, args, types, method);
+        if (coerced !== null) return overload.impl(coerced, ctx);
+      }
+    }
+    throw noMatch(name, types, this.overloads.get(name));
+  }
+}
+
+function unionOf(types: ExprType[]): ExprType {
+  const unique = new Map(types.map((t) => [typeToString(t), t]));
+  return unique.size === 1 ? (types[0] as ExprType) : { code: "union", members: [...unique.values()] };
+}
+
+function splitParams(text: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === "[") depth++;
+    else if (text[i] === "]") depth--;
+    else if (text[i] === "," && depth === 0) {
+      out.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  out.push(text.slice(start));
+  return out;
+}
+
+function noMatch(name: string, types: readonly ExprType[], overloads: readonly Overload[] | undefined) {
+  const shown = displayName(name);
+  const args = types.map((t) => typeToString(t.code === "unresolved" ? t.inner : t)).join(", ");
+  if (!overloads || overloads.length === 0) return typeError(`unknown function '${shown}'`);
+  const options = overloads.map((o) => o.signature).join("; ");
+  return typeError(`${shown} does not accept (${args}); it takes ${options}`);
+}
+
+function displayName(name: string): string {
+  const property = /^__property_(.+)__$/.exec(name);
+  if (property) return `property '.${property[1]}'`;
+  const op: Record<string, string> = {
+    __add__: "'+'", __sub__: "'-'", __mul__: "'*'", __truediv__: "'/'", __floordiv__: "'//'", __mod__: "'%'", __pow__: "'**'",
+    __neg__: "unary '-'", __pos__: "unary '+'", __not__: "'not'", __eq__: "'=='", __ne__: "'!='", __lt__: "'<'", __le__: "'<='",
+    __gt__: "'>'", __ge__: "'>='", __contains__: "'in'", __getitem__: "indexing", __getslice__: "slicing",
+  };
+  return op[name] ?? `${name}()`;
+}
+
+/** Phase 1: every argument already has the parameter's (non-generic) type. */
+function exactPhase(o: Overload, args: ExprValue[], types: ExprType[]): ExprValue[] | null {
+  if (o.params.some(hasVariables)) return null;
+  return o.params.every((p, i) => fits(types[i] as ExprType, p, false)) ? args : null;
+}
+
+/** Phase 2: non-generic with int→float and path→string (never on a method call's receiver). */
+function coercingPhase(o: Overload, args: ExprValue[], types: ExprType[], method: boolean): ExprValue[] | null {
+  if (o.params.some(hasVariables)) return null;
+  if (!o.params.every((p, i) => fits(types[i] as ExprType, p, !(method && i === 0)))) return null;
+  return args.map((a, i) => convertArg(a, o.params[i] as ExprType));
+}
+
+/** Phase 3: generic signatures; type variables bind to the arguments' types and unify. */
+function genericPhase(o: Overload, args: ExprValue[], types: ExprType[], method: boolean): ExprValue[] | null {
+  if (!o.params.some(hasVariables)) return null;
+  const bindings = matchAll(o.params, types, method);
+  if (bindings === null) return null;
+  return args.map((a, i) => convertArg(a, substitute(o.params[i] as ExprType, bindings)));
+}
+
+function hasVariables(t: ExprType): boolean {
+  switch (t.code) {
+    case "var":
+      return true;
+    case "list":
+      return hasVariables(t.item);
+    case "union":
+      return t.members.some(hasVariables);
+    default:
+      return false;
+  }
+}
+
+/** Does a value of `source` pass for `param`, optionally with the int→float / path→string coercions? */
+function fits(source: ExprType, param: ExprType, coerce: boolean): boolean {
+  if (param.code === "any" || source.code === "any" || source.code === "noreturn") return true;
+  if (source.code === "union") return source.members.every((m) => fits(m, param, coerce));
+  if (param.code === "union") return param.members.some((m) => fits(source, m, coerce));
+  if (param.code === "list") {
+    if (source.code === "list") return source.item.code === "nulltype" || fits(source.item, param.item, coerce);
+    return coerce && source.code === "range_expr" && fits(INT, param.item, coerce);
+  }
+  if (source.code === param.code) return true;
+  if (!coerce) return false;
+  return (source.code === "int" && param.code === "float") || (source.code === "path" && param.code === "string");
+}
+
+function matchAll(params: readonly ExprType[], types: readonly ExprType[], method: boolean): Bindings | null {
+  if (params.length !== types.length) return null;
+  const bindings: Bindings = new Map();
+  for (let i = 0; i < params.length; i++) {
+    if (!match(params[i] as ExprType, types[i] as ExprType, bindings, !(method && i === 0))) return null;
+  }
+  return bindings;
+}
+
+function match(param: ExprType, arg: ExprType, bindings: Bindings, coerce: boolean): boolean {
+  if (arg.code === "unresolved") arg = arg.inner;
+  if (param.code === "var") {
+    const bound = bindings.get(param.name);
+    if (bound === undefined) {
+      bindings.set(param.name, arg);
+      return true;
+    }
+    const unified = unify(bound, arg);
+    if (unified === null) return false;
+    bindings.set(param.name, unified);
+    return true;
+  }
+  if (arg.code === "any" || arg.code === "noreturn") return true;
+  if (param.code === "any") return true;
+  if (arg.code === "union") return arg.members.every((m) => match(param, m, bindings, coerce));
+  if (param.code === "union") {
+    for (const member of param.members) {
+      const trial = new Map(bindings);
+      if (match(member, arg, trial, coerce)) {
+        trial.forEach((v, k) => bindings.set(k, v));
+        return true;
+      }
+    }
+    return false;
+  }
+  if (param.code === "list") {
+    if (arg.code === "list") return arg.item.code === "nulltype" || match(param.item, arg.item, bindings, coerce);
+    return arg.code === "range_expr" && match(param.item, INT, bindings, coerce);
+  }
+  return fits(arg, param, coerce);
+}
+
+/** Unification of two bindings of one type variable (the language's non-destructive coercions). */
+function unify(a: ExprType, b: ExprType): ExprType | null {
+  const sa = typeToString(a);
+  const sb = typeToString(b);
+  if (sa === sb) return a;
+  const pair = new Set([sa, sb]);
+  if (pair.has("int") && pair.has("float") && pair.size === 2) return FLOAT;
+  if (pair.has("path") && pair.has("string") && pair.size === 2) return STRING;
+  if ((sa === "range_expr" && sb === "list[int]") || (sb === "range_expr" && sa === "list[int]")) return listOf(INT);
+  if (a.code === "list" && b.code === "list") {
+    if (a.item.code === "nulltype") return b;
+    if (b.item.code === "nulltype") return a;
+    const item = unify(a.item, b.item);
+    return item === null ? null : listOf(item);
+  }
+  if (a.code === "any" || b.code === "any") return ANY;
+  return null;
+}
+
+function substitute(type: ExprType, bindings: Bindings): ExprType {
+  switch (type.code) {
+    case "var":
+      return bindings.get(type.name) ?? ANY;
+    case "list":
+      return listOf(substitute(type.item, bindings));
+    case "union":
+      return unionOf(type.members.map((m) => substitute(m, bindings)));
+    case "unresolved":
+      return unresolved(substitute(type.inner, bindings));
+    default:
+      return type;
+  }
+}
+
+/** Converts an argument that matched `param` (after substitution) to exactly that type. */
+function convertArg(value: ExprValue, param: ExprType): ExprValue {
+  if (param.code === "union") {
+    const member = param.members.find((m) => fits(typeOf(value), m, false)) ?? param.members.find((m) => fits(typeOf(value), m, true));
+    return member ? convertArg(value, member) : value;
+  }
+  if (param.code === "float" && value.kind === "int") return floatValue(Number(value.value));
+  if (param.code === "string" && value.kind === "path") return stringValue(value.value);
+  if (param.code === "list") {
+    if (value.kind === "range_expr") return makeList([...value.value.values()].map((v) => intValue(v)), INT);
+    if (value.kind === "list" && value.items.length > 0) {
+      const items = value.items.map((item) => convertArg(item, param.item));
+      return makeList(items, param.item.code === "any" || param.item.code === "var" ? value.itemType : param.item);
+    }
+    if (value.kind === "list" && param.item.code !== "any" && param.item.code !== "var") return makeList([], param.item);
+  }
+  return value;
+}
+
+
