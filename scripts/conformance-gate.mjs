@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const samples = resolve(process.env.OPENJD_SAMPLES_DIR ?? join(root, "..", "shared", "openjd-samples"));
 const suite = join(samples, "conformance", "2023-09");
-const FOLDERS = ["base", "TASK_CHUNKING", "REDACTED_ENV_VARS", "FEATURE_BUNDLE_1"];
+const FOLDERS = ["base", "TASK_CHUNKING", "REDACTED_ENV_VARS", "FEATURE_BUNDLE_1", "EXPR"];
 
 if (!existsSync(suite)) {
   console.log(`conformance: skipped: suite not found at ${suite} (set OPENJD_SAMPLES_DIR to run it)`);

@@ -4,13 +4,14 @@ export const KNOWN_EXTENSIONS = ["TASK_CHUNKING", "REDACTED_ENV_VARS", "FEATURE_
 export type ExtensionName = (typeof KNOWN_EXTENSIONS)[number];
 
 /**
- * Extensions Loom implements. EXPR and WRAP_ACTIONS are known but not implemented yet: templates
- * that declare them or use their fields are refused with a clear "not supported yet" error.
+ * Extensions Loom implements. WRAP_ACTIONS is known but not implemented yet: templates that
+ * declare it or use its fields are refused with a clear "not supported yet" error.
  */
 export const SUPPORTED_EXTENSIONS: ReadonlySet<ExtensionName> = new Set<ExtensionName>([
   "TASK_CHUNKING",
   "REDACTED_ENV_VARS",
   "FEATURE_BUNDLE_1",
+  "EXPR",
 ]);
 
 export function isKnownExtension(name: string): name is ExtensionName {

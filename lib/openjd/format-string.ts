@@ -3,6 +3,7 @@
  * language only allows a dotted value reference inside the braces; anything else needs EXPR.
  * There is no escape: a stray `}}` or an unclosed `{{` is an error.
  */
+import type { Expr } from "./expr/ast";
 
 export type FormatSegment =
   | { kind: "literal"; text: string }
@@ -14,6 +15,9 @@ export type FormatSegment =
       start: number;
       /** The dotted reference (`Param.Frame`) when the expression is one, else null. */
       reference: string | null;
+      /** With EXPR: the parsed expression and the offset of its text within the raw string. */
+      expr?: Expr;
+      sourceOffset?: number;
     };
 
 export interface FormatString {

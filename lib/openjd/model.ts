@@ -5,12 +5,27 @@
  */
 import type { PathSegment } from "./errors";
 import type { ExtensionName } from "./extensions";
+import type { Expr } from "./expr/ast";
 import type { FormatString } from "./format-string";
 
 export type Path = readonly PathSegment[];
 
-export const JOB_PARAMETER_TYPES = ["INT", "FLOAT", "STRING", "PATH"] as const;
+/** Job parameter types of the base specification (§2.1–§2.4). */
+export const BASE_JOB_PARAMETER_TYPES = ["INT", "FLOAT", "STRING", "PATH"] as const;
+/** Job parameter types that only exist with the EXPR extension (§2.9–§2.16), in their canonical spelling. */
+export const EXPR_JOB_PARAMETER_TYPES = [
+  "BOOL",
+  "RANGE_EXPR",
+  "LIST[STRING]",
+  "LIST[PATH]",
+  "LIST[INT]",
+  "LIST[FLOAT]",
+  "LIST[BOOL]",
+  "LIST[LIST[INT]]",
+] as const;
+export const JOB_PARAMETER_TYPES = [...BASE_JOB_PARAMETER_TYPES, ...EXPR_JOB_PARAMETER_TYPES] as const;
 export type JobParameterType = (typeof JOB_PARAMETER_TYPES)[number];
+export type ListParameterType = Extract<JobParameterType, `LIST[${string}]`>;
 
 export const TASK_PARAMETER_TYPES = ["INT", "FLOAT", "STRING", "PATH", "CHUNK[INT]"] as const;
 export type TaskParameterTypeName = (typeof TASK_PARAMETER_TYPES)[number];
@@ -89,11 +104,118 @@ export interface PathParameterDefinition extends ParameterBase {
   };
 }
 
+export interface BoolParameterDefinition extends ParameterBase {
+  type: "BOOL";
+  default?: boolean;
+  userInterface?: UserInterfaceBase & { control?: "CHECK_BOX" | "HIDDEN" };
+}
+
+export interface RangeExprParameterDefinition extends ParameterBase {
+  type: "RANGE_EXPR";
+  /** As written; it parses as an IntRangeExpr. */
+  default?: string;
+  /** Lengths of the expression text as written (code points); values longer than 1024 are refused when maxLength is absent. */
+  minLength?: number;
+  maxLength?: number;
+  userInterface?: UserInterfaceBase & { control?: "LINE_EDIT" | "HIDDEN" };
+}
+
+/** `item:` of LIST[STRING] and LIST[PATH]: constraints on each string. */
+export interface StringItemConstraints {
+  allowedValues?: string[];
+  minLength?: number;
+  maxLength?: number;
+}
+
+/** `item:` of LIST[INT], and `item.item:` of LIST[LIST[INT]]. */
+export interface IntItemConstraints {
+  allowedValues?: bigint[];
+  minValue?: bigint;
+  maxValue?: bigint;
+}
+
+export interface FloatItemConstraints {
+  allowedValues?: FloatLiteral[];
+  minValue?: FloatLiteral;
+  maxValue?: FloatLiteral;
+}
+
+/** `item:` of LIST[LIST[INT]]: lengths of each inner list and constraints on its integers. */
+export interface IntListItemConstraints {
+  minLength?: number;
+  maxLength?: number;
+  item?: IntItemConstraints;
+}
+
+/** List-level `minLength`/`maxLength` count items. */
+interface ListParameterBase extends ParameterBase {
+  minLength?: number;
+  maxLength?: number;
+}
+
+export interface ListStringParameterDefinition extends ListParameterBase {
+  type: "LIST[STRING]";
+  default?: string[];
+  item?: StringItemConstraints;
+  userInterface?: UserInterfaceBase & { control?: "LINE_EDIT_LIST" | "HIDDEN" };
+}
+
+export interface ListPathParameterDefinition extends ListParameterBase {
+  type: "LIST[PATH]";
+  objectType?: PathObjectType;
+  dataFlow?: PathDataFlow;
+  default?: string[];
+  item?: StringItemConstraints;
+  userInterface?: UserInterfaceBase & {
+    control?: "CHOOSE_INPUT_FILE_LIST" | "CHOOSE_OUTPUT_FILE_LIST" | "CHOOSE_DIRECTORY_LIST" | "HIDDEN";
+    fileFilters?: FileFilter[];
+    fileFilterDefault?: FileFilter;
+  };
+}
+
+export interface ListIntParameterDefinition extends ListParameterBase {
+  type: "LIST[INT]";
+  default?: bigint[];
+  item?: IntItemConstraints;
+  userInterface?: UserInterfaceBase & { control?: "SPIN_BOX_LIST" | "HIDDEN"; singleStepDelta?: bigint };
+}
+
+export interface ListFloatParameterDefinition extends ListParameterBase {
+  type: "LIST[FLOAT]";
+  default?: FloatLiteral[];
+  item?: FloatItemConstraints;
+  userInterface?: UserInterfaceBase & { control?: "SPIN_BOX_LIST" | "HIDDEN"; decimals?: number; singleStepDelta?: number };
+}
+
+export interface ListBoolParameterDefinition extends ListParameterBase {
+  type: "LIST[BOOL]";
+  default?: boolean[];
+  userInterface?: UserInterfaceBase & { control?: "CHECK_BOX_LIST" | "HIDDEN" };
+}
+
+export interface ListListIntParameterDefinition extends ListParameterBase {
+  type: "LIST[LIST[INT]]";
+  default?: bigint[][];
+  item?: IntListItemConstraints;
+  userInterface?: UserInterfaceBase & { control?: "HIDDEN" };
+}
+
+export type ListParameterDefinition =
+  | ListStringParameterDefinition
+  | ListPathParameterDefinition
+  | ListIntParameterDefinition
+  | ListFloatParameterDefinition
+  | ListBoolParameterDefinition
+  | ListListIntParameterDefinition;
+
 export type JobParameterDefinition =
   | IntParameterDefinition
   | FloatParameterDefinition
   | StringParameterDefinition
-  | PathParameterDefinition;
+  | PathParameterDefinition
+  | BoolParameterDefinition
+  | RangeExprParameterDefinition
+  | ListParameterDefinition;
 
 /** A numeric field that FEATURE_BUNDLE_1 / TASK_CHUNKING also allow as a format string. */
 export type NumberField<T> = { kind: "literal"; value: T; path: Path } | { kind: "format"; format: FormatString; path: Path };
@@ -125,9 +247,19 @@ export interface EmbeddedFile {
   path: Path;
 }
 
+/** An EXPR `let` binding: `name = expression`, evaluated in order (spec digest §5.4). */
+export interface LetBinding {
+  name: string;
+  expr: Expr;
+  /** The whole `name = expression` text as written. */
+  source: string;
+  path: Path;
+}
+
 export interface EnvironmentScript {
   actions: { onEnter?: Action; onExit?: Action };
   embeddedFiles: EmbeddedFile[];
+  let?: LetBinding[];
 }
 
 export interface Environment {
@@ -142,6 +274,8 @@ export interface Environment {
 export interface StepScript {
   actions: { onRun: Action };
   embeddedFiles: EmbeddedFile[];
+  /** Evaluated on the worker once per task, before the actions run. */
+  let?: LetBinding[];
 }
 
 export const SIMPLE_ACTION_KINDS = ["bash", "cmd", "node", "powershell", "python"] as const;
@@ -177,7 +311,7 @@ export interface ChunksDefinition {
 
 /** A task parameter range: a list of items (literals or format strings) or one range-expression string. */
 export type TaskParameterRange =
-  | { kind: "list"; items: Array<{ format: FormatString; literal: "int" | "float" | "string"; path: Path }> }
+  | { kind: "list"; items: Array<{ format: FormatString; literal: "int" | "float" | "string"; path: Path }>; path: Path }
   | { kind: "expression"; format: FormatString; path: Path };
 
 export interface TaskParameterDefinition {
@@ -196,6 +330,8 @@ export interface ParameterSpaceDefinition {
 
 export interface StepTemplate {
   name: string;
+  /** Step-level `let` bindings, evaluated once at job creation. */
+  let?: LetBinding[];
   description?: string;
   dependencies: string[];
   stepEnvironments: Environment[];

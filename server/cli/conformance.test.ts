@@ -17,7 +17,7 @@ const tree = tempTree({
   "suite/job_templates/1--valid.json": JSON.stringify({ specificationVersion: "jobtemplate-2023-09", name: "J", steps: [{ name: "S", script: { actions: { onRun: { command: "x" } } } }] }),
   "suite/job_templates/1--unknown-key.invalid.yaml": `${JOB}bogus: 1\n`,
   "suite/job_templates/1--marked-invalid-but-valid.invalid.yaml": JOB,
-  "suite/job_templates/2--expr.yaml": `specificationVersion: jobtemplate-2023-09\nextensions: [EXPR]\nname: "{{ 1 + 1 }}"\n${STEPS}`,
+  "suite/job_templates/2--wrap.yaml": `specificationVersion: jobtemplate-2023-09\nextensions: [WRAP_ACTIONS]\nname: J\n${STEPS}`,
   "suite/env_templates/1--env.yaml": "specificationVersion: environment-2023-09\nenvironment:\n  name: E\n  variables:\n    A: '1'\n",
   "suite/env_templates/1--no-environment.invalid.yaml": "specificationVersion: environment-2023-09\n",
   "suite/jobs/1--created.test.yaml": jobTest(INT_JOB, "parameters:\n  N: 5\nexpected:\n  output: ['x']\n"),
@@ -48,7 +48,7 @@ describe("the text report", () => {
       expect.arrayContaining([
         "Skipped:",
         "  1 × job created; checking its output needs the Session runtime (not available yet)",
-        "  1 × needs extension EXPR (not supported yet)",
+        "  1 × needs extension WRAP_ACTIONS (not supported yet)",
         "  1 × runs on windows only",
         "Proposed cases (upstream has not agreed on them; not counted): 1 passed, 1 failed, 0 skipped",
         expect.stringMatching(/^ {2}failed suite\/jobs\/proposed\/9--fails-today\.test\.yaml: /),

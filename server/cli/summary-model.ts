@@ -1,7 +1,9 @@
 /** The data behind `loom summary` (also its JSON form). */
 import type { HostRequirements } from "../../lib/openjd/capabilities";
 import { formatCombination } from "../../lib/openjd/combination-expr";
-import type { ChunkingInfo, Job } from "../../lib/openjd/job/types";
+import { parameterValueToJson } from "../../lib/openjd/job/parameter-values";
+import type { ChunkingInfo, Job, ParameterValue } from "../../lib/openjd/job/types";
+import { IntRangeExpr } from "../../lib/openjd/range-expr";
 
 export interface StepSummary {
   name: string;
@@ -20,7 +22,7 @@ export interface StepSummary {
 export interface JobSummary {
   name: string;
   description?: string;
-  parameters: Array<{ name: string; type: string; value: string }>;
+  parameters: Array<{ name: string } & ParameterValue>;
   totalSteps: number;
   totalTasks: number;
   totalChunks: number;
@@ -75,4 +77,25 @@ export function describeHostRequirements(requirements: HostRequirements | null):
     ]),
   ];
   return parts.join("; ");
+}
+
+/**
+ * A parameter value for people: lists spaced out with their item count (`["a", "b"] (2 items)`,
+ * `[[1, 2], [3]] (2 items)`), a range expression with its value count (`1-10 (10 values)`), and
+ * everything else as its text.
+ */
+export function displayParameterValue(parameter: ParameterValue): string {
+  if (parameter.type === "RANGE_EXPR") {
+    const parsed = IntRangeExpr.tryParse(parameter.value);
+    return parsed.ok ? `${parameter.value} (${plural(parsed.value.size, "value")})` : parameter.value;
+  }
+  const decoded = parameterValueToJson(parameter);
+  if (!Array.isArray(decoded)) return parameter.value;
+  const quoted = parameter.type === "LIST[STRING]" || parameter.type === "LIST[PATH]";
+  const show = (item: unknown): string => (Array.isArray(item) ? `[${item.map(show).join(", ")}]` : quoted ? JSON.stringify(item) : String(item));
+  return `${show(decoded)} (${plural(decoded.length, "item")})`;
+}
+
+function plural(count: number | bigint, noun: string): string {
+  return `${count} ${noun}${count === 1 || count === 1n ? "" : "s"}`;
 }

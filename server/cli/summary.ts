@@ -11,7 +11,7 @@ import { json, type CliIo } from "./io";
 import { locateJobErrors } from "./job-errors";
 import { parseJobParameters } from "./job-params";
 import { FileProblem, readTemplateFile } from "./read-template";
-import { describeHostRequirements, summarizeJob, type JobSummary, type StepSummary } from "./summary-model";
+import { describeHostRequirements, displayParameterValue, summarizeJob, type JobSummary, type StepSummary } from "./summary-model";
 
 export const SUMMARY_USAGE = "usage: loom summary FILE [-p KEY=VALUE]... [--step STEP] [--json]";
 
@@ -67,7 +67,7 @@ function printJob(io: CliIo, s: JobSummary): void {
   io.out("");
   if (s.parameters.length > 0) {
     io.out("Parameters:");
-    for (const p of s.parameters) io.out(`  - ${p.name} (${p.type})${p.value === "" ? "" : `: ${p.value}`}`);
+    for (const p of s.parameters) io.out(`  - ${p.name} (${p.type})${p.value === "" ? "" : `: ${displayParameterValue(p)}`}`);
     io.out("");
   }
   io.out(`Total steps: ${s.totalSteps}`);

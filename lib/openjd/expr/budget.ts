@@ -1,7 +1,7 @@
 /**
  * Evaluation limits (spec digest §14.1): an operation budget (+1 per call, +N per element
- * iterated, +ceil(len/256) per string processed), a memory budget counting every byte an
- * evaluation allocates, and a recursion depth bound. Exceeding any is a "limit" error.
+ * iterated, +ceil(len/256) per string produced), a memory budget on the bytes of live values,
+ * and a recursion depth bound. Exceeding any is a "limit" error.
  */
 import { ExprError } from "./errors";
 import type { ExprValue } from "./values";
@@ -16,7 +16,10 @@ export const DEFAULT_LIMITS: Limits = { operations: 10_000_000, memoryBytes: 100
 
 export class Budget {
   operations = 0;
-  memory = 0;
+  /** Bytes of values alive right now (intermediate results die when their parent consumes them). */
+  current = 0;
+  /** The most bytes alive at any moment of the evaluation. */
+  peak = 0;
   depth = 0;
 
   constructor(readonly limits: Limits) {}
@@ -32,16 +35,22 @@ export class Budget {
     this.charge(Math.ceil(length / 256));
   }
 
-  /** Counts the bytes a new value occupies (cumulative, so a loop cannot allocate forever). */
+  /** Counts a value that is now alive. */
   allocate(value: ExprValue): void {
-    this.memory += sizeOf(value);
-    if (this.memory > this.limits.memoryBytes) {
+    this.current += sizeOf(value);
+    if (this.current > this.peak) this.peak = this.current;
+    if (this.current > this.limits.memoryBytes) {
       throw new ExprError("limit", `the expression needs more than ${this.limits.memoryBytes} bytes of memory`);
     }
   }
 
+  /** Forgets everything allocated since `mark` (those values are no longer referenced). */
+  resetTo(mark: number): void {
+    this.current = mark;
+  }
+
   assertFits(bytes: number): void {
-    if (this.memory + bytes > this.limits.memoryBytes) {
+    if (this.current + bytes > this.limits.memoryBytes) {
       throw new ExprError("limit", `the result would need more than ${this.limits.memoryBytes} bytes of memory`);
     }
   }
@@ -55,6 +64,9 @@ export class Budget {
   }
 }
 
+/** Sizes of lists, computed once: lists are immutable and may be looked up many times. */
+const listSizes = new WeakMap<object, number>();
+
 /** Approximate bytes of a value: 16 per value plus 2 per character. */
 export function sizeOf(value: ExprValue): number {
   switch (value.kind) {
@@ -64,8 +76,11 @@ export function sizeOf(value: ExprValue): number {
     case "float":
       return 16 + (value.text?.length ?? 0) * 2;
     case "list": {
+      const cached = listSizes.get(value);
+      if (cached !== undefined) return cached;
       let size = 16 + 8 * value.items.length;
       for (const item of value.items) if (item.kind === "string" || item.kind === "path" || item.kind === "list") size += sizeOf(item);
+      listSizes.set(value, size);
       return size;
     }
     case "range_expr":

@@ -8,7 +8,7 @@ import { IntRangeExpr } from "../range-expr";
 import { typeError } from "./errors";
 import { INT, satisfies, typeToString, type ExprType } from "./types";
 import {
-  floatValue, intValue, makeList, pathValue, stringValue, toText, typeOf, unresolvedValue,
+  elementsOf, floatValue, intValue, makeList, pathValue, stringValue, toText, typeOf, unresolvedValue,
   type ExprValue, type PathFormat,
 } from "./values";
 
@@ -41,7 +41,7 @@ export function tryCoerce(value: ExprValue, target: ExprType, pathFormat: PathFo
     return null;
   }
   if (target.code === "list") {
-    if (value.kind === "range_expr" && satisfies(INT, target.item)) return makeList([...value.value.values()].map((v) => intValue(v)), INT);
+    if (value.kind === "range_expr" && satisfies(INT, target.item)) return makeList(elementsOf(value), INT);
     if (value.kind !== "list") return null;
     const items: ExprValue[] = [];
     for (const item of value.items) {

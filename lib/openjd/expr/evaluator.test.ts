@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { evaluateWithMetrics } from "./evaluator";
 import { failure, text, typeOfResult } from "./expr-test-support";
+import { standardLibrary } from "./functions";
+import { parseExpression } from "./parser";
 import { floatValue, intValue, stringValue, pathValue } from "./values";
 
 describe("arithmetic (spec digest §14.4)", () => {
@@ -15,7 +18,8 @@ describe("arithmetic (spec digest §14.4)", () => {
     ["-7 % 3", "2"],
     ["7 % -3", "-2"],
     ["7.5 % 2.0", "1.5"],
-    ["-7.5 // 2", "-4.0"],
+    ["-7.5 // 2", "-4"],
+    ["7.0 // 2.0", "3"],
     ["10 / 4", "2.5"],
     ["10 / 5", "2.0"],
     ["1 + 2.5", "3.5"],
@@ -213,6 +217,24 @@ describe("static type checking with unresolved symbols", () => {
 
   it("a branch that always fails is tolerated when the other branch works", () => {
     expect(typeOfResult("Param.N if Param.N > 0 else fail('negative')", { types })).toBe("int");
+  });
+});
+
+describe("operation counting (spec §1.3.10, conformance expr1.3.10)", () => {
+  const operations = (source: string) => {
+    const parsed = parseExpression(source);
+    if (!parsed.ok) throw new Error(parsed.error.message);
+    return evaluateWithMetrics(parsed.expr, { library: standardLibrary("template"), symbols: new Map(), pathFormat: "POSIX" }).operations;
+  };
+
+  it.each([
+    ["'a' * 10000", 41],
+    ["('a' * 10000).upper()", 82],
+    ["len(('a' * 10000).upper())", 83],
+    ["[i for i in range(10)]", 21],
+    ["len([len(('a' * 10000).upper()) for i in range(100)])", 100 * 84 + 101 + 1],
+  ])("%s costs %i operations", (source, expected) => {
+    expect(operations(source)).toBe(expected);
   });
 });
 

@@ -42,7 +42,7 @@ export function evaluate(expr: Expr, options: EvaluateOptions): ExprValue {
 export function evaluateWithMetrics(expr: Expr, options: EvaluateOptions): EvaluationResult {
   const evaluator = new Evaluator(options);
   const value = evaluator.run(expr, options.target ?? null);
-  return { value, operations: evaluator.budget.operations, memoryBytes: evaluator.budget.memory };
+  return { value, operations: evaluator.budget.operations, memoryBytes: evaluator.budget.peak };
 }
 
 class Evaluator implements EvalContext {
@@ -73,12 +73,19 @@ class Evaluator implements EvalContext {
     return this.node(expr, target);
   }
 
-  /** Evaluates one node; its result (only) is coerced to `target`. Errors get the node's span. */
+  /**
+   * Evaluates one node; its result (only) is coerced to `target`. Errors get the node's span.
+   * When the node is done its intermediate values are dead: only its result stays counted.
+   */
   private node(expr: Expr, target: ExprType | null): ExprValue {
     this.budget.enter();
+    const mark = this.budget.current;
     try {
-      const value = this.evaluateNode(expr, target);
-      return target === null ? value : coerceTo(value, target, this.pathFormat);
+      const raw = this.evaluateNode(expr, target);
+      const value = target === null ? raw : coerceTo(raw, target, this.pathFormat);
+      this.budget.resetTo(mark);
+      this.budget.allocate(value);
+      return value;
     } catch (error) {
       if (error instanceof ExprError && error.span === null) error.span = expr.span;
       throw error;
@@ -94,7 +101,7 @@ class Evaluator implements EvalContext {
       case "float":
         return floatValue(expr.value, expr.text);
       case "string":
-        return this.allocated(stringValue(expr.value));
+        return stringValue(expr.value);
       case "bool":
         return boolValue(expr.value);
       case "null":
@@ -106,7 +113,7 @@ class Evaluator implements EvalContext {
       case "list": {
         const itemTarget = target?.code === "list" ? target.item : null;
         const items = expr.items.map((item) => this.node(item, itemTarget));
-        return this.allocated(makeList(items, itemTarget ?? NULLTYPE));
+        return makeList(items, itemTarget ?? NULLTYPE);
       }
       case "comprehension":
         return this.comprehension(expr, target);
@@ -132,21 +139,17 @@ class Evaluator implements EvalContext {
     }
   }
 
+  /**
+   * Every call costs one operation, plus ceil(len/256) for a string or path it produces (spec
+   * §1.3.10: `len(s)` costs 1, `s.upper()` 1 + ceil(len/256)). Functions charge the elements
+   * they iterate themselves, before building anything large.
+   */
   private dispatch(name: string, args: ExprValue[], method = false): ExprValue {
     this.budget.charge(1);
-    for (const arg of args) this.chargeArgument(arg);
-    return this.allocated(this.options.library.call(name, args, this, method));
-  }
-
-  /** Processing a string or list costs in proportion to its size (spec §14.1). */
-  private chargeArgument(value: ExprValue): void {
-    if (value.kind === "string" || value.kind === "path") this.budget.chargeText(value.value.length);
-    else if (value.kind === "list") this.budget.charge(value.items.length);
-  }
-
-  private allocated(value: ExprValue): ExprValue {
-    this.budget.allocate(value);
-    return value;
+    const result = this.options.library.call(name, args, this, method);
+    if (result.kind === "string" || result.kind === "path") this.budget.chargeText(result.value.length);
+    this.budget.allocate(result);
+    return result;
   }
 
   private lookup(name: string, span: Span): ExprValue {
@@ -258,10 +261,12 @@ class Evaluator implements EvalContext {
    * condition): value errors are absorbed, budget errors are not.
    */
   private speculative(run: () => ExprValue, errors: ExprError[] = []): ExprValue | null {
+    const mark = this.budget.current;
     try {
       return run();
     } catch (error) {
       if (error instanceof ExprError && !error.isBudget) {
+        this.budget.resetTo(mark);
         errors.push(error);
         return null;
       }
@@ -314,7 +319,7 @@ class Evaluator implements EvalContext {
         }
         items.push(this.node(expr.element, itemTarget));
       }
-      return this.allocated(makeList(items, itemTarget ?? NULLTYPE));
+      return makeList(items, itemTarget ?? NULLTYPE);
     } finally {
       this.locals.pop();
     }

@@ -5,7 +5,7 @@
  */
 import { typeError } from "./errors";
 import { ANY, FLOAT, INT, STRING, listOf, parseType, typeToString, unresolved, type ExprType, type TypeVariable } from "./types";
-import { intValue, makeList, floatValue, stringValue, typeOf, unresolvedValue, type ExprValue, type PathFormat } from "./values";
+import { elementsOf, makeList, floatValue, stringValue, typeOf, unresolvedValue, type ExprValue, type PathFormat } from "./values";
 
 /** What a function implementation may use from the evaluator. */
 export interface EvalContext {
@@ -117,8 +117,10 @@ function noMatch(name: string, types: readonly ExprType[], overloads: readonly O
   const shown = displayName(name);
   const args = types.map((t) => typeToString(t.code === "unresolved" ? t.inner : t)).join(", ");
   if (!overloads || overloads.length === 0) return typeError(`unknown function '${shown}'`);
-  const options = overloads.map((o) => o.signature).join("; ");
-  return typeError(`${shown} does not accept (${args}); it takes ${options}`);
+  // Operators have many overloads; listing them all buries the point.
+  if (name.startsWith("__")) return typeError(`${shown} does not accept (${args})`);
+  const options = overloads.slice(0, 6).map((o) => o.signature).join("; ");
+  return typeError(`${shown} does not accept (${args}); it takes ${options}${overloads.length > 6 ? "; …" : ""}`);
 }
 
 function displayName(name: string): string {
@@ -265,7 +267,7 @@ function convertArg(value: ExprValue, param: ExprType): ExprValue {
   if (param.code === "float" && value.kind === "int") return floatValue(Number(value.value));
   if (param.code === "string" && value.kind === "path") return stringValue(value.value);
   if (param.code === "list") {
-    if (value.kind === "range_expr") return makeList([...value.value.values()].map((v) => intValue(v)), INT);
+    if (value.kind === "range_expr") return makeList(elementsOf(value), INT);
     if (value.kind === "list" && value.items.length > 0) {
       const items = value.items.map((item) => convertArg(item, param.item));
       return makeList(items, param.item.code === "any" || param.item.code === "var" ? value.itemType : param.item);

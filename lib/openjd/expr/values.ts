@@ -28,8 +28,11 @@ export type ExprValue =
 export const INT64_MIN = -(2n ** 63n);
 export const INT64_MAX = 2n ** 63n - 1n;
 
-/** The default operation limit: expanding more values than that could never finish anyway. */
-export const MAX_EXPANDED_RANGE = 10_000_000n;
+/**
+ * A range expression can describe billions of values; listing more than this many would exceed
+ * the default memory budget (about 16 bytes each) long before anything useful happened.
+ */
+export const MAX_EXPANDED_RANGE = 2_000_000n;
 
 export const NULL: ExprValue = { kind: "null" };
 export const TRUE: ExprValue = { kind: "bool", value: true };

@@ -17,13 +17,13 @@ export function checkActionNumbers(
     if (action.timeout) {
       const timeout = resolveIntField(action.timeout, symbols);
       if (!timeout.ok) report([...action.timeout.path], timeout.message);
-      else if (timeout.value <= 0n) report([...action.timeout.path], `timeout resolved to ${timeout.value}; it must be a positive number of seconds`);
+      else if (timeout.value !== null && timeout.value <= 0n) report([...action.timeout.path], `timeout resolved to ${timeout.value}; it must be a positive number of seconds`);
     }
     const period = action.cancelation?.notifyPeriodInSeconds;
     if (period) {
       const value = resolveIntField(period, symbols);
       if (!value.ok) report([...period.path], value.message);
-      else if (value.value < 1n || value.value > BigInt(MAX_NOTIFY_PERIOD)) {
+      else if (value.value !== null && (value.value < 1n || value.value > BigInt(MAX_NOTIFY_PERIOD))) {
         report([...period.path], `notifyPeriodInSeconds resolved to ${value.value}; it must be between 1 and ${MAX_NOTIFY_PERIOD}`);
       }
     }

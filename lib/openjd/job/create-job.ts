@@ -5,7 +5,13 @@
  */
 import { FEATURE_BUNDLE_1_LIMITS, BASE_LIMITS } from "../validate/context";
 import { codePointLength } from "../validate/scalars";
-import type { EnvironmentTemplate, JobTemplate } from "../model";
+import type { EnvironmentTemplate, JobTemplate, StepTemplate } from "../model";
+import { ExprError } from "../expr/errors";
+import { evaluate } from "../expr/evaluator";
+import { standardLibrary } from "../expr/functions";
+import { stringValue, type ExprValue } from "../expr/values";
+import type { FormatEnvironment } from "../format-evaluation";
+import { extendEnvironment, templateEnvironment } from "./parameter-symbols";
 import type { PathSegment } from "../errors";
 import { IntRangeExpr } from "../range-expr";
 import { dependencyOrder } from "../step-graph";
@@ -33,7 +39,13 @@ const CONTROL = /[\u0000-\u001F\u007F-\u009F]/;
 export function createJob(input: CreateJobInput): CreateJobResult {
   const errors: JobError[] = [];
   const environmentTemplates = input.environmentTemplates ?? [];
-  const paths: PathContext = { flavor: input.pathFlavor ?? "posix", templateDir: input.templateDir, workingDir: input.workingDir };
+  const paths: PathContext = {
+    flavor: input.pathFlavor ?? "posix",
+    templateDir: input.templateDir,
+    workingDir: input.workingDir,
+    // With EXPR, URI values (s3://…) are kept as they are instead of being joined (spec digest §4.2).
+    uris: input.template.extensions.includes("EXPR"),
+  };
   const merged = mergeParameterDefinitions([
     ...environmentTemplates.map((t, index) => ({ origin: { kind: "environment", index } as ErrorOrigin, definitions: t.parameterDefinitions })),
     { origin: TEMPLATE, definitions: input.template.parameterDefinitions },
@@ -42,12 +54,18 @@ export function createJob(input: CreateJobInput): CreateJobResult {
   const parameters = resolveParameters(merged, input.parameterValues ?? {}, paths, errors);
   if (errors.length > 0) return { ok: false, errors };
 
-  const symbols = templateSymbols(parameters);
-  const name = resolveJobName(input.template, symbols, errors);
+  const base = templateEnvironment(parameters);
+  const name = resolveJobName(input.template, base, errors);
+  const expr = input.template.extensions.includes("EXPR");
+  const symbols = expr && name !== null ? extendEnvironment(base, new Map([["Job.Name", stringValue(name)]])) : base;
+  const stepSymbols = new Map<string, Symbols>();
   const steps = dependencyOrder(input.template.steps).map((step) => {
     const problems: StepProblem[] = [];
-    const hostRequirements = resolveHostRequirements(step.hostRequirements, symbols, problems);
-    const space = resolveParameterSpace(step, symbols, problems);
+    const letValues = evaluateStepLets(step, symbols, problems, expr);
+    const env = extendEnvironment(symbols, letValues);
+    stepSymbols.set(step.name, env);
+    const hostRequirements = resolveHostRequirements(step.hostRequirements, env, problems);
+    const space = resolveParameterSpace(step, env, problems);
     errors.push(...problems.map((p) => ({ origin: TEMPLATE, ...p })));
     if (!space) return null;
     const resolved: JobStep = {
@@ -64,6 +82,7 @@ export function createJob(input: CreateJobInput): CreateJobResult {
       combination: space.combination,
       chunking: space.chunking,
       script: step.script,
+      letValues,
       template: step,
     };
     if (step.description !== undefined) resolved.description = step.description;
@@ -72,9 +91,9 @@ export function createJob(input: CreateJobInput): CreateJobResult {
   const report = (origin: ErrorOrigin) => (segments: PathSegment[], message: string) => errors.push({ origin, segments, message });
   checkActionNumbers(environmentActions(input.template.jobEnvironments), symbols, report(TEMPLATE));
   for (const step of input.template.steps) {
-    checkActionNumbers([...environmentActions(step.stepEnvironments), ...scriptActions(step.script)], symbols, report(TEMPLATE));
+    checkActionNumbers([...environmentActions(step.stepEnvironments), ...scriptActions(step.script)], stepSymbols.get(step.name) ?? symbols, report(TEMPLATE));
   }
-  environmentTemplates.forEach((t, index) => checkActionNumbers(environmentActions([t.environment]), symbols, report({ kind: "environment", index })));
+  environmentTemplates.forEach((t, index) => checkActionNumbers(environmentActions([t.environment]), base, report({ kind: "environment", index })));
   if (errors.length > 0 || name === null) return { ok: false, errors };
   const job: Job = {
     name,
@@ -127,17 +146,31 @@ function resolveParameters(
   return Object.fromEntries(parameters);
 }
 
-/** Symbols of template-scope fields: Param.* (PATH values are only mapped on workers) and RawParam.*. */
-export function templateSymbols(parameters: Readonly<Record<string, ParameterValue>>): Symbols {
-  const symbols = new Map<string, string>();
-  for (const [name, p] of Object.entries(parameters)) {
-    symbols.set(`RawParam.${name}`, p.value);
-    if (p.type !== "PATH") symbols.set(`Param.${name}`, p.value);
+/**
+ * Step-level `let` bindings (EXPR) are evaluated once, at job creation, in order; each sees the
+ * ones before it, `Step.Name` and the job's values.
+ */
+function evaluateStepLets(step: StepTemplate, env: Symbols, problems: StepProblem[], expr: boolean): Map<string, ExprValue> {
+  const values = new Map<string, ExprValue>();
+  if (!expr) return values;
+  values.set("Step.Name", stringValue(step.name));
+  for (const binding of step.let ?? []) {
+    try {
+      const value = evaluate(binding.expr, {
+        library: standardLibrary("template"),
+        symbols: new Map([...env.symbols, ...values]),
+        pathFormat: env.pathFormat,
+      });
+      values.set(binding.name, value);
+    } catch (error) {
+      if (!(error instanceof ExprError)) throw error;
+      problems.push({ segments: [...binding.path], message: `let ${binding.name}: ${error.message}` });
+    }
   }
-  return symbols;
+  return values;
 }
 
-function resolveJobName(template: JobTemplate, symbols: Symbols, errors: JobError[]): string | null {
+function resolveJobName(template: JobTemplate, symbols: FormatEnvironment, errors: JobError[]): string | null {
   const resolved = resolveText(template.name, symbols);
   if (!resolved.ok) {
     errors.push({ origin: TEMPLATE, segments: ["name"], message: resolved.message });

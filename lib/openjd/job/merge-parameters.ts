@@ -56,12 +56,12 @@ export function mergeParameterDefinitions(sources: readonly DefinitionSource[]):
 
 function incompatibility(a: JobParameterDefinition, b: JobParameterDefinition): string | null {
   if (a.type !== b.type) return `parameter '${b.name}' is ${b.type} here but ${a.type} in an earlier template`;
-  if (a.type === "PATH" && b.type === "PATH") {
+  if ((a.type === "PATH" || a.type === "LIST[PATH]") && (b.type === "PATH" || b.type === "LIST[PATH]")) {
     if (a.objectType && b.objectType && a.objectType !== b.objectType) {
-      return `PATH parameter '${b.name}' has objectType ${b.objectType} here but ${a.objectType} in an earlier template`;
+      return `${b.type} parameter '${b.name}' has objectType ${b.objectType} here but ${a.objectType} in an earlier template`;
     }
     if (a.dataFlow && b.dataFlow && a.dataFlow !== b.dataFlow) {
-      return `PATH parameter '${b.name}' has dataFlow ${b.dataFlow} here but ${a.dataFlow} in an earlier template`;
+      return `${b.type} parameter '${b.name}' has dataFlow ${b.dataFlow} here but ${a.dataFlow} in an earlier template`;
     }
   }
   return null;
@@ -69,6 +69,9 @@ function incompatibility(a: JobParameterDefinition, b: JobParameterDefinition): 
 
 const compareBig = (x: bigint, y: bigint) => (x < y ? -1 : x > y ? 1 : 0);
 const compareFloat = (x: FloatLiteral, y: FloatLiteral) => x.value - y.value;
+const sameBig = (x: bigint, y: bigint) => x === y;
+const sameFloat = (x: FloatLiteral, y: FloatLiteral) => x.value === y.value;
+const sameText = (x: string, y: string) => x === y;
 
 /** The later definition `b` narrows `a`; descriptive fields come from the later definition when given. */
 function narrow(a: JobParameterDefinition, b: JobParameterDefinition): JobParameterDefinition {
@@ -77,22 +80,46 @@ function narrow(a: JobParameterDefinition, b: JobParameterDefinition): JobParame
   if (b.default === undefined && a.default !== undefined) (out as { default?: unknown }).default = a.default;
   if (b.description === undefined && a.description !== undefined) out.description = a.description;
   if (b.userInterface === undefined && a.userInterface !== undefined) out.userInterface = a.userInterface as never;
-  if (a.type === "INT" && b.type === "INT") {
-    Object.assign(out, narrowNumbers(a, b, compareBig, (x, y) => x === y));
-  } else if (a.type === "FLOAT" && b.type === "FLOAT") {
-    Object.assign(out, narrowNumbers(a, b, compareFloat, (x, y) => x.value === y.value));
-  } else if ((a.type === "STRING" || a.type === "PATH") && (b.type === "STRING" || b.type === "PATH")) {
-    Object.assign(out, {
-      minLength: pick(a.minLength, b.minLength, Math.max),
-      maxLength: pick(a.maxLength, b.maxLength, Math.min),
-      allowedValues: intersect(a.allowedValues, b.allowedValues, (x, y) => x === y),
-    });
-    if (a.type === "PATH" && b.type === "PATH") {
-      Object.assign(out, { objectType: b.objectType ?? a.objectType, dataFlow: b.dataFlow ?? a.dataFlow });
-    }
+  // Types are equal here (incompatibility() refused the rest); the pairs only narrow TypeScript's view.
+  if (a.type === "INT" && b.type === "INT") Object.assign(out, narrowNumbers(a, b, compareBig, sameBig));
+  else if (a.type === "FLOAT" && b.type === "FLOAT") Object.assign(out, narrowNumbers(a, b, compareFloat, sameFloat));
+  else if ((a.type === "STRING" || a.type === "PATH") && (b.type === "STRING" || b.type === "PATH")) Object.assign(out, narrowStrings(a, b));
+  else if ((a.type === "LIST[STRING]" || a.type === "LIST[PATH]") && (b.type === "LIST[STRING]" || b.type === "LIST[PATH]")) {
+    Object.assign(out, narrowLengths(a, b), { item: narrowItem(a.item, b.item, narrowStrings) });
+  } else if (a.type === "LIST[INT]" && b.type === "LIST[INT]") {
+    Object.assign(out, narrowLengths(a, b), { item: narrowItem(a.item, b.item, (x, y) => narrowNumbers(x, y, compareBig, sameBig)) });
+  } else if (a.type === "LIST[FLOAT]" && b.type === "LIST[FLOAT]") {
+    Object.assign(out, narrowLengths(a, b), { item: narrowItem(a.item, b.item, (x, y) => narrowNumbers(x, y, compareFloat, sameFloat)) });
+  } else if (a.type === "LIST[LIST[INT]]" && b.type === "LIST[LIST[INT]]") {
+    const item = narrowItem(a.item, b.item, (x, y) => ({
+      ...narrowLengths(x, y),
+      item: narrowItem(x.item, y.item, (p, q) => narrowNumbers(p, q, compareBig, sameBig)),
+    }));
+    Object.assign(out, narrowLengths(a, b), { item });
+  } else if ((a.type === "RANGE_EXPR" && b.type === "RANGE_EXPR") || (a.type === "LIST[BOOL]" && b.type === "LIST[BOOL]")) {
+    Object.assign(out, narrowLengths(a, b));
   }
-  for (const key of Object.keys(out)) if (out[key] === undefined) delete out[key];
-  return out;
+  if ((a.type === "PATH" && b.type === "PATH") || (a.type === "LIST[PATH]" && b.type === "LIST[PATH]")) {
+    Object.assign(out, { objectType: b.objectType ?? a.objectType, dataFlow: b.dataFlow ?? a.dataFlow });
+  }
+  return withoutUndefined(out);
+}
+
+type Lengths = { minLength?: number; maxLength?: number };
+
+function narrowLengths(a: Lengths, b: Lengths): Lengths {
+  return { minLength: pick(a.minLength, b.minLength, Math.max), maxLength: pick(a.maxLength, b.maxLength, Math.min) };
+}
+
+function narrowStrings(a: Lengths & { allowedValues?: string[] }, b: Lengths & { allowedValues?: string[] }): Lengths & { allowedValues?: string[] } {
+  return { ...narrowLengths(a, b), allowedValues: intersect(a.allowedValues, b.allowedValues, sameText) };
+}
+
+/** `item:` constraints merge like the definition's own; a side without `item:` constrains nothing. */
+function narrowItem<T extends object>(a: T | undefined, b: T | undefined, merge: (x: T, y: T) => T): T | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return withoutUndefined(merge(a, b));
 }
 
 function narrowNumbers<T>(
@@ -120,20 +147,41 @@ function intersect<T>(a: T[] | undefined, b: T[] | undefined, equal: (x: T, y: T
   return b.filter((x) => a.some((y) => equal(x, y)));
 }
 
+function withoutUndefined<T extends object>(value: T): T {
+  for (const key of Object.keys(value) as Array<keyof T>) if (value[key] === undefined) delete value[key];
+  return value;
+}
+
+type Bound = bigint | FloatLiteral;
+
+interface Level extends Lengths {
+  allowedValues?: unknown[];
+  minValue?: Bound;
+  maxValue?: Bound;
+}
+
 /** Problems of a merged definition that no single template had: empty intersections, min above max. */
 export function mergedDefinitionProblems(definition: JobParameterDefinition): string[] {
+  const levels: Array<[prefix: string, level: Level | undefined]> = [["", definition as Level]];
+  if ("item" in definition && definition.item) {
+    levels.push(["item.", definition.item]);
+    if ("item" in definition.item) levels.push(["item.item.", definition.item.item]);
+  }
+  return levels.flatMap(([prefix, level]) => (level ? levelProblems(definition.name, prefix, level) : []));
+}
+
+function levelProblems(name: string, prefix: string, level: Level): string[] {
   const problems: string[] = [];
-  if (definition.allowedValues !== undefined && definition.allowedValues.length === 0) {
-    problems.push(`the merged allowedValues of '${definition.name}' are empty: the templates allow no common value`);
+  const value = (v: Bound) => (typeof v === "bigint" ? v : v.value);
+  const text = (v: Bound) => (typeof v === "bigint" ? v.toString() : v.text);
+  if (level.allowedValues !== undefined && level.allowedValues.length === 0) {
+    problems.push(`the merged ${prefix}allowedValues of '${name}' are empty: the templates allow no common value`);
   }
-  if (definition.type === "INT" && definition.minValue !== undefined && definition.maxValue !== undefined && definition.minValue > definition.maxValue) {
-    problems.push(`the merged range of '${definition.name}' is empty (minValue ${definition.minValue} > maxValue ${definition.maxValue})`);
+  if (level.minValue !== undefined && level.maxValue !== undefined && value(level.minValue) > value(level.maxValue)) {
+    problems.push(`the merged range of '${name}' is empty (${prefix}minValue ${text(level.minValue)} > ${prefix}maxValue ${text(level.maxValue)})`);
   }
-  if (definition.type === "FLOAT" && definition.minValue && definition.maxValue && definition.minValue.value > definition.maxValue.value) {
-    problems.push(`the merged range of '${definition.name}' is empty (minValue ${definition.minValue.text} > maxValue ${definition.maxValue.text})`);
-  }
-  if ((definition.type === "STRING" || definition.type === "PATH") && definition.minLength !== undefined && definition.maxLength !== undefined && definition.minLength > definition.maxLength) {
-    problems.push(`the merged lengths of '${definition.name}' are impossible (minLength ${definition.minLength} > maxLength ${definition.maxLength})`);
+  if (level.minLength !== undefined && level.maxLength !== undefined && level.minLength > level.maxLength) {
+    problems.push(`the merged lengths of '${name}' are impossible (${prefix}minLength ${level.minLength} > ${prefix}maxLength ${level.maxLength})`);
   }
   return problems;
 }

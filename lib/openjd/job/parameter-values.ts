@@ -1,25 +1,22 @@
 /**
  * Turning submitted parameter values into job parameter values: type coercion ("10" → 10 for
  * INT, "5" stays "5" for FLOAT), PATH resolution against the working or template directory,
- * and every constraint of the (merged) definition.
+ * and every constraint of the (merged) definition. The EXPR types are in expr-parameter-values.ts.
  */
-import type { FloatLiteral, JobParameterDefinition, PathParameterDefinition } from "../model";
-import { checkFinite, checkInt64, clip, parseFloatText, parseIntText, type Parsed } from "../numbers";
-import { joinPath, looksAbsoluteOnAnyPlatform, normalizePath, type PathFlavor } from "../paths";
+import type { JobParameterDefinition } from "../model";
+import { clip, type Parsed } from "../numbers";
 import { kindName, nodeFromValue, type SourceNode } from "../source-node";
 import { codePointLength } from "../validate/scalars";
-import { STRING_VALUE_MAX } from "../validate/parameter-definitions";
+import { STRING_VALUE_MAX } from "../validate/parameter-constraints";
+import { readFloatValue, readIntValue } from "../validate/parameter-value-rules";
+import { coerceExprParameterValue, defaultExprParameterValue } from "./expr-parameter-values";
+import { resolveDefaultPath, resolveSubmittedPath, type PathContext } from "./path-values";
 import type { ParameterValue } from "./types";
 
-export type ParameterInput = SourceNode | string | number | bigint | boolean | null;
+export type { PathContext } from "./path-values";
+export { parameterValueToJson } from "./expr-parameter-values";
 
-export interface PathContext {
-  /** Directory of the job template: relative PATH defaults are joined with it. */
-  templateDir?: string;
-  /** Directory the submitter works in: relative submitted PATH values are joined with it. */
-  workingDir?: string;
-  flavor: PathFlavor;
-}
+export type ParameterInput = SourceNode | string | number | bigint | boolean | null | readonly ParameterInput[];
 
 export function toNode(input: ParameterInput): SourceNode {
   return nodeFromValue(input);
@@ -30,13 +27,13 @@ export function coerceParameterValue(definition: JobParameterDefinition, input: 
   const node = toNode(input);
   switch (definition.type) {
     case "INT": {
-      const parsed = readInt(node);
+      const parsed = readIntValue(node);
       if (!parsed.ok) return parsed;
       const problem = checkNumber(parsed.value, definition, (a, b) => (a < b ? -1 : a > b ? 1 : 0), String);
       return problem ? { ok: false, message: problem } : { ok: true, value: { type: "INT", value: parsed.value.toString() } };
     }
     case "FLOAT": {
-      const parsed = readFloat(node);
+      const parsed = readFloatValue(node);
       if (!parsed.ok) return parsed;
       const problem = checkNumber(parsed.value, definition, (a, b) => a.value - b.value, (v) => v.text);
       return problem ? { ok: false, message: problem } : { ok: true, value: { type: "FLOAT", value: parsed.value.text } };
@@ -45,12 +42,11 @@ export function coerceParameterValue(definition: JobParameterDefinition, input: 
     case "PATH": {
       const text = readText(node);
       if (!text.ok) return text;
-      if (definition.type === "PATH") {
-        const resolved = resolvePathValue(text.value, paths);
-        return checkText(resolved, definition, "PATH");
-      }
+      if (definition.type === "PATH") return checkText(resolveSubmittedPath(text.value, paths), definition, "PATH");
       return checkText(text.value, definition, "STRING");
     }
+    default:
+      return coerceExprParameterValue(definition, node, paths);
   }
 }
 
@@ -64,42 +60,13 @@ export function defaultParameterValue(definition: JobParameterDefinition, paths:
       return coerceParameterValue(definition, { kind: "float", value: definition.default.value, text: definition.default.text, span: null }, paths);
     case "STRING":
       return coerceParameterValue(definition, definition.default, paths);
-    case "PATH":
-      return resolvePathDefault(definition, paths);
+    case "PATH": {
+      const resolved = resolveDefaultPath(definition.default, paths);
+      return resolved.ok ? checkText(resolved.value, definition, "PATH") : resolved;
+    }
+    default:
+      return defaultExprParameterValue(definition, paths);
   }
-}
-
-function resolvePathDefault(definition: PathParameterDefinition, paths: PathContext): Parsed<ParameterValue> {
-  const raw = definition.default ?? "";
-  if (raw === "") return checkText(raw, definition, "PATH");
-  if (looksAbsoluteOnAnyPlatform(raw)) {
-    return { ok: false, message: `the default '${clip(raw)}' is an absolute path; PATH defaults must be relative to the job template's directory` };
-  }
-  const normalized = normalizePath(raw, paths.flavor);
-  if (normalized.escapes) {
-    return { ok: false, message: `the default '${clip(raw)}' leads outside the job template's directory` };
-  }
-  const value = paths.templateDir === undefined ? normalized.path : joinPath(paths.templateDir, raw, paths.flavor);
-  return checkText(value, definition, "PATH");
-}
-
-function resolvePathValue(value: string, paths: PathContext): string {
-  // Without EXPR a URI-looking value is just a relative path string (conformance 2.2--path-uri-without-expr).
-  if (value === "" || paths.workingDir === undefined) return value;
-  return joinPath(paths.workingDir, value, paths.flavor);
-}
-
-function readInt(node: SourceNode): Parsed<bigint> {
-  if (node.kind === "int") return checkInt64(node.value);
-  if (node.kind === "string") return parseIntText(node.value);
-  return { ok: false, message: `expected an integer, got ${kindName(node)}${node.kind === "float" ? ` (${node.text})` : ""}` };
-}
-
-function readFloat(node: SourceNode): Parsed<FloatLiteral> {
-  if (node.kind === "int") return { ok: true, value: { value: Number(node.value), text: node.text } };
-  if (node.kind === "float") return checkFinite({ value: node.value, text: node.text });
-  if (node.kind === "string") return parseFloatText(node.value);
-  return { ok: false, message: `expected a number, got ${kindName(node)}` };
 }
 
 function readText(node: SourceNode): Parsed<string> {

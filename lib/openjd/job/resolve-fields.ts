@@ -1,30 +1,80 @@
-/** Resolving template-scope format strings at job creation, with the checks the spec applies afterwards. */
-import { FormatResolutionError, resolveFormatString, type FormatString } from "../format-string";
+/**
+ * Resolving template-scope format strings at job creation, with the checks the spec applies
+ * afterwards. With EXPR a whole-field expression keeps its type: `null` drops an optional field
+ * and a list item that evaluates to a list is spliced in (spec digest §13.4).
+ */
+import { ExprError } from "../expr/errors";
+import { FLOAT, INT, listOf, optional, union, type ExprType } from "../expr/types";
+import { toText, type ExprValue } from "../expr/values";
+import { evaluateFormat, formatText, isTypedField, type FormatEnvironment } from "../format-evaluation";
+import type { FormatString } from "../format-string";
 import type { FloatLiteral, NumberField } from "../model";
 import { parseFloatText, parseIntText, type Parsed } from "../numbers";
 
-export type Symbols = ReadonlyMap<string, string>;
+export type Symbols = FormatEnvironment;
 
-export function resolveText(format: FormatString, symbols: Symbols): Parsed<string> {
+function failure(error: unknown, format: FormatString): { ok: false; message: string } {
+  if (!(error instanceof ExprError)) throw error;
+  const at = error.span && format.segments.length > 1 ? ` (at character ${error.span.start + 1})` : "";
+  return { ok: false, message: `${error.message}${at}` };
+}
+
+export function resolveText(format: FormatString, env: Symbols): Parsed<string> {
   try {
-    return { ok: true, value: resolveFormatString(format, symbols) };
+    return { ok: true, value: formatText(format, env) };
   } catch (error) {
-    if (error instanceof FormatResolutionError) return { ok: false, message: error.message };
-    throw error;
+    return failure(error, format);
   }
 }
 
-export function resolveIntField(field: NumberField<bigint>, symbols: Symbols): Parsed<bigint> {
+/** A typed value for a field that accepts `target`; null when an EXPR expression produced null. */
+export function resolveValue(format: FormatString, env: Symbols, target: ExprType): Parsed<ExprValue | null> {
+  try {
+    const value = evaluateFormat(format, env, target);
+    return { ok: true, value: value.kind === "null" ? null : value };
+  } catch (error) {
+    return failure(error, format);
+  }
+}
+
+/**
+ * The values of one list item (task range items, attribute values): a whole-field EXPR
+ * expression may yield null (no item) or a list (spliced); everything else is one text value.
+ */
+export function resolveItems(format: FormatString, env: Symbols, itemType: ExprType): Parsed<string[]> {
+  if (!isTypedField(format)) {
+    const text = resolveText(format, env);
+    return text.ok ? { ok: true, value: [text.value] } : text;
+  }
+  const value = resolveValue(format, env, union([optional(itemType), listOf(itemType)]));
+  if (!value.ok) return value;
+  if (value.value === null) return { ok: true, value: [] };
+  if (value.value.kind === "list") return { ok: true, value: value.value.items.map(toText) };
+  return { ok: true, value: [toText(value.value)] };
+}
+
+export function resolveIntField(field: NumberField<bigint>, env: Symbols): Parsed<bigint | null> {
   if (field.kind === "literal") return { ok: true, value: field.value };
-  const text = resolveText(field.format, symbols);
+  if (isTypedField(field.format)) {
+    const value = resolveValue(field.format, env, optional(INT));
+    if (!value.ok) return value;
+    return { ok: true, value: value.value?.kind === "int" ? value.value.value : null };
+  }
+  const text = resolveText(field.format, env);
   if (!text.ok) return text;
   const parsed = parseIntText(text.value);
   return parsed.ok ? parsed : { ok: false, message: `'${field.format.raw}' resolved to ${parsed.message}` };
 }
 
-export function resolveFloatField(field: NumberField<FloatLiteral>, symbols: Symbols): Parsed<FloatLiteral> {
+export function resolveFloatField(field: NumberField<FloatLiteral>, env: Symbols): Parsed<FloatLiteral | null> {
   if (field.kind === "literal") return { ok: true, value: field.value };
-  const text = resolveText(field.format, symbols);
+  if (isTypedField(field.format)) {
+    const value = resolveValue(field.format, env, optional(FLOAT));
+    if (!value.ok) return value;
+    if (value.value?.kind !== "float") return { ok: true, value: null };
+    return { ok: true, value: { value: value.value.value, text: toText(value.value) } };
+  }
+  const text = resolveText(field.format, env);
   if (!text.ok) return text;
   const parsed = parseFloatText(text.value);
   return parsed.ok ? parsed : { ok: false, message: `'${field.format.raw}' resolved to ${parsed.message}` };

@@ -8,7 +8,10 @@ import { StepParameterSpace, type SpaceParameter } from "../parameter-space";
 import { IntRangeExpr } from "../range-expr";
 import { codePointLength } from "../validate/scalars";
 import { MAX_RANGE_VALUES, MAX_TASK_STRING_LENGTH } from "../validate/task-parameters";
-import { resolveFloatField, resolveIntField, resolveText, type Symbols } from "./resolve-fields";
+import { FLOAT, INT, RANGE_EXPR, STRING, listOf, union } from "../expr/types";
+import { toText } from "../expr/values";
+import { isTypedField } from "../format-evaluation";
+import { resolveFloatField, resolveIntField, resolveItems, resolveText, resolveValue, type Symbols } from "./resolve-fields";
 import type { ChunkingInfo } from "./types";
 
 export interface StepProblem {
@@ -42,8 +45,8 @@ export function resolveHostRequirements(
     const max = amount.max && resolveFloatField(amount.max, symbols);
     if (min && !min.ok) report(amount.min?.path ?? amount.path, min.message);
     if (max && !max.ok) report(amount.max?.path ?? amount.path, max.message);
-    const minValue = min?.ok ? min.value.value : undefined;
-    const maxValue = max?.ok ? max.value.value : undefined;
+    const minValue = min?.ok ? min.value?.value : undefined;
+    const maxValue = max?.ok ? max.value?.value : undefined;
     if (minValue !== undefined && minValue < 0) report(amount.min?.path ?? amount.path, `min resolved to ${minValue}; it must be zero or greater`);
     if (maxValue !== undefined && maxValue <= 0) report(amount.max?.path ?? amount.path, `max resolved to ${maxValue}; it must be greater than zero`);
     if (minValue !== undefined && maxValue !== undefined && minValue > maxValue) {
@@ -59,14 +62,14 @@ export function resolveHostRequirements(
   for (const attribute of template.attributes) {
     const name = resolveName(attribute.name, [...attribute.path, "name"], "attr");
     const values = (list: typeof attribute.anyOf, key: "anyOf" | "allOf") =>
-      list?.map((format, i) => {
-        const value = resolveText(format, symbols);
-        if (!value.ok) return report([...attribute.path, key, i], value.message), "";
-        if (typeof name === "string") {
-          const problem = checkAttributeValue(name, value.value);
+      list?.flatMap((format, i) => {
+        const resolved = resolveItems(format, symbols, STRING);
+        if (!resolved.ok) return report([...attribute.path, key, i], resolved.message), [];
+        for (const value of resolved.value) {
+          const problem = typeof name === "string" ? checkAttributeValue(name, value) : null;
           if (problem) report([...attribute.path, key, i], `resolved value: ${problem}`);
         }
-        return value.value;
+        return resolved.value;
       });
     const anyOf = values(attribute.anyOf, "anyOf");
     const allOf = values(attribute.allOf, "allOf");
@@ -103,8 +106,10 @@ export function resolveParameterSpace(
     if (values === null) continue;
     const parameter: SpaceParameter = { name: task.name, type: task.type, values };
     if (task.chunks) {
-      const count = resolveIntField(task.chunks.defaultTaskCount, symbols);
-      const target = task.chunks.targetRuntimeSeconds ? resolveIntField(task.chunks.targetRuntimeSeconds, symbols) : { ok: true as const, value: 0n };
+      const resolvedCount = resolveIntField(task.chunks.defaultTaskCount, symbols);
+      const count: Parsed<bigint> = !resolvedCount.ok ? resolvedCount : resolvedCount.value === null ? { ok: false, message: "defaultTaskCount resolved to null; it is required" } : { ok: true, value: resolvedCount.value };
+      const resolvedTarget = task.chunks.targetRuntimeSeconds ? resolveIntField(task.chunks.targetRuntimeSeconds, symbols) : { ok: true as const, value: 0n };
+      const target: Parsed<bigint> = resolvedTarget.ok ? { ok: true, value: resolvedTarget.value ?? 0n } : resolvedTarget;
       if (!count.ok) problems.push({ segments: [...task.chunks.defaultTaskCount.path], message: count.message });
       else if (count.value < 1n) problems.push({ segments: [...task.chunks.defaultTaskCount.path], message: `defaultTaskCount resolved to ${count.value}; it must be at least 1` });
       if (!target.ok) problems.push({ segments: [...(task.chunks.targetRuntimeSeconds?.path ?? task.path)], message: target.message });
@@ -139,31 +144,89 @@ export function resolveParameterSpace(
 function resolveRange(task: TaskParameterDefinition, symbols: Symbols, problems: StepProblem[]): readonly string[] | IntRangeExpr | null {
   const range = task.range;
   const isInt = task.type === "INT" || task.type === "CHUNK[INT]";
+  const fail = (path: readonly PathSegment[], message: string) => (problems.push({ segments: [...path], message }), null);
   if (range.kind === "expression") {
-    const text = resolveText(range.format, symbols);
-    if (!text.ok) return problems.push({ segments: [...range.path], message: text.message }), null;
-    const parsed = IntRangeExpr.tryParse(text.value);
-    if (!parsed.ok) return problems.push({ segments: [...range.path], message: `'${text.value}' is not a valid range expression: ${parsed.message}` }), null;
-    if (parsed.value.size > BigInt(MAX_RANGE_VALUES)) {
-      return problems.push({ segments: [...range.path], message: `the range has ${parsed.value.size} values; a task parameter may have at most ${MAX_RANGE_VALUES}` }), null;
+    if (isTypedField(range.format)) {
+      // EXPR: the whole range is one expression yielding a range expression or a list.
+      const target = isInt ? union([RANGE_EXPR, listOf(INT), INT]) : listOf(itemType(task));
+      const value = resolveValue(range.format, symbols, target);
+      if (!value.ok) return fail(range.path, value.message);
+      if (value.value?.kind === "range_expr") return checkRangeSize(value.value.value, range.path, problems);
+      if (value.value?.kind === "int") return [value.value.value.toString()];
+      if (value.value?.kind !== "list") return fail(range.path, "the range expression must produce a list of values");
+      return checkCount(checkItems(task, value.value.items.map(toText), range.path, problems), range.path, problems);
     }
-    return parsed.value;
+    const text = resolveText(range.format, symbols);
+    if (!text.ok) return fail(range.path, text.message);
+    if (!isInt) return fail(range.path, `a ${task.type} range must be a list of values`);
+    const parsed = IntRangeExpr.tryParse(text.value);
+    if (!parsed.ok) return fail(range.path, `'${text.value}' is not a valid range expression: ${parsed.message}`);
+    return checkRangeSize(parsed.value, range.path, problems);
   }
-  const values: string[] = [];
+  const texts: string[] = [];
   let ok = true;
   for (const item of range.items) {
-    const text = resolveText(item.format, symbols);
-    const value: Parsed<string> = !text.ok ? text : isInt ? asInt(text.value) : task.type === "FLOAT" ? asFloat(text.value) : asTaskString(text.value);
-    if (!value.ok) {
-      problems.push({ segments: [...item.path], message: value.message });
+    const resolved = resolveItems(item.format, symbols, itemType(task));
+    if (!resolved.ok) {
+      problems.push({ segments: [...item.path], message: resolved.message });
       ok = false;
-    } else if (task.type === "CHUNK[INT]" && values.includes(value.value)) {
-      // Chunks are sets of frames: a repeated value would be counted as a task but never run.
-      problems.push({ segments: [...item.path], message: `${value.value} appears more than once; CHUNK[INT] values must be distinct` });
-      ok = false;
-    } else values.push(value.value);
+      continue;
+    }
+    const checked = checkItems(task, resolved.value, item.path, problems, texts);
+    if (checked === null) ok = false;
+    else texts.push(...checked);
   }
-  return ok ? values : null;
+  return ok ? checkCount(texts, range.path, problems) : null;
+}
+
+/** A task parameter has 1..1024 values, however its range was written. */
+function checkCount(values: string[] | null, path: readonly PathSegment[], problems: StepProblem[]): string[] | null {
+  if (values === null) return null;
+  const problem =
+    values.length === 0 ? "the range has no values"
+    : values.length > MAX_RANGE_VALUES ? `the range has ${values.length} values; a task parameter may have at most ${MAX_RANGE_VALUES}`
+    : null;
+  if (problem === null) return values;
+  problems.push({ segments: [...path], message: problem });
+  return null;
+}
+
+function itemType(task: TaskParameterDefinition) {
+  return task.type === "FLOAT" ? FLOAT : task.type === "STRING" || task.type === "PATH" ? STRING : INT;
+}
+
+function checkRangeSize(range: IntRangeExpr, path: readonly PathSegment[], problems: StepProblem[]): IntRangeExpr | null {
+  if (range.size > BigInt(MAX_RANGE_VALUES)) {
+    problems.push({ segments: [...path], message: `the range has ${range.size} values; a task parameter may have at most ${MAX_RANGE_VALUES}` });
+    return null;
+  }
+  return range;
+}
+
+/** Normalizes resolved item texts for the parameter's type; CHUNK[INT] values must be distinct. */
+function checkItems(
+  task: TaskParameterDefinition,
+  texts: readonly string[],
+  path: readonly PathSegment[],
+  problems: StepProblem[],
+  earlier: readonly string[] = [],
+): string[] | null {
+  const isInt = task.type === "INT" || task.type === "CHUNK[INT]";
+  const values: string[] = [];
+  for (const text of texts) {
+    const value: Parsed<string> = isInt ? asInt(text) : task.type === "FLOAT" ? asFloat(text) : asTaskString(text);
+    if (!value.ok) {
+      problems.push({ segments: [...path], message: value.message });
+      return null;
+    }
+    if (task.type === "CHUNK[INT]" && (values.includes(value.value) || earlier.includes(value.value))) {
+      // Chunks are sets of frames: a repeated value would be counted as a task but never run.
+      problems.push({ segments: [...path], message: `${value.value} appears more than once; CHUNK[INT] values must be distinct` });
+      return null;
+    }
+    values.push(value.value);
+  }
+  return values;
 }
 
 function asInt(text: string): Parsed<string> {

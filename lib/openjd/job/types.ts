@@ -3,6 +3,7 @@ import type { HostRequirements } from "../capabilities";
 import type { PathSegment } from "../errors";
 import type { Environment, EnvironmentTemplate, JobParameterDefinition, JobParameterType, JobTemplate, StepScript, TaskParameterTypeName } from "../model";
 import type { CombinationNode } from "../combination-expr";
+import type { ExprValue } from "../expr/values";
 import type { StepParameterSpace } from "../parameter-space";
 
 /** Job parameter values are strings, as in every OpenJD implementation (INT canonical, FLOAT as written). */
@@ -32,6 +33,8 @@ export interface JobStep {
   combination: CombinationNode | null;
   chunking: ChunkingInfo | null;
   script: StepScript;
+  /** EXPR: `Step.Name` and the step's `let` values, evaluated at job creation (the script sees them too). */
+  letValues: ReadonlyMap<string, ExprValue>;
   template: JobTemplate["steps"][number];
 }
 

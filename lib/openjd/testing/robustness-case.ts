@@ -141,7 +141,9 @@ export function mutateParameterValues(rng: Random, definitions: readonly JobPara
 }
 
 function parameterValue(rng: Random, definition: JobParameterDefinition): ParameterInput {
-  const fallback = definition.default === undefined ? "1" : typeof definition.default === "object" ? definition.default.text : String(definition.default);
+  const given = definition.default;
+  // List defaults (EXPR) fall back to an empty JSON list: mutations of it are still plausible input.
+  const fallback = given === undefined ? "1" : Array.isArray(given) ? "[]" : typeof given === "object" ? given.text : String(given);
   const choice = rng.int(12);
   switch (choice) {
     case 0:

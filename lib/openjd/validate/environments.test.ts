@@ -76,7 +76,7 @@ describe("environment scripts", () => {
       /requires extension WRAP_ACTIONS \(not supported yet\)/,
     ],
     ["onWrapEnvEnter needs WRAP_ACTIONS", script({ actions: { onEnter: { command: "a" }, onWrapEnvEnter: { command: "b" } } }), `${S}.actions.onWrapEnvEnter`, /requires extension WRAP_ACTIONS/],
-    ["script 'let' needs EXPR", script({ ...ENTER, let: ["x = 1"] }), `${S}.let`, /requires extension EXPR \(not supported yet\)/],
+    ["script 'let' needs EXPR", script({ ...ENTER, let: ["x = 1"] }), `${S}.let`, /requires extension EXPR \(add it to 'extensions'\)/],
     ["empty embeddedFiles", script({ ...ENTER, embeddedFiles: [] }), `${S}.embeddedFiles`, /must not be empty/],
     [
       "Task.File in an environment",

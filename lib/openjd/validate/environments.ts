@@ -6,7 +6,8 @@ import { checkAction, checkEmbeddedFiles, embeddedFileNames } from "./actions";
 import { readFormat } from "./format-fields";
 import { readDescription } from "./parameter-definitions";
 import { readString } from "./scalars";
-import { environmentScope, templateScope, type ParameterSymbol } from "./scopes";
+import { checkLets } from "./lets";
+import { scopeWithLets, type SymbolContext } from "./scopes";
 
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const WRAP_HOOKS = ["onWrapEnvEnter", "onWrapTaskRun", "onWrapEnvExit"] as const;
@@ -15,7 +16,7 @@ export function checkEnvironmentList(
   ctx: ValidationContext,
   node: SourceNode | undefined,
   path: Path,
-  params: readonly ParameterSymbol[],
+  symbols: SymbolContext,
 ): Environment[] {
   if (node === undefined) return [];
   const items = expectList(ctx, node, path);
@@ -23,7 +24,7 @@ export function checkEnvironmentList(
   const environments: Environment[] = [];
   const named: Array<{ name: string; path: Path }> = [];
   items.forEach((item, i) => {
-    const env = checkEnvironment(ctx, item, child(path, i), params);
+    const env = checkEnvironment(ctx, item, child(path, i), symbols);
     const name = item.kind === "object" ? field(item, "name") : undefined;
     if (name?.kind === "string") named.push({ name: name.value, path: child(path, i) });
     if (env) environments.push(env);
@@ -36,7 +37,7 @@ export function checkEnvironment(
   ctx: ValidationContext,
   node: SourceNode,
   path: Path,
-  params: readonly ParameterSymbol[],
+  symbols: SymbolContext,
 ): Environment | null {
   const object = expectObject(ctx, node, path, { required: ["name"], optional: ["description", "script", "variables"] });
   if (!object) return null;
@@ -49,8 +50,8 @@ export function checkEnvironment(
   if (scriptNode === undefined && variablesNode === undefined) {
     ctx.error(path, "an environment needs a script, variables, or both");
   }
-  const script = scriptNode && checkEnvironmentScript(ctx, scriptNode, child(path, "script"), params);
-  const variables = variablesNode && checkVariables(ctx, variablesNode, child(path, "variables"), params);
+  const script = scriptNode && checkEnvironmentScript(ctx, scriptNode, child(path, "script"), symbols);
+  const variables = variablesNode && checkVariables(ctx, variablesNode, child(path, "variables"), symbols);
   if (ctx.sink.count !== before || !name) return null;
   const env: Environment = { name, path };
   if (description !== undefined) env.description = description;
@@ -63,13 +64,15 @@ function checkEnvironmentScript(
   ctx: ValidationContext,
   node: SourceNode,
   path: Path,
-  params: readonly ParameterSymbol[],
+  symbols: SymbolContext,
 ): EnvironmentScript | null {
   const object = expectObject(ctx, node, path, { required: ["actions"], optional: ["embeddedFiles"], gated: { let: "EXPR" } });
   if (!object) return null;
   const filesNode = field(object, "embeddedFiles");
-  const scope = environmentScope(params, embeddedFileNames(filesNode));
-  const tScope = templateScope(params);
+  const baseScope = symbols.environment(embeddedFileNames(filesNode));
+  const lets = checkLets(ctx, field(object, "let"), child(path, "let"), baseScope);
+  const scope = scopeWithLets(baseScope, lets.types);
+  const tScope = symbols.template();
   const embeddedFiles = checkEmbeddedFiles(ctx, filesNode, child(path, "embeddedFiles"), scope);
   const actionsNode = field(object, "actions");
   if (actionsNode === undefined) return null;
@@ -85,6 +88,7 @@ function checkEnvironmentScript(
   const onEnter = onEnterNode && checkAction(ctx, onEnterNode, child(actionsPath, "onEnter"), scope, tScope);
   const onExit = onExitNode && checkAction(ctx, onExitNode, child(actionsPath, "onExit"), scope, tScope);
   const result: EnvironmentScript = { actions: {}, embeddedFiles };
+  if (lets.bindings.length > 0) result.let = lets.bindings;
   if (onEnter) result.actions.onEnter = onEnter;
   if (onExit) result.actions.onExit = onExit;
   return result;
@@ -94,14 +98,14 @@ function checkVariables(
   ctx: ValidationContext,
   node: SourceNode,
   path: Path,
-  params: readonly ParameterSymbol[],
+  symbols: SymbolContext,
 ): Environment["variables"] | null {
   if (node.kind !== "object") {
     ctx.error(path, `expected a mapping of variable names to values, got ${kindName(node)}`);
     return null;
   }
   if (node.entries.length === 0) ctx.error(path, "must not be empty (leave the field out instead)");
-  const scope = environmentScope(params, []);
+  const scope = symbols.environment([]);
   const variables: NonNullable<Environment["variables"]> = [];
   for (const entry of node.entries) {
     const p = child(path, entry.key);

@@ -58,7 +58,7 @@ steps:
 const JSON_TEXT = `{
   "specificationVersion": "jobtemplate-2023-09",
   "name": "J",
-  "extensions": ["EXPR", "NOPE_NOPE"],
+  "extensions": ["WRAP_ACTIONS", "NOPE_NOPE"],
   "steps": [
     {"name": "S", "script": {"actions": {"onRun": {"command": "", "args": ["a }}"]}}}},
     {"name": "T", "dependencies": [{"dependsOn": "Z"}], "script": {"actions": {"onRun": {"command": "x"}}}, "extra": true}
@@ -84,7 +84,7 @@ describe("all independent errors at once", () => {
 
   it("JSON: same rules, columns inside one-line objects", () => {
     expect(located(JSON_TEXT, "json")).toEqual([
-      { path: "extensions[0]", ...at(JSON_TEXT, '"EXPR"'), message: expect.stringMatching(/'EXPR' is not supported yet/) },
+      { path: "extensions[0]", ...at(JSON_TEXT, '"WRAP_ACTIONS"'), message: expect.stringMatching(/'WRAP_ACTIONS' is not supported yet/) },
       { path: "extensions[1]", ...at(JSON_TEXT, '"NOPE_NOPE"'), message: expect.stringMatching(/unknown extension/) },
       { path: "steps[0].script.actions.onRun.command", ...at(JSON_TEXT, '""'), message: expect.stringMatching(/must not be empty/) },
       { path: "steps[0].script.actions.onRun.args[0]", ...at(JSON_TEXT, '"a }}"'), message: expect.stringMatching(/'}}' without a matching '{{'/) },

@@ -29,7 +29,7 @@ describe("format-string syntax", () => {
     ["nested '{{'", arg("{{ {{Param.X}} }}"), ARG, /braces cannot nest/],
     ["empty '{{}}'", arg("{{}}"), ARG, /empty expression/],
     ["whitespace-only '{{   }}'", arg("{{   }}"), ARG, /empty expression/],
-    ["arithmetic needs EXPR", arg("{{ Param.X + 1 }}"), ARG, /requires extension EXPR \(not supported yet\)/],
+    ["arithmetic needs EXPR", arg("{{ Param.X + 1 }}"), ARG, /requires extension EXPR \(add it to 'extensions'\)/],
     ["a function call needs EXPR", arg("{{ len(Param.X) }}"), ARG, /requires extension EXPR/],
     ["a reference starting with a digit", arg("{{ 1abc }}"), ARG, /requires extension EXPR/],
     ["stray '}}' in the job name", job(["name", "J }}"]), "name", /'}}' without a matching '{{'/],

@@ -1,14 +1,23 @@
 /** Validation of format-string fields: syntax, base-language limits and value-reference scope. */
 import { requiresExtension } from "../extensions";
-import { parseFormatString, type FormatString } from "../format-string";
+import { scanExprFormatString, isWholeFieldExpression } from "../expr/format-string-expr";
+import { STRING, type ExprType } from "../expr/types";
+import { parseFormatString, type FormatSegment, type FormatString } from "../format-string";
+import { checkExpression } from "./expressions";
 import type { Path } from "../model";
 import { kindName, type SourceNode } from "../source-node";
 import type { ValidationContext } from "./context";
 import { checkStringRules, type StringRules } from "./scalars";
 import { explainUnavailable, type Scope } from "./scopes";
 
-/** Checks a format string's syntax and references; returns it when it is structurally usable. */
-export function checkFormat(ctx: ValidationContext, raw: string, path: Path, scope: Scope): FormatString | null {
+/**
+ * Checks a format string's syntax and references; returns it when it is structurally usable.
+ * With EXPR every expression is parsed and type-checked; `target` is the type a whole-field
+ * expression (`"{{ expr }}"` and nothing else) must produce — text around expressions always
+ * makes a string.
+ */
+export function checkFormat(ctx: ValidationContext, raw: string, path: Path, scope: Scope, target: ExprType | null = STRING): FormatString | null {
+  if (ctx.has("EXPR")) return checkExprFormat(ctx, raw, path, scope, target);
   const parsed = parseFormatString(raw);
   if (!parsed.ok) {
     ctx.error(path, `invalid format string at character ${parsed.offset + 1}: ${parsed.message}`);
@@ -32,6 +41,23 @@ export function checkFormat(ctx: ValidationContext, raw: string, path: Path, sco
   return ok ? parsed.value : null;
 }
 
+function checkExprFormat(ctx: ValidationContext, raw: string, path: Path, scope: Scope, target: ExprType | null): FormatString | null {
+  const scanned = scanExprFormatString(raw);
+  if (!scanned.ok) {
+    ctx.error(path, `invalid format string at character ${scanned.offset + 1}: ${scanned.message}`);
+    return null;
+  }
+  const whole = isWholeFieldExpression(scanned.segments);
+  let ok = true;
+  const segments: FormatSegment[] = scanned.segments.map((segment) => {
+    if (segment.kind === "literal") return segment;
+    if (checkExpression(ctx, segment.expr, scope, whole ? target : null, path, segment.sourceOffset) === null) ok = false;
+    const reference = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/.test(segment.source.trim()) ? segment.source.trim() : null;
+    return { kind: "expression", source: segment.source.trim(), start: segment.start, reference, expr: segment.expr, sourceOffset: segment.sourceOffset };
+  });
+  return ok ? { raw, segments } : null;
+}
+
 /** A string field that is a format string. Length rules apply to the written text. */
 export function readFormat(
   ctx: ValidationContext,
@@ -39,11 +65,12 @@ export function readFormat(
   path: Path,
   scope: Scope,
   rules: StringRules = {},
+  target: ExprType | null = STRING,
 ): FormatString | null {
   if (node.kind !== "string") {
     ctx.error(path, `expected a string, got ${kindName(node)}`);
     return null;
   }
   checkStringRules(ctx, node.value, path, rules);
-  return checkFormat(ctx, node.value, path, scope);
+  return checkFormat(ctx, node.value, path, scope, target);
 }

@@ -8,6 +8,7 @@ import type { FloatLiteral, NumberField, Path } from "../model";
 import { parseFloatText, parseIntText } from "../numbers";
 import { kindName, type SourceNode } from "../source-node";
 import type { ValidationContext } from "./context";
+import { FLOAT, INT, optional, type ExprType } from "../expr/types";
 import { checkFormat } from "./format-fields";
 import { readFloat, readInt } from "./scalars";
 import type { Scope } from "./scopes";
@@ -30,6 +31,7 @@ export function readIntField(
     literal: (n) => (n.kind === "int" ? readInt(ctx, n, path, false) : undefined),
     text: parseIntText,
     noun: "an integer",
+    type: INT,
   });
 }
 
@@ -43,6 +45,7 @@ export function readFloatField(
     literal: (n) => (n.kind === "int" || n.kind === "float" ? readFloat(ctx, n, path, false) : undefined),
     text: parseFloatText,
     noun: "a number",
+    type: FLOAT,
   });
 }
 
@@ -55,6 +58,7 @@ function readNumberField<T>(
     literal: (n: SourceNode) => T | null | undefined;
     text: (text: string) => { ok: true; value: T } | { ok: false; message: string };
     noun: string;
+    type: ExprType;
   },
 ): NumberField<T> | null {
   const literal = read.literal(node);
@@ -74,7 +78,7 @@ function readNumberField<T>(
     }
     return checked(ctx, path, parsed.value, options);
   }
-  const format = checkFormat(ctx, node.value, path, options.scope);
+  const format = checkFormat(ctx, node.value, path, options.scope, optional(read.type));
   return format === null ? null : { kind: "format", format, path };
 }
 

@@ -51,7 +51,7 @@ describe("parameter list and names", () => {
     ["empty name", withParams({ name: "", type: "INT" }), `${P}.name`, /must not be empty/],
     ["duplicate names report the second one", withParams({ name: "P", type: "INT" }, { name: "P", type: "FLOAT" }), "parameterDefinitions[1].name", /duplicate parameter name 'P'/],
     ["unknown type", withParams({ name: "P", type: "NUMBER" }), `${P}.type`, /not one of INT, FLOAT, STRING, PATH/],
-    ["BOOL needs EXPR", withParams({ name: "P", type: "BOOL" }), `${P}.type`, /requires extension EXPR \(not supported yet\)/],
+    ["BOOL needs EXPR", withParams({ name: "P", type: "BOOL" }), `${P}.type`, /requires extension EXPR \(add it to 'extensions'\)/],
     ["LIST[STRING] needs EXPR", withParams({ name: "P", type: "LIST[STRING]" }), `${P}.type`, /requires extension EXPR/],
     ["RANGE_EXPR needs EXPR", withParams({ name: "P", type: "RANGE_EXPR" }), `${P}.type`, /requires extension EXPR/],
     ["empty description", withParams({ name: "P", type: "INT", description: "" }), `${P}.description`, /must not be empty/],

@@ -1,35 +1,32 @@
-/** Job parameter definitions (spec §2): INT, FLOAT, STRING and PATH with their constraints. */
-import type {
-  FloatLiteral,
-  FloatParameterDefinition,
-  IntParameterDefinition,
-  JobParameterDefinition,
-  JobParameterType,
-  Path,
-  PathParameterDefinition,
-  StringParameterDefinition,
-} from "../model";
-import { JOB_PARAMETER_TYPES } from "../model";
+/**
+ * Job parameter definitions (spec §2): INT, FLOAT, STRING and PATH with their constraints, and
+ * with EXPR the types of §2.9–§2.16 (expr-parameters.ts), whose names are then case-insensitive.
+ */
+import type { JobParameterDefinition, JobParameterType, Path } from "../model";
+import { BASE_JOB_PARAMETER_TYPES, JOB_PARAMETER_TYPES } from "../model";
 import { kindName, type ObjectNode, type SourceNode } from "../source-node";
 import { checkUnique, child, expectList, expectObject, field, type ValidationContext } from "./context";
-import { readEnum, readFloat, readIdentifier, readInt, readString, codePointLength } from "./scalars";
+import { checkExprDefinition, EXPR_FIELDS, isExprParameterType } from "./expr-parameters";
+import { numberConstraints, optional, readStringValue, stringConstraints, type Constraints } from "./parameter-constraints";
+import { readEnum, readFloat, readIdentifier, readInt, readString } from "./scalars";
 import type { ParameterSymbol } from "./scopes";
 import { checkUserInterface } from "./user-interface";
 
-/** Parameter types that only exist with EXPR (refused until EXPR is supported). */
+/** Parameter types that only exist with EXPR, in any case (refused without it). */
 const EXPR_PARAMETER_TYPES = /^(BOOL|RANGE_EXPR|LIST\[.*\])$/i;
 
 const COMMON_FIELDS = ["name", "type", "description", "default", "userInterface"];
 const FIELDS: Record<JobParameterType, string[]> = {
-  INT: [...COMMON_FIELDS, "allowedValues", "minValue", "maxValue"],
-  FLOAT: [...COMMON_FIELDS, "allowedValues", "minValue", "maxValue"],
-  STRING: [...COMMON_FIELDS, "allowedValues", "minLength", "maxLength"],
-  PATH: [...COMMON_FIELDS, "allowedValues", "minLength", "maxLength", "objectType", "dataFlow"],
+  INT: ["allowedValues", "minValue", "maxValue"],
+  FLOAT: ["allowedValues", "minValue", "maxValue"],
+  STRING: ["allowedValues", "minLength", "maxLength"],
+  PATH: ["allowedValues", "minLength", "maxLength", "objectType", "dataFlow"],
+  ...EXPR_FIELDS,
 };
 
-const ALL_FIELDS = [...new Set(Object.values(FIELDS).flat())];
+const ALL_FIELDS = [...new Set([...COMMON_FIELDS, ...Object.values(FIELDS).flat()])];
 
-export const STRING_VALUE_MAX = 1024;
+export { STRING_VALUE_MAX } from "./parameter-constraints";
 
 export interface ParameterDefinitionsResult {
   definitions: JobParameterDefinition[];
@@ -89,16 +86,33 @@ function readHeader(
 }
 
 function readParameterType(ctx: ValidationContext, node: SourceNode, path: Path): JobParameterType | null {
+  if (!ctx.has("EXPR")) return readBaseParameterType(ctx, node, path);
+  if (node.kind !== "string") return readEnum(ctx, node, path, JOB_PARAMETER_TYPES);
+  // EXPR makes type names case-insensitive (RFC 0007). ASCII only: "ınt".toUpperCase() is "INT".
+  const canonical = /^[A-Za-z_[\]]+$/.test(node.value) ? node.value.toUpperCase() : null;
+  const type = JOB_PARAMETER_TYPES.find((t) => t === canonical);
+  if (type) return type;
+  const depth = /^(LIST\[)+/.exec(canonical ?? "")?.[0].length ?? 0;
+  ctx.error(
+    path,
+    depth > 2 * "LIST[".length
+      ? `unknown parameter type '${node.value}': lists nest at most two deep (LIST[LIST[INT]])`
+      : `unknown parameter type '${node.value}'; expected one of ${JOB_PARAMETER_TYPES.join(", ")} (in any case)`,
+  );
+  return null;
+}
+
+function readBaseParameterType(ctx: ValidationContext, node: SourceNode, path: Path): JobParameterType | null {
   if (node.kind === "string" && EXPR_PARAMETER_TYPES.test(node.value)) {
     ctx.gate(path, `parameter type ${node.value}`, "EXPR", false);
     return null;
   }
-  if (node.kind === "string" && (JOB_PARAMETER_TYPES as readonly string[]).includes(node.value.toUpperCase()) &&
-    !(JOB_PARAMETER_TYPES as readonly string[]).includes(node.value)) {
-    ctx.error(path, `unknown parameter type '${node.value}': type names are case-sensitive, write ${node.value.toUpperCase()}`);
+  const base = BASE_JOB_PARAMETER_TYPES as readonly string[];
+  if (node.kind === "string" && base.includes(node.value.toUpperCase()) && !base.includes(node.value)) {
+    ctx.error(path, `unknown parameter type '${node.value}': type names are case-sensitive, write ${node.value.toUpperCase()} (or declare extension EXPR)`);
     return null;
   }
-  return readEnum(ctx, node, path, JOB_PARAMETER_TYPES);
+  return readEnum(ctx, node, path, BASE_JOB_PARAMETER_TYPES);
 }
 
 function checkDefinition(
@@ -108,33 +122,47 @@ function checkDefinition(
   name: string,
   type: JobParameterType,
 ): JobParameterDefinition | null {
-  expectObject(ctx, node, path, { required: ["name", "type"], optional: FIELDS[type] });
+  expectObject(ctx, node, path, { required: ["name", "type"], optional: [...COMMON_FIELDS, ...FIELDS[type]] });
   const errorsBefore = ctx.sink.count;
   const base = { name, path, description: readDescription(ctx, node, path) };
-  let definition: JobParameterDefinition;
-  switch (type) {
-    case "INT":
-      definition = { ...base, type, ...numberConstraints(ctx, node, path, readIntValue, (a, b) => (a < b ? -1 : a > b ? 1 : 0)) };
-      break;
-    case "FLOAT":
-      definition = { ...base, type, ...numberConstraints(ctx, node, path, readFloatValue, (a, b) => a.value - b.value) };
-      break;
-    case "STRING":
-      definition = { ...base, type, ...stringConstraints(ctx, node, path) };
-      break;
-    case "PATH":
-      definition = {
-        ...base,
-        type,
-        ...stringConstraints(ctx, node, path),
-        objectType: optional(ctx, node, path, "objectType", (n, p) => readEnum(ctx, n, p, ["FILE", "DIRECTORY"] as const)),
-        dataFlow: optional(ctx, node, path, "dataFlow", (n, p) => readEnum(ctx, n, p, ["NONE", "IN", "OUT", "INOUT"] as const)),
-      };
-      break;
-  }
+  const definition = isExprParameterType(type) ? checkExprDefinition(ctx, node, path, base, type) : checkBaseDefinition(ctx, node, path, base, type);
   const ui = field(node, "userInterface");
   if (ui !== undefined) checkUserInterface(ctx, ui, child(path, "userInterface"), definition);
   return ctx.sink.count === errorsBefore ? stripUndefined(definition) : null;
+}
+
+function checkBaseDefinition(
+  ctx: ValidationContext,
+  node: ObjectNode,
+  path: Path,
+  base: { name: string; path: Path; description?: string },
+  type: (typeof BASE_JOB_PARAMETER_TYPES)[number],
+): JobParameterDefinition {
+  const withDefault = <T, F>(rules: Constraints<T, F>, read: (n: SourceNode, p: Path) => T | null) => {
+    const value = optional(ctx, node, path, "default", read);
+    if (value !== undefined) rules.check(value, child(path, "default"), "default");
+    return { default: value, ...rules.fields };
+  };
+  switch (type) {
+    case "INT": {
+      const read = (n: SourceNode, p: Path) => readInt(ctx, n, p);
+      return { ...base, type, ...withDefault(numberConstraints(ctx, node, path, read, (a, b) => (a < b ? -1 : a > b ? 1 : 0)), read) };
+    }
+    case "FLOAT": {
+      const read = (n: SourceNode, p: Path) => readFloat(ctx, n, p);
+      return { ...base, type, ...withDefault(numberConstraints(ctx, node, path, read, (a, b) => a.value - b.value), read) };
+    }
+    case "STRING":
+      return { ...base, type, ...withDefault(stringConstraints(ctx, node, path), (n, p) => readStringValue(ctx, n, p)) };
+    case "PATH":
+      return {
+        ...base,
+        type,
+        ...withDefault(stringConstraints(ctx, node, path), (n, p) => readStringValue(ctx, n, p)),
+        objectType: optional(ctx, node, path, "objectType", (n, p) => readEnum(ctx, n, p, ["FILE", "DIRECTORY"] as const)),
+        dataFlow: optional(ctx, node, path, "dataFlow", (n, p) => readEnum(ctx, n, p, ["NONE", "IN", "OUT", "INOUT"] as const)),
+      };
+  }
 }
 
 export function readDescription(ctx: ValidationContext, node: ObjectNode, path: Path): string | undefined {
@@ -143,114 +171,8 @@ export function readDescription(ctx: ValidationContext, node: ObjectNode, path: 
   return readString(ctx, d, child(path, "description"), { min: 1, max: 2048, control: "description" }) ?? undefined;
 }
 
-function optional<T>(
-  ctx: ValidationContext,
-  node: ObjectNode,
-  path: Path,
-  key: string,
-  read: (n: SourceNode, p: Path) => T | null,
-): T | undefined {
-  const value = field(node, key);
-  if (value === undefined) return undefined;
-  return read(value, child(path, key)) ?? undefined;
-}
-
-function readIntValue(ctx: ValidationContext, node: SourceNode, path: Path): bigint | null {
-  return readInt(ctx, node, path);
-}
-
-function readFloatValue(ctx: ValidationContext, node: SourceNode, path: Path): FloatLiteral | null {
-  return readFloat(ctx, node, path);
-}
-
-function numberConstraints<T>(
-  ctx: ValidationContext,
-  node: ObjectNode,
-  path: Path,
-  read: (ctx: ValidationContext, n: SourceNode, p: Path) => T | null,
-  compare: (a: T, b: T) => number,
-): { default?: T; allowedValues?: T[]; minValue?: T; maxValue?: T } {
-  const r = (n: SourceNode, p: Path) => read(ctx, n, p);
-  const minValue = optional(ctx, node, path, "minValue", r);
-  const maxValue = optional(ctx, node, path, "maxValue", r);
-  if (minValue !== undefined && maxValue !== undefined && compare(minValue, maxValue) > 0) {
-    ctx.error(child(path, "maxValue"), "maxValue must be greater than or equal to minValue");
-  }
-  const inBounds = (value: T, p: Path) => {
-    if (minValue !== undefined && compare(value, minValue) < 0) ctx.error(p, "value is below minValue");
-    if (maxValue !== undefined && compare(value, maxValue) > 0) ctx.error(p, "value is above maxValue");
-  };
-  const allowedValues = readAllowed(ctx, node, path, r, inBounds);
-  const def = optional(ctx, node, path, "default", r);
-  if (def !== undefined) {
-    inBounds(def, child(path, "default"));
-    if (allowedValues && !allowedValues.some((a) => compare(a, def) === 0)) {
-      ctx.error(child(path, "default"), "default must be one of allowedValues");
-    }
-  }
-  return { default: def, allowedValues, minValue, maxValue };
-}
-
-function readAllowed<T>(
-  ctx: ValidationContext,
-  node: ObjectNode,
-  path: Path,
-  read: (n: SourceNode, p: Path) => T | null,
-  check: (value: T, p: Path) => void,
-): T[] | undefined {
-  const listNode = field(node, "allowedValues");
-  if (listNode === undefined) return undefined;
-  const listPath = child(path, "allowedValues");
-  const items = expectList(ctx, listNode, listPath);
-  if (!items) return undefined;
-  const values: T[] = [];
-  items.forEach((item, i) => {
-    const value = read(item, child(listPath, i));
-    if (value === null) return;
-    check(value, child(listPath, i));
-    values.push(value);
-  });
-  return values;
-}
-
-function stringConstraints(
-  ctx: ValidationContext,
-  node: ObjectNode,
-  path: Path,
-): { default?: string; allowedValues?: string[]; minLength?: number; maxLength?: number } {
-  const readLength = (key: "minLength" | "maxLength", min: number) =>
-    optional(ctx, node, path, key, (n, p) => {
-      const value = readInt(ctx, n, p, false);
-      if (value === null) return null;
-      if (value < BigInt(min)) {
-        ctx.error(p, `${key} must be ${min === 0 ? "zero or greater" : "greater than zero"}`);
-        return null;
-      }
-      return Number(value);
-    });
-  const minLength = readLength("minLength", 0);
-  const maxLength = readLength("maxLength", 1);
-  if (minLength !== undefined && maxLength !== undefined && minLength > maxLength) {
-    ctx.error(child(path, "maxLength"), "maxLength must be greater than or equal to minLength");
-  }
-  const lengthOk = (value: string, p: Path) => {
-    const length = codePointLength(value);
-    if (minLength !== undefined && length < minLength) ctx.error(p, `value is shorter than minLength (${minLength})`);
-    if (maxLength !== undefined && length > maxLength) ctx.error(p, `value is longer than maxLength (${maxLength})`);
-  };
-  const readValue = (n: SourceNode, p: Path) => readString(ctx, n, p, { max: STRING_VALUE_MAX });
-  const allowedValues = readAllowed(ctx, node, path, readValue, lengthOk);
-  const def = optional(ctx, node, path, "default", readValue);
-  if (def !== undefined) {
-    lengthOk(def, child(path, "default"));
-    if (allowedValues && !allowedValues.includes(def)) ctx.error(child(path, "default"), "default must be one of allowedValues");
-  }
-  return { default: def, allowedValues, minLength, maxLength };
-}
-
 function stripUndefined<T extends object>(value: T): T {
   for (const key of Object.keys(value) as Array<keyof T>) if (value[key] === undefined) delete value[key];
   return value;
 }
 
-export type { IntParameterDefinition, FloatParameterDefinition, StringParameterDefinition, PathParameterDefinition };

@@ -4,6 +4,7 @@
  * resolved on the worker and also see Session, Task and embedded-file values.
  */
 import type { JobParameterType } from "../model";
+import { ANY, BOOL, FLOAT, INT, PATH, RANGE_EXPR, STRING, listOf, type ExprType } from "../expr/types";
 
 export interface ParameterSymbol {
   name: string;
@@ -11,62 +12,152 @@ export interface ParameterSymbol {
 }
 
 export interface Scope {
+  /** Template fields are resolved at job creation; host fields on the worker (apply_path_mapping exists there). */
+  readonly kind: "template" | "host";
   readonly symbols: ReadonlySet<string>;
+  /** The static type of each symbol, for EXPR type checking. */
+  readonly types: ReadonlyMap<string, ExprType>;
   /** Why a reference that exists elsewhere in the template is not available here. */
   readonly hints: ReadonlyMap<string, string>;
 }
 
 export const SESSION_SYMBOLS = ["Session.WorkingDirectory", "Session.HasPathMappingRules", "Session.PathMappingRulesFile"];
 
-function parameterSymbols(params: readonly ParameterSymbol[], includeMappedPaths: boolean): {
-  symbols: string[];
-  hints: Array<[string, string]>;
-} {
-  const symbols: string[] = [];
-  const hints: Array<[string, string]> = [];
-  for (const p of params) {
-    symbols.push(`RawParam.${p.name}`);
-    if (p.type !== "PATH" || includeMappedPaths) symbols.push(`Param.${p.name}`);
-    else
-      hints.push([
-        `Param.${p.name}`,
-        `PATH parameter values are path-mapped on the worker, so Param.${p.name} is not available here; use RawParam.${p.name}`,
-      ]);
+/** Types of job parameter values in expressions (spec digest §14.3): PATH is `path`, its RawParam a `string`. */
+export function parameterExprType(type: string, raw: boolean): ExprType {
+  switch (type) {
+    case "INT":
+      return INT;
+    case "FLOAT":
+      return FLOAT;
+    case "STRING":
+      return STRING;
+    case "PATH":
+      return raw ? STRING : PATH;
+    case "BOOL":
+      return BOOL;
+    case "RANGE_EXPR":
+    case "CHUNK[INT]":
+      return RANGE_EXPR;
+    default: {
+      const list = /^LIST\[(.*)\]$/.exec(type);
+      return list ? listOf(parameterExprType(list[1] as string, raw)) : ANY;
+    }
   }
-  return { symbols, hints };
 }
 
-/** Fields resolved at job creation: job name, task parameter ranges, host requirements, numeric format strings. */
-export function templateScope(params: readonly ParameterSymbol[]): Scope {
-  const { symbols, hints } = parameterSymbols(params, false);
-  return { symbols: new Set(symbols), hints: new Map(hints) };
+export interface TaskParameterSymbol {
+  name: string;
+  type: string;
 }
 
-/** An environment's variables, actions and embedded files. */
-export function environmentScope(params: readonly ParameterSymbol[], embeddedFiles: readonly string[]): Scope {
-  const { symbols } = parameterSymbols(params, true);
-  return {
-    symbols: new Set([...symbols, ...SESSION_SYMBOLS, ...embeddedFiles.map((f) => `Env.File.${f}`)]),
-    hints: new Map(),
-  };
+interface Extras {
+  jobName: boolean;
+  stepName: boolean;
+  lets: ReadonlyMap<string, ExprType>;
+  /** Env.File.* names visible in a step script under EXPR (from the job and step environments). */
+  environmentFiles: readonly string[];
 }
 
-/** A step script's actions and embedded files. */
-export function stepScriptScope(
-  params: readonly ParameterSymbol[],
-  taskParameters: readonly string[],
-  embeddedFiles: readonly string[],
-): Scope {
-  const { symbols } = parameterSymbols(params, true);
-  return {
-    symbols: new Set([
-      ...symbols,
-      ...SESSION_SYMBOLS,
-      ...taskParameters.flatMap((t) => [`Task.Param.${t}`, `Task.RawParam.${t}`]),
-      ...embeddedFiles.map((f) => `Task.File.${f}`),
-    ]),
-    hints: new Map(),
-  };
+/**
+ * What is in scope at a place in a template, built up while validation descends: the job's
+ * parameters, then inside a step `Step.Name` and the step's let bindings, then in a script its
+ * task parameters, embedded files and let bindings. Without EXPR only the base references exist.
+ */
+export class SymbolContext {
+  private constructor(
+    readonly expr: boolean,
+    readonly params: readonly ParameterSymbol[],
+    private readonly extras: Extras,
+  ) {}
+
+  static forJob(expr: boolean, params: readonly ParameterSymbol[]): SymbolContext {
+    return new SymbolContext(expr, params, { jobName: expr, stepName: false, lets: new Map(), environmentFiles: [] });
+  }
+
+  /** The job `name` field: `Job.Name` is not available inside itself. */
+  withoutJobName(): SymbolContext {
+    return new SymbolContext(this.expr, this.params, { ...this.extras, jobName: false });
+  }
+
+  inStep(): SymbolContext {
+    return new SymbolContext(this.expr, this.params, { ...this.extras, stepName: this.expr });
+  }
+
+  withLets(lets: ReadonlyMap<string, ExprType>): SymbolContext {
+    return new SymbolContext(this.expr, this.params, { ...this.extras, lets: new Map([...this.extras.lets, ...lets]) });
+  }
+
+  withEnvironmentFiles(names: readonly string[]): SymbolContext {
+    if (!this.expr) return this;
+    return new SymbolContext(this.expr, this.params, { ...this.extras, environmentFiles: [...this.extras.environmentFiles, ...names] });
+  }
+
+  get lets(): ReadonlyMap<string, ExprType> {
+    return this.extras.lets;
+  }
+
+  /** Fields resolved at job creation: job name, task parameter ranges, host requirements, numeric format strings. */
+  template(): Scope {
+    const types = this.common(false);
+    const hints = new Map<string, string>();
+    for (const p of this.params) {
+      if (p.type === "PATH" || (p.type as string) === "LIST[PATH]") {
+        types.delete(`Param.${p.name}`);
+        hints.set(
+          `Param.${p.name}`,
+          `PATH parameter values are path-mapped on the worker, so Param.${p.name} is not available here; use RawParam.${p.name}`,
+        );
+      }
+    }
+    return makeScope("template", types, hints);
+  }
+
+  /** An environment's variables, actions and embedded files. */
+  environment(embeddedFiles: readonly string[]): Scope {
+    const types = this.common(true);
+    for (const f of embeddedFiles) types.set(`Env.File.${f}`, PATH);
+    return makeScope("host", types, new Map());
+  }
+
+  /** A step script's actions and embedded files. */
+  stepScript(taskParameters: readonly TaskParameterSymbol[], embeddedFiles: readonly string[]): Scope {
+    const types = this.common(true);
+    for (const t of taskParameters) {
+      types.set(`Task.Param.${t.name}`, parameterExprType(t.type.toUpperCase(), false));
+      types.set(`Task.RawParam.${t.name}`, parameterExprType(t.type.toUpperCase(), true));
+    }
+    for (const f of embeddedFiles) types.set(`Task.File.${f}`, PATH);
+    for (const f of this.extras.environmentFiles) types.set(`Env.File.${f}`, PATH);
+    return makeScope("host", types, new Map());
+  }
+
+  private common(host: boolean): Map<string, ExprType> {
+    const types = new Map<string, ExprType>();
+    for (const p of this.params) {
+      types.set(`RawParam.${p.name}`, parameterExprType(p.type, true));
+      types.set(`Param.${p.name}`, parameterExprType(p.type, false));
+    }
+    if (host) {
+      types.set("Session.WorkingDirectory", this.expr ? PATH : STRING);
+      types.set("Session.PathMappingRulesFile", this.expr ? PATH : STRING);
+      types.set("Session.HasPathMappingRules", this.expr ? BOOL : STRING);
+    }
+    if (this.extras.jobName) types.set("Job.Name", STRING);
+    if (this.extras.stepName) types.set("Step.Name", STRING);
+    for (const [name, type] of this.extras.lets) types.set(name, type);
+    return types;
+  }
+}
+
+function makeScope(kind: Scope["kind"], types: Map<string, ExprType>, hints: Map<string, string>): Scope {
+  return { kind, types, symbols: new Set(types.keys()), hints };
+}
+
+/** A scope with extra let bindings (a script's own `let`). */
+export function scopeWithLets(scope: Scope, lets: ReadonlyMap<string, ExprType>): Scope {
+  const types = new Map([...scope.types, ...lets]);
+  return makeScope(scope.kind, types, new Map(scope.hints));
 }
 
 export function explainUnavailable(scope: Scope, reference: string): string {

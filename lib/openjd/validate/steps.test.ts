@@ -44,7 +44,7 @@ describe("step fields", () => {
     ["step name that is a number", withStep({ name: 5 }), "steps[0].name", /expected a string/],
     ["duplicate step names (second reported)", steps(step("S"), step("S")), "steps[1].name", /duplicate step name 'S'/],
     ["unknown key in a step", withStep({ foo: 1 }), "steps[0].foo", /unknown field 'foo'/],
-    ["step 'let' needs EXPR", withStep({ let: ["x = 1"] }), "steps[0].let", /requires extension EXPR \(not supported yet\)/],
+    ["step 'let' needs EXPR", withStep({ let: ["x = 1"] }), "steps[0].let", /requires extension EXPR \(add it to 'extensions'\)/],
     ["no script", withStep({ script: undefined }), "steps[0].script", /missing required field 'script'/],
     ["script: {}", withStep({ script: {} }), "steps[0].script.actions", /missing required field 'actions'/],
     ["actions: {}", withStep({ script: { actions: {} } }), "steps[0].script.actions.onRun", /missing required field 'onRun'/],

@@ -9,7 +9,8 @@ import { readFormat } from "./format-fields";
 import { checkHostRequirements } from "./host-requirements";
 import { readDescription } from "./parameter-definitions";
 import { readString } from "./scalars";
-import { stepScriptScope, templateScope, type ParameterSymbol } from "./scopes";
+import { checkLets } from "./lets";
+import { scopeWithLets, type SymbolContext, type TaskParameterSymbol } from "./scopes";
 import { checkParameterSpace } from "./task-parameters";
 
 /** How a FEATURE_BUNDLE_1 simple action runs its script (RFC 0004). */
@@ -22,7 +23,7 @@ export const SIMPLE_ACTION_RUNNERS: Record<SimpleActionKind, { command: string; 
 };
 export const SIMPLE_ACTION_FILE = "SimpleActionScript";
 
-export function checkStep(ctx: ValidationContext, node: SourceNode, path: Path, params: readonly ParameterSymbol[]): StepTemplate | null {
+export function checkStep(ctx: ValidationContext, node: SourceNode, path: Path, symbols: SymbolContext): StepTemplate | null {
   const gated: Record<string, "FEATURE_BUNDLE_1" | "EXPR"> = { let: "EXPR" };
   for (const kind of SIMPLE_ACTION_KINDS) gated[kind] = "FEATURE_BUNDLE_1";
   const object = expectObject(ctx, node, path, {
@@ -36,30 +37,44 @@ export function checkStep(ctx: ValidationContext, node: SourceNode, path: Path, 
   const name = nameNode && readString(ctx, nameNode, child(path, "name"), { min: 1, max: ctx.limits.nameLength, control: "all" });
   const description = readDescription(ctx, object, path);
   const dependencies = readDependencies(ctx, field(object, "dependencies"), child(path, "dependencies"));
-  const stepEnvironments = checkEnvironmentList(ctx, field(object, "stepEnvironments"), child(path, "stepEnvironments"), params);
-  const tScope = templateScope(params);
+  const lets = checkLets(ctx, field(object, "let"), child(path, "let"), symbols.inStep().template());
+  const inStep = symbols.inStep().withLets(lets.types);
+  const stepEnvironmentsNode = field(object, "stepEnvironments");
+  const stepEnvironments = checkEnvironmentList(ctx, stepEnvironmentsNode, child(path, "stepEnvironments"), inStep);
+  const tScope = inStep.template();
   const hostNode = field(object, "hostRequirements");
   const hostRequirements = hostNode && checkHostRequirements(ctx, hostNode, child(path, "hostRequirements"), tScope);
   const spaceNode = field(object, "parameterSpace");
   const parameterSpace = spaceNode && checkParameterSpace(ctx, spaceNode, child(path, "parameterSpace"), tScope);
-  const taskParameters = taskParameterNames(spaceNode);
-  const script = checkStepBody(ctx, object, path, params, taskParameters);
+  const taskParameters = taskParameterSymbols(spaceNode);
+  const script = checkStepBody(ctx, object, path, inStep.withEnvironmentFiles(environmentFileNames(stepEnvironmentsNode)), taskParameters);
   if (ctx.sink.count !== before || !name || !script) return null;
   const step: StepTemplate = { name, dependencies, stepEnvironments, script: script.script, path };
   if (script.simpleAction) step.simpleAction = script.simpleAction;
   if (description !== undefined) step.description = description;
   if (hostRequirements) step.hostRequirements = hostRequirements;
   if (parameterSpace) step.parameterSpace = parameterSpace;
+  if (lets.bindings.length > 0) step.let = lets.bindings;
   return step;
 }
 
-/** Task parameter names as written, so script references are scoped even when a definition is invalid. */
-function taskParameterNames(spaceNode: SourceNode | undefined): string[] {
+/** Task parameters as written, so script references are scoped even when a definition is invalid. */
+function taskParameterSymbols(spaceNode: SourceNode | undefined): TaskParameterSymbol[] {
   const list = spaceNode?.kind === "object" ? field(spaceNode, "taskParameterDefinitions") : undefined;
   if (list?.kind !== "array") return [];
   return list.items.flatMap((item) => {
     const name = item.kind === "object" ? field(item, "name") : undefined;
-    return name?.kind === "string" ? [name.value] : [];
+    const type = item.kind === "object" ? field(item, "type") : undefined;
+    return name?.kind === "string" ? [{ name: name.value, type: type?.kind === "string" ? type.value : "" }] : [];
+  });
+}
+
+/** Names of the embedded files of a list of environments (their scripts' Env.File.* under EXPR). */
+export function environmentFileNames(node: SourceNode | undefined): string[] {
+  if (node?.kind !== "array") return [];
+  return node.items.flatMap((env) => {
+    const script = env.kind === "object" ? field(env, "script") : undefined;
+    return embeddedFileNames(script?.kind === "object" ? field(script, "embeddedFiles") : undefined);
   });
 }
 
@@ -80,8 +95,8 @@ function checkStepBody(
   ctx: ValidationContext,
   step: ObjectNode,
   path: Path,
-  params: readonly ParameterSymbol[],
-  taskParameters: readonly string[],
+  symbols: SymbolContext,
+  taskParameters: readonly TaskParameterSymbol[],
 ): { script: StepScript; simpleAction?: SimpleActionKind } | null {
   const scriptNode = field(step, "script");
   const simple = ctx.has("FEATURE_BUNDLE_1") ? SIMPLE_ACTION_KINDS.filter((k) => field(step, k) !== undefined) : [];
@@ -95,7 +110,7 @@ function checkStepBody(
   }
   const kind = simple[0];
   if (kind !== undefined) {
-    const script = checkSimpleAction(ctx, field(step, kind) as SourceNode, child(path, kind), kind, params, taskParameters);
+    const script = checkSimpleAction(ctx, field(step, kind) as SourceNode, child(path, kind), kind, symbols, taskParameters);
     return script ? { script, simpleAction: kind } : null;
   }
   if (scriptNode === undefined) {
@@ -104,7 +119,7 @@ function checkStepBody(
     ctx.error(child(path, "script"), "missing required field 'script'");
     return null;
   }
-  const script = checkStepScript(ctx, scriptNode, child(path, "script"), params, taskParameters);
+  const script = checkStepScript(ctx, scriptNode, child(path, "script"), symbols, taskParameters);
   return script ? { script } : null;
 }
 
@@ -112,21 +127,24 @@ function checkStepScript(
   ctx: ValidationContext,
   node: SourceNode,
   path: Path,
-  params: readonly ParameterSymbol[],
-  taskParameters: readonly string[],
+  symbols: SymbolContext,
+  taskParameters: readonly TaskParameterSymbol[],
 ): StepScript | null {
   const object = expectObject(ctx, node, path, { required: ["actions"], optional: ["embeddedFiles"], gated: { let: "EXPR" } });
   if (!object) return null;
   const filesNode = field(object, "embeddedFiles");
-  const scope = stepScriptScope(params, taskParameters, embeddedFileNames(filesNode));
+  const baseScope = symbols.stepScript(taskParameters, embeddedFileNames(filesNode));
+  const lets = checkLets(ctx, field(object, "let"), child(path, "let"), baseScope);
+  const scope = scopeWithLets(baseScope, lets.types);
   const embeddedFiles = checkEmbeddedFiles(ctx, filesNode, child(path, "embeddedFiles"), scope);
   const actionsNode = field(object, "actions");
   if (actionsNode === undefined) return null;
   const actionsPath = child(path, "actions");
   const actions = expectObject(ctx, actionsNode, actionsPath, { required: ["onRun"] });
   const onRunNode = actions && field(actions, "onRun");
-  const onRun = onRunNode && checkAction(ctx, onRunNode, child(actionsPath, "onRun"), scope, templateScope(params));
-  return onRun ? { actions: { onRun }, embeddedFiles } : null;
+  const onRun = onRunNode && checkAction(ctx, onRunNode, child(actionsPath, "onRun"), scope, symbols.template());
+  if (!onRun) return null;
+  return lets.bindings.length > 0 ? { actions: { onRun }, embeddedFiles, let: lets.bindings } : { actions: { onRun }, embeddedFiles };
 }
 
 /** A FEATURE_BUNDLE_1 simple action, desugared to an embedded file run by its interpreter. */
@@ -135,8 +153,8 @@ function checkSimpleAction(
   node: SourceNode,
   path: Path,
   kind: SimpleActionKind,
-  params: readonly ParameterSymbol[],
-  taskParameters: readonly string[],
+  symbols: SymbolContext,
+  taskParameters: readonly TaskParameterSymbol[],
 ): StepScript | null {
   if (node.kind !== "object") {
     ctx.error(path, `expected a mapping, got ${kindName(node)}`);
@@ -144,7 +162,9 @@ function checkSimpleAction(
   }
   const object = expectObject(ctx, node, path, { required: ["script"], optional: ["args", "timeout", "cancelation"], gated: { let: "EXPR" } });
   if (!object) return null;
-  const scope = stepScriptScope(params, taskParameters, [SIMPLE_ACTION_FILE]);
+  const baseScope = symbols.stepScript(taskParameters, [SIMPLE_ACTION_FILE]);
+  const lets = checkLets(ctx, field(object, "let"), child(path, "let"), baseScope);
+  const scope = scopeWithLets(baseScope, lets.types);
   const scriptNode = field(object, "script");
   const data = scriptNode && readFormat(ctx, scriptNode, child(path, "script"), scope, { min: 1 });
   const runner = SIMPLE_ACTION_RUNNERS[kind];
@@ -155,15 +175,17 @@ function checkSimpleAction(
     span: object.span,
     entries: [{ key: "command", keySpan: null, value: { kind: "string", value: runner.command, span: null } }, ...actionEntries],
   };
-  const action: Action | null = checkAction(ctx, actionNode, path, scope, templateScope(params));
+  const action: Action | null = checkAction(ctx, actionNode, path, scope, symbols.template());
   if (!data || !action) return null;
   action.args = [
     ...runner.argsBefore.map(literalFormatString),
     referenceFormatString(`Task.File.${SIMPLE_ACTION_FILE}`),
     ...(action.args ?? []),
   ];
-  return {
+  const script: StepScript = {
     actions: { onRun: action },
     embeddedFiles: [{ name: SIMPLE_ACTION_FILE, type: "TEXT", filename: `simple-action${runner.extension}`, runnable: true, data, path: child(path, "script") }],
   };
+  if (lets.bindings.length > 0) script.let = lets.bindings;
+  return script;
 }

@@ -10,6 +10,7 @@ import { TASK_PARAMETER_TYPES } from "../model";
 import { IntRangeExpr } from "../range-expr";
 import { kindName, type SourceNode } from "../source-node";
 import { checkUnique, child, expectList, expectObject, field, namedItems, type ValidationContext } from "./context";
+import { FLOAT, INT, RANGE_EXPR, STRING, listOf, optional, union, type ExprType } from "../expr/types";
 import { checkFormat, readFormat } from "./format-fields";
 import { readIntField } from "./number-fields";
 import { readEnum, readFloat, readIdentifier, readInt } from "./scalars";
@@ -64,10 +65,14 @@ export function checkParameterSpace(ctx: ValidationContext, node: SourceNode, pa
 }
 
 function isChunkType(node: SourceNode | undefined): boolean {
-  return node?.kind === "string" && node.value === "CHUNK[INT]";
+  return node?.kind === "string" && node.value.toUpperCase() === "CHUNK[INT]";
 }
 
-function readTaskParameterType(ctx: ValidationContext, node: SourceNode, path: Path): TaskParameterTypeName | null {
+function readTaskParameterType(ctx: ValidationContext, written: SourceNode, path: Path): TaskParameterTypeName | null {
+  // With EXPR, type names are case-insensitive (RFC 0007), task parameters included.
+  const node: SourceNode = ctx.has("EXPR") && written.kind === "string" && /^[A-Za-z[\]_]+$/.test(written.value)
+    ? { ...written, value: written.value.toUpperCase() }
+    : written;
   if (node.kind === "string" && node.value === "CHUNK[INT]" && !ctx.gate(path, "task parameter type CHUNK[INT]", "TASK_CHUNKING", false)) {
     return null;
   }
@@ -132,11 +137,14 @@ function checkChunks(ctx: ValidationContext, node: SourceNode, path: Path, scope
 function checkRange(ctx: ValidationContext, node: SourceNode, path: Path, type: TaskParameterTypeName, scope: Scope): TaskParameterRange | null {
   const isInt = type === "INT" || type === "CHUNK[INT]";
   if (node.kind === "string") {
-    if (!isInt) {
+    // With EXPR a FLOAT/STRING/PATH range may be one expression producing the list.
+    const listExpression = ctx.has("EXPR") && /^\s*\{\{[\s\S]*\}\}\s*$/.test(node.value);
+    if (!isInt && !listExpression) {
       ctx.error(path, `a ${type} range must be a list of values (range expressions are for INT parameters)`);
       return null;
     }
-    const format = checkFormat(ctx, node.value, path, scope);
+    const target = isInt ? union([RANGE_EXPR, listOf(INT), INT]) : listOf(rangeItemType(type));
+    const format = checkFormat(ctx, node.value, path, scope, target);
     if (!format) return null;
     if (isPlainLiteral(format) && !checkRangeExpression(ctx, node.value, path)) return null;
     return { kind: "expression", format, path };
@@ -149,7 +157,7 @@ function checkRange(ctx: ValidationContext, node: SourceNode, path: Path, type: 
     const entry = checkRangeItem(ctx, item, p, type, scope);
     if (entry) out.push({ ...entry, path: p });
   });
-  return out.length === items.length ? { kind: "list", items: out } : null;
+  return out.length === items.length ? { kind: "list", items: out, path } : null;
 }
 
 /** Returns true when a literal range expression is usable: parses and has 1..1024 values. */
@@ -166,6 +174,11 @@ export function checkRangeExpression(ctx: ValidationContext, text: string, path:
   return true;
 }
 
+/** The expression type of one value of a task parameter's range. */
+function rangeItemType(type: TaskParameterTypeName): ExprType {
+  return type === "FLOAT" ? FLOAT : type === "STRING" || type === "PATH" ? STRING : INT;
+}
+
 function checkRangeItem(
   ctx: ValidationContext,
   item: SourceNode,
@@ -175,7 +188,9 @@ function checkRangeItem(
 ): { format: FormatString; literal: "int" | "float" | "string" } | null {
   const literalText = (text: string, literal: "int" | "float" | "string") => ({ format: { raw: text, segments: [{ kind: "literal" as const, text }] }, literal });
   if (item.kind === "string" && item.value.includes("{{")) {
-    const format = readFormat(ctx, item, path, scope, { max: type === "STRING" || type === "PATH" ? MAX_TASK_STRING_LENGTH : undefined });
+    const itemType = rangeItemType(type);
+    const target = union([optional(itemType), listOf(itemType)]);
+    const format = readFormat(ctx, item, path, scope, { max: type === "STRING" || type === "PATH" ? MAX_TASK_STRING_LENGTH : undefined }, target);
     return format ? { format, literal: "string" } : null;
   }
   switch (type) {

@@ -67,7 +67,6 @@ describe("extensions", () => {
     ["a name of 129 characters", ext("A".repeat(129)), "extensions[0]", /not a valid extension name/],
     ["a duplicate", ext("TASK_CHUNKING", "TASK_CHUNKING"), "extensions[1]", /listed twice/],
     ["a number", ext(5), "extensions[0]", /expected an extension name/],
-    ["EXPR (known, not supported)", ext("EXPR"), "extensions[0]", /extension 'EXPR' is not supported yet/],
     ["WRAP_ACTIONS (draft, not supported)", ext("WRAP_ACTIONS"), "extensions[0]", /extension 'WRAP_ACTIONS' is not supported yet/],
   ])("%s", (_name, doc, path, message) => expectError(doc, path, message));
 
@@ -122,7 +121,7 @@ describe("environment templates", () => {
     ["empty parameterDefinitions", envTemplate(["parameterDefinitions", []]), "parameterDefinitions", /must not be empty/],
     ["an environment without script or variables", envTemplate(["environment", { name: "E" }]), "environment", /needs a script, variables, or both/],
     ["a Task value in the environment", envTemplate(["environment.script.actions.onEnter.command", "{{Task.Param.X}}"]), "environment.script.actions.onEnter.command", /Task\.Param\.X does not exist/],
-    ["EXPR in an environment template", envTemplate(["extensions", ["EXPR"]]), "extensions[0]", /extension 'EXPR' is not supported yet/],
+    ["WRAP_ACTIONS in an environment template", envTemplate(["extensions", ["WRAP_ACTIONS"]]), "extensions[0]", /extension 'WRAP_ACTIONS' is not supported yet/],
     [
       "an environment feature gated by an extension the template did not declare",
       envTemplate(["environment.script.actions.onEnter.timeout", "30"]),

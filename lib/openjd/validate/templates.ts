@@ -10,8 +10,8 @@ import { checkEnvironment, checkEnvironmentList } from "./environments";
 import { readFormat } from "./format-fields";
 import { checkParameterDefinitions, readDescription } from "./parameter-definitions";
 import { checkStringRules } from "./scalars";
-import { templateScope } from "./scopes";
-import { checkStep } from "./steps";
+import { SymbolContext } from "./scopes";
+import { checkStep, environmentFileNames } from "./steps";
 
 export const JOB_TEMPLATE_VERSION = "jobtemplate-2023-09";
 export const ENVIRONMENT_TEMPLATE_VERSION = "environment-2023-09";
@@ -74,11 +74,13 @@ function checkJobTemplate(ctx: ValidationContext, root: ObjectNode, extensions: 
   });
   const { definitions, symbols } = checkParameterDefinitions(ctx, field(root, "parameterDefinitions"), ["parameterDefinitions"], ctx.limits.jobParameters);
   const nameNode = field(root, "name");
-  const name = nameNode && readFormat(ctx, nameNode, ["name"], templateScope(symbols), { min: 1 });
+  const jobSymbols = SymbolContext.forJob(ctx.has("EXPR"), symbols);
+  const name = nameNode && readFormat(ctx, nameNode, ["name"], jobSymbols.withoutJobName().template(), { min: 1 });
   if (name && isPlainLiteral(name)) checkStringRules(ctx, name.raw, ["name"], { max: ctx.limits.jobNameLength, control: "all" });
   const description = readDescription(ctx, root, []);
-  const jobEnvironments = checkEnvironmentList(ctx, field(root, "jobEnvironments"), ["jobEnvironments"], symbols);
-  const steps = checkSteps(ctx, field(root, "steps"), symbols);
+  const jobEnvironmentsNode = field(root, "jobEnvironments");
+  const jobEnvironments = checkEnvironmentList(ctx, jobEnvironmentsNode, ["jobEnvironments"], jobSymbols);
+  const steps = checkSteps(ctx, field(root, "steps"), jobSymbols.withEnvironmentFiles(environmentFileNames(jobEnvironmentsNode)));
   checkStepEnvironmentNames(ctx, root);
   if (!name) return null;
   const template: JobTemplate = {
@@ -159,7 +161,7 @@ function checkEnvironmentTemplate(ctx: ValidationContext, root: ObjectNode, exte
     ctx.limits.environmentTemplateParameters,
   );
   const envNode = field(root, "environment");
-  const environment = envNode && checkEnvironment(ctx, envNode, ["environment"], symbols);
+  const environment = envNode && checkEnvironment(ctx, envNode, ["environment"], SymbolContext.forJob(ctx.has("EXPR"), symbols));
   if (!environment) return null;
   const template: EnvironmentTemplate = { specificationVersion: ENVIRONMENT_TEMPLATE_VERSION, extensions, parameterDefinitions: definitions, environment };
   return { kind: "environment", template };

@@ -3,7 +3,7 @@
  * the control must fit the parameter (allowedValues, objectType) and per-control fields such as
  * singleStepDelta, decimals and fileFilters only exist for the controls that use them.
  */
-import type { FileFilter, JobParameterDefinition, Path } from "../model";
+import type { FileFilter, JobParameterDefinition, JobParameterType, Path } from "../model";
 import type { ObjectNode, SourceNode } from "../source-node";
 import { child, expectList, expectObject, field, type ValidationContext } from "./context";
 import { readEnum, readFloat, readInt, readString } from "./scalars";
@@ -13,14 +13,33 @@ const CONTROLS = {
   FLOAT: ["SPIN_BOX", "DROPDOWN_LIST", "HIDDEN"],
   STRING: ["LINE_EDIT", "MULTILINE_EDIT", "DROPDOWN_LIST", "CHECK_BOX", "HIDDEN"],
   PATH: ["CHOOSE_INPUT_FILE", "CHOOSE_OUTPUT_FILE", "CHOOSE_DIRECTORY", "DROPDOWN_LIST", "HIDDEN"],
-} as const;
+  BOOL: ["CHECK_BOX", "HIDDEN"],
+  RANGE_EXPR: ["LINE_EDIT", "HIDDEN"],
+  "LIST[STRING]": ["LINE_EDIT_LIST", "HIDDEN"],
+  "LIST[PATH]": ["CHOOSE_INPUT_FILE_LIST", "CHOOSE_OUTPUT_FILE_LIST", "CHOOSE_DIRECTORY_LIST", "HIDDEN"],
+  "LIST[INT]": ["SPIN_BOX_LIST", "HIDDEN"],
+  "LIST[FLOAT]": ["SPIN_BOX_LIST", "HIDDEN"],
+  "LIST[BOOL]": ["CHECK_BOX_LIST", "HIDDEN"],
+  // No form control is defined for nested lists: they are meant to be given programmatically (RFC 0007).
+  "LIST[LIST[INT]]": ["HIDDEN"],
+} as const satisfies Record<JobParameterType, readonly string[]>;
 
+const LABELS = ["control", "label", "groupLabel"] as const;
+const FILE_FILTERS = [...LABELS, "fileFilters", "fileFilterDefault"] as const;
 const UI_FIELDS = {
-  INT: ["control", "label", "groupLabel", "singleStepDelta"],
-  FLOAT: ["control", "label", "groupLabel", "decimals", "singleStepDelta"],
-  STRING: ["control", "label", "groupLabel"],
-  PATH: ["control", "label", "groupLabel", "fileFilters", "fileFilterDefault"],
-} as const;
+  INT: [...LABELS, "singleStepDelta"],
+  FLOAT: [...LABELS, "decimals", "singleStepDelta"],
+  STRING: LABELS,
+  PATH: FILE_FILTERS,
+  BOOL: LABELS,
+  RANGE_EXPR: LABELS,
+  "LIST[STRING]": LABELS,
+  "LIST[PATH]": FILE_FILTERS,
+  "LIST[INT]": [...LABELS, "singleStepDelta"],
+  "LIST[FLOAT]": [...LABELS, "decimals", "singleStepDelta"],
+  "LIST[BOOL]": LABELS,
+  "LIST[LIST[INT]]": LABELS,
+} as const satisfies Record<JobParameterType, readonly string[]>;
 
 /** Controls that take free input and therefore cannot be combined with allowedValues. */
 const FREE_INPUT = new Set(["LINE_EDIT", "MULTILINE_EDIT", "SPIN_BOX", "CHOOSE_INPUT_FILE", "CHOOSE_OUTPUT_FILE", "CHOOSE_DIRECTORY"]);
@@ -36,22 +55,40 @@ const LABEL = { min: 1, max: 64, control: "all" } as const;
 
 /**
  * The control a form shows for a parameter: the explicit one, or the default the spec derives
- * from type, allowedValues, objectType and dataFlow (§2, "userInterface").
+ * from type, allowedValues, objectType and dataFlow (§2 "userInterface", §2.9–§2.16).
  */
 export function effectiveControl(definition: JobParameterDefinition): string {
   const explicit = definition.userInterface?.control;
   if (explicit) return explicit;
-  if (definition.allowedValues !== undefined) return "DROPDOWN_LIST";
   switch (definition.type) {
     case "INT":
     case "FLOAT":
-      return "SPIN_BOX";
+      return definition.allowedValues ? "DROPDOWN_LIST" : "SPIN_BOX";
     case "STRING":
-      return "LINE_EDIT";
+      return definition.allowedValues ? "DROPDOWN_LIST" : "LINE_EDIT";
     case "PATH":
-      if (definition.objectType === "FILE") return definition.dataFlow === "OUT" ? "CHOOSE_OUTPUT_FILE" : "CHOOSE_INPUT_FILE";
-      return "CHOOSE_DIRECTORY";
+      return definition.allowedValues ? "DROPDOWN_LIST" : pathChooser(definition);
+    case "LIST[PATH]":
+      return `${pathChooser(definition)}_LIST`;
+    case "BOOL":
+      return "CHECK_BOX";
+    case "RANGE_EXPR":
+      return "LINE_EDIT";
+    case "LIST[STRING]":
+      return "LINE_EDIT_LIST";
+    case "LIST[INT]":
+    case "LIST[FLOAT]":
+      return "SPIN_BOX_LIST";
+    case "LIST[BOOL]":
+      return "CHECK_BOX_LIST";
+    case "LIST[LIST[INT]]":
+      return "HIDDEN";
   }
+}
+
+function pathChooser(definition: { objectType?: "FILE" | "DIRECTORY"; dataFlow?: string }): string {
+  if (definition.objectType === "FILE") return definition.dataFlow === "OUT" ? "CHOOSE_OUTPUT_FILE" : "CHOOSE_INPUT_FILE";
+  return "CHOOSE_DIRECTORY";
 }
 
 export function isCheckBoxPair(values: readonly string[]): boolean {
@@ -79,45 +116,53 @@ export function checkUserInterface(ctx: ValidationContext, node: SourceNode, pat
   }
   definition.userInterface = hints as NonNullable<JobParameterDefinition["userInterface"]>;
   const control = effectiveControl(definition);
-  const allowed = definition.allowedValues as unknown[] | undefined;
-  if (FREE_INPUT.has(control) && allowed !== undefined) {
-    ctx.error(child(path, "control"), `control ${control} cannot be used with allowedValues (use DROPDOWN_LIST)`);
+  // Only the base types have allowedValues; the controls of the EXPR types depend on the type alone.
+  if (definition.type === "INT" || definition.type === "FLOAT" || definition.type === "STRING" || definition.type === "PATH") {
+    const allowed = definition.allowedValues as unknown[] | undefined;
+    if (FREE_INPUT.has(control) && allowed !== undefined) {
+      ctx.error(child(path, "control"), `control ${control} cannot be used with allowedValues (use DROPDOWN_LIST)`);
+    }
+    if (control === "DROPDOWN_LIST" && allowed === undefined) {
+      ctx.error(child(path, "control"), "control DROPDOWN_LIST requires allowedValues");
+    }
+    if (definition.type === "STRING" && control === "CHECK_BOX" && (allowed === undefined || !isCheckBoxPair(allowed as string[]))) {
+      ctx.error(
+        child(path, "control"),
+        "control CHECK_BOX requires allowedValues to be exactly one of the pairs true/false, yes/no, on/off, 1/0 (any case and order)",
+      );
+    }
   }
-  if (control === "DROPDOWN_LIST" && allowed === undefined) {
-    ctx.error(child(path, "control"), "control DROPDOWN_LIST requires allowedValues");
+  if (definition.type === "PATH" || definition.type === "LIST[PATH]") checkPathHints(ctx, ui, path, definition, control, hints);
+  if (definition.type === "INT" || definition.type === "FLOAT" || definition.type === "LIST[INT]" || definition.type === "LIST[FLOAT]") {
+    checkNumberHints(ctx, ui, path, definition, control, hints);
   }
-  if (control === "CHECK_BOX" && (allowed === undefined || !isCheckBoxPair(allowed as string[]))) {
-    ctx.error(
-      child(path, "control"),
-      "control CHECK_BOX requires allowedValues to be exactly one of the pairs true/false, yes/no, on/off, 1/0 (any case and order)",
-    );
-  }
-  if (definition.type === "PATH") checkPathHints(ctx, ui, path, definition, control, hints);
-  if (definition.type === "INT" || definition.type === "FLOAT") checkNumberHints(ctx, ui, path, definition, control, hints);
 }
 
 function checkPathHints(
   ctx: ValidationContext,
   ui: ObjectNode,
   path: Path,
-  definition: JobParameterDefinition & { type: "PATH" },
+  definition: JobParameterDefinition & { type: "PATH" | "LIST[PATH]" },
   control: string,
   hints: Record<string, unknown>,
 ): void {
-  if (control === "CHOOSE_DIRECTORY" && definition.objectType === "FILE") {
-    ctx.error(child(path, "control"), "control CHOOSE_DIRECTORY cannot be used with objectType FILE");
+  // LIST[PATH] has the same choosers, each for a list of paths (§2.12).
+  const list = definition.type === "LIST[PATH]" ? "_LIST" : "";
+  const [input, output, directory] = [`CHOOSE_INPUT_FILE${list}`, `CHOOSE_OUTPUT_FILE${list}`, `CHOOSE_DIRECTORY${list}`];
+  if (control === directory && definition.objectType === "FILE") {
+    ctx.error(child(path, "control"), `control ${directory} cannot be used with objectType FILE`);
   }
-  if ((control === "CHOOSE_INPUT_FILE" || control === "CHOOSE_OUTPUT_FILE") && definition.objectType === "DIRECTORY") {
+  if ((control === input || control === output) && definition.objectType === "DIRECTORY") {
     ctx.error(child(path, "control"), `control ${control} cannot be used with objectType DIRECTORY`);
   }
   const filtersNode = field(ui, "fileFilters");
   const defaultNode = field(ui, "fileFilterDefault");
   // Spec §2.2: file filters "can be provided when the control is CHOOSE_INPUT_FILE or
   // CHOOSE_OUTPUT_FILE", so like singleStepDelta and decimals they are refused elsewhere.
-  if ((filtersNode !== undefined || defaultNode !== undefined) && control !== "CHOOSE_INPUT_FILE" && control !== "CHOOSE_OUTPUT_FILE") {
+  if ((filtersNode !== undefined || defaultNode !== undefined) && control !== input && control !== output) {
     ctx.error(
       child(path, filtersNode !== undefined ? "fileFilters" : "fileFilterDefault"),
-      `file filters only apply to the file choosers (CHOOSE_INPUT_FILE, CHOOSE_OUTPUT_FILE), not to ${control === "CHOOSE_DIRECTORY" ? "a directory" : control}`,
+      `file filters only apply to the file choosers (${input}, ${output}), not to ${control === directory ? "a directory" : control}`,
     );
   }
   if (filtersNode !== undefined) {
@@ -159,15 +204,16 @@ function checkNumberHints(
   ctx: ValidationContext,
   ui: ObjectNode,
   path: Path,
-  definition: JobParameterDefinition & { type: "INT" | "FLOAT" },
+  definition: JobParameterDefinition & { type: "INT" | "FLOAT" | "LIST[INT]" | "LIST[FLOAT]" },
   control: string,
   hints: Record<string, unknown>,
 ): void {
+  const spinBox = definition.type.startsWith("LIST[") ? "SPIN_BOX_LIST" : "SPIN_BOX";
   const deltaNode = field(ui, "singleStepDelta");
   if (deltaNode !== undefined) {
     const p = child(path, "singleStepDelta");
-    if (control !== "SPIN_BOX") ctx.error(p, `singleStepDelta only applies to the SPIN_BOX control, not ${control}`);
-    if (definition.type === "INT") {
+    if (control !== spinBox) ctx.error(p, `singleStepDelta only applies to the ${spinBox} control, not ${control}`);
+    if (definition.type === "INT" || definition.type === "LIST[INT]") {
       const delta = readInt(ctx, deltaNode, p, false);
       if (delta !== null && delta <= 0n) ctx.error(p, "singleStepDelta must be greater than zero");
       else if (delta !== null) hints.singleStepDelta = delta;
@@ -180,7 +226,7 @@ function checkNumberHints(
   const decimalsNode = field(ui, "decimals");
   if (decimalsNode !== undefined) {
     const p = child(path, "decimals");
-    if (control !== "SPIN_BOX") ctx.error(p, `decimals only applies to the SPIN_BOX control, not ${control}`);
+    if (control !== spinBox) ctx.error(p, `decimals only applies to the ${spinBox} control, not ${control}`);
     const decimals = readInt(ctx, decimalsNode, p, false);
     if (decimals !== null && decimals < 0n) ctx.error(p, "decimals must be zero or greater");
     else if (decimals !== null) hints.decimals = Number(decimals);

@@ -15,6 +15,7 @@ import { getEntry, type SourceNode } from "../../../lib/openjd/source-node";
 import { sortErrors } from "../../../lib/openjd/template";
 import { decodeTemplate } from "../../../lib/openjd/validate/templates";
 import { locateJobErrors } from "../job-errors";
+import { contradiction } from "./contradictions";
 import type { ConformanceCase } from "./discover";
 
 export type CaseStatus = "passed" | "failed" | "skipped";
@@ -44,6 +45,8 @@ const failed = (reason: string): CaseOutcome => ({ status: "failed", reason });
 const skipped = (reason: string): CaseOutcome => ({ status: "skipped", reason });
 
 export async function runCase(testCase: ConformanceCase, options: RunOptions): Promise<CaseOutcome> {
+  const conflict = contradiction(testCase.file);
+  if (conflict !== null) return skipped(`contradiction: ${conflict}`);
   const format = detectFormat(testCase.file) ?? "yaml";
   const source = parseSource(readFileSync(testCase.file, "utf8"), format);
   if (!source.root) {

@@ -5,6 +5,8 @@ import { registerComparison } from "./comparison";
 import { registerGeneral } from "./general";
 import { registerLists } from "./lists";
 import { registerMath } from "./math";
+import { registerHostPaths, registerPaths } from "./paths";
+import { registerRegex } from "./regex";
 import { registerRepr } from "./repr";
 import { registerStringSplit } from "./string-split";
 import { registerStrings } from "./strings";
@@ -28,6 +30,9 @@ export function standardLibrary(scope: LibraryScope): FunctionLibrary {
   registerStrings(lib);
   registerStringSplit(lib);
   registerRepr(lib);
+  registerPaths(lib);
+  registerRegex(lib);
+  if (scope === "host") registerHostPaths(lib);
   cache.set(scope, lib);
   return lib;
 }

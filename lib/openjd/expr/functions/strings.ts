@@ -15,12 +15,11 @@ const text = (v: ExprValue | undefined) => (v as { value: string }).value;
 const int = (v: ExprValue | undefined) => (v as Int).value;
 
 /**
- * Sizes a string result before it is built: the memory check, and the operations for the part
- * of the output beyond the input the evaluator has already charged for.
+ * Sizes a string result before it is built. The evaluator charges the operations for the text
+ * a call produces; this only refuses a result that could not fit in memory.
  */
-export function reserveText(ctx: EvalContext, inputLength: number, outputLength: number): void {
+export function reserveText(ctx: EvalContext, _inputLength: number, outputLength: number): void {
   ctx.assertFits(16 + 2 * outputLength);
-  ctx.charge(Math.max(0, Math.ceil(outputLength / 256) - Math.ceil(inputLength / 256)));
 }
 
 function nonEmpty(name: string, argument: string, value: string): string {
@@ -52,7 +51,7 @@ function replace(s: string, old: string, replacement: string, ctx: EvalContext):
 
 function repeat(s: string, times: bigint, ctx: EvalContext): ExprValue {
   if (times <= 0n || s === "") return stringValue("");
-  // Compared as a float first: a bigint product of a huge count would be costly to form.
+  // A float estimate is enough: a count near 2^63 only has to fail the memory check.
   const length = s.length * Number(times);
   reserveText(ctx, s.length, length);
   return stringValue(s.repeat(Number(times)));

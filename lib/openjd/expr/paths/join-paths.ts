@@ -5,7 +5,7 @@
  * linear. URI joins never normalise the URI.
  */
 import { type PathFormat } from "./path-error";
-import { normalizePathText, parsePath, splitRoot } from "./parse-path";
+import { normalizePathText, parsePath, splitRoot, splitWindowsRoot } from "./parse-path";
 import { formatUriPath, isUriPath, parseUriPath, type UriPath, withoutTrailingEmpty } from "./uri-path";
 
 /** posixpath.join: a part starting with `/` restarts the path; `/` is added only when missing. */
@@ -41,7 +41,7 @@ function joinWindowsText(parts: readonly string[]): string {
   let bodyLast = "";
   const append = (rest: string): void => {
     if (rest === "") return;
-    if (bodyLast !== "" && !bodyLast.endsWith("\\")) body.push("\\");
+    if (bodyLast !== "" && !bodyLast.endsWith("\\") && !bodyLast.endsWith("/")) body.push("\\");
     body.push(rest);
     bodyLast = rest;
   };
@@ -50,7 +50,7 @@ function joinWindowsText(parts: readonly string[]): string {
     bodyLast = rest;
   };
   for (const [index, part] of parts.entries()) {
-    const split = splitRoot(part, "WINDOWS");
+    const split = splitWindowsRoot(part);
     // ntpath compares drives as written: `//srv/share` is not the drive `\\srv\share`.
     const next = { ...split, drive: part.slice(0, split.drive.length) };
     if (index === 0) {

@@ -5,6 +5,7 @@
  * on construction (openjd-rs specs/expr/path-mapping.md "Filesystem path normalization"):
  * duplicate separators and `.` components go, `..` stays (collapsing it would be wrong through
  * symlinks), a trailing separator goes, `''` becomes `.`, and WINDOWS writes `\`.
+ * Everything here is a single scan of the text, so long paths stay cheap.
  */
 import { type PathFormat, SEPARATOR } from "./path-error";
 import { isUriPath } from "./uri-path";
@@ -21,7 +22,34 @@ export interface ParsedPath {
 interface RootSplit {
   drive: string;
   root: string;
+  /** The text after the anchor, as written (WINDOWS may still use either separator). */
   rest: string;
+}
+
+const SLASH = 47;
+const BACKSLASH = 92;
+
+function isSeparatorCode(code: number, format: PathFormat): boolean {
+  return code === SLASH || (code === BACKSLASH && format === "WINDOWS");
+}
+
+function isSeparator(char: string | undefined, format: PathFormat): boolean {
+  return char === "/" || (char === "\\" && format === "WINDOWS");
+}
+
+/** The first separator at or after `from`, or -1. */
+function nextSeparator(text: string, from: number, format: PathFormat): number {
+  if (format === "POSIX") return text.indexOf("/", from);
+  for (let i = from; i < text.length; i++) if (isSeparatorCode(text.charCodeAt(i), format)) return i;
+  return -1;
+}
+
+/**
+ * `text` with every `from` written as `to`. Split and join, because V8's `replaceAll` is an order
+ * of magnitude slower when a long path has hundreds of thousands of separators.
+ */
+export function replaceSeparators(text: string, from: string, to: string): string {
+  return text.includes(from) ? text.split(from).join(to) : text;
 }
 
 /** posixpath.splitroot: one or three-plus leading slashes are the root `/`, exactly two are `//`. */
@@ -34,64 +62,76 @@ function splitPosixRoot(p: string): RootSplit {
 const UNC_PREFIX = "\\\\?\\UNC\\";
 
 /**
- * ntpath.splitroot on text whose separators are already `\`. Any character followed by `:` is a
- * drive, as in ntpath. A UNC drive runs through the share name: `\\server\share`.
+ * ntpath.splitroot, without pathlib's UNC root (ntpath.join needs exactly this). Any character
+ * followed by `:` is a drive, as in ntpath; a UNC drive runs through the share name
+ * (`\\server\share`). The drive is returned with `\` separators, the rest as written.
  */
-function splitWindowsRoot(p: string): RootSplit {
-  if (p[0] === "\\") {
-    if (p[1] !== "\\") return { drive: "", root: "\\", rest: p.slice(1) };
-    const start = p.slice(0, 8).toUpperCase() === UNC_PREFIX ? 8 : 2;
-    const afterServer = p.indexOf("\\", start);
-    const afterShare = afterServer === -1 ? -1 : p.indexOf("\\", afterServer + 1);
-    if (afterShare === -1) return { drive: p, root: "", rest: "" };
-    return { drive: p.slice(0, afterShare), root: "\\", rest: p.slice(afterShare + 1) };
+export function splitWindowsRoot(p: string): RootSplit {
+  const drive = (end: number): string => replaceSeparators(p.slice(0, end), "/", "\\");
+  if (isSeparator(p[0], "WINDOWS")) {
+    if (!isSeparator(p[1], "WINDOWS")) return { drive: "", root: "\\", rest: p.slice(1) };
+    const start = replaceSeparators(p.slice(0, 8), "/", "\\").toUpperCase() === UNC_PREFIX ? 8 : 2;
+    const afterServer = nextSeparator(p, start, "WINDOWS");
+    const afterShare = afterServer === -1 ? -1 : nextSeparator(p, afterServer + 1, "WINDOWS");
+    if (afterShare === -1) return { drive: drive(p.length), root: "", rest: "" };
+    return { drive: drive(afterShare), root: "\\", rest: p.slice(afterShare + 1) };
   }
   if (p[1] === ":") {
-    if (p[2] === "\\") return { drive: p.slice(0, 2), root: "\\", rest: p.slice(3) };
+    if (isSeparator(p[2], "WINDOWS")) return { drive: p.slice(0, 2), root: "\\", rest: p.slice(3) };
     return { drive: p.slice(0, 2), root: "", rest: p.slice(2) };
   }
   return { drive: "", root: "", rest: p };
 }
 
 /**
- * `text` with every `from` written as `to`. Split and join, because V8's `replaceAll` is an order
- * of magnitude slower when a long path has hundreds of thousands of separators.
+ * Drive, root and the rest of `value`. pathlib adds a root to a `\\server\share` drive (it is
+ * printed `\\server\share\`), except for the device forms `\\.\x` and `\\?\x`.
  */
-export function replaceSeparators(text: string, from: string, to: string): string {
-  return text.includes(from) ? text.split(from).join(to) : text;
-}
-
-/** Drive, root and the unparsed rest of `value`, with WINDOWS separators turned into `\`. */
 export function splitRoot(value: string, format: PathFormat): RootSplit {
-  return format === "POSIX" ? splitPosixRoot(value) : splitWindowsRoot(replaceSeparators(value, "/", "\\"));
-}
-
-/**
- * pathlib's parse: a `\\server\share` drive always has a root (it is printed `\\server\share\`),
- * except for the device forms `\\.\x` and `\\?\x` that are not shares.
- */
-export function parsePath(value: string, format: PathFormat): ParsedPath {
-  const { drive, rest, root: splitRootText } = splitRoot(value, format);
-  let root = splitRootText;
-  if (format === "WINDOWS" && root === "" && drive.startsWith("\\") && !drive.endsWith("\\")) {
+  if (format === "POSIX") return splitPosixRoot(value);
+  const split = splitWindowsRoot(value);
+  const { drive } = split;
+  if (split.root === "" && drive.startsWith("\\") && !drive.endsWith("\\")) {
     const pieces = drive.split("\\");
     const server = pieces[2] ?? "";
-    if ((pieces.length === 4 && !"?.".includes(server)) || pieces.length === 6) root = "\\";
+    if ((pieces.length === 4 && !"?.".includes(server)) || pieces.length === 6) return { ...split, root: "\\" };
   }
-  return { drive, root, tail: components(rest, SEPARATOR[format]) };
+  return split;
 }
 
-/** The components of `rest` without empty ones and `.`; a scan, so runs of separators cost nothing. */
-function components(rest: string, sep: string): string[] {
+function isDotOrEmpty(text: string, start: number, end: number): boolean {
+  return end === start || (end === start + 1 && text[start] === ".");
+}
+
+/** The components of `rest` without empty ones and `.`. */
+function components(rest: string, format: PathFormat): string[] {
   const tail: string[] = [];
   let start = 0;
   while (start <= rest.length) {
-    let end = rest.indexOf(sep, start);
+    let end = nextSeparator(rest, start, format);
     if (end === -1) end = rest.length;
-    if (end > start && !(end === start + 1 && rest[start] === ".")) tail.push(rest.slice(start, end));
+    if (!isDotOrEmpty(rest, start, end)) tail.push(rest.slice(start, end));
     start = end + 1;
   }
   return tail;
+}
+
+export function parsePath(value: string, format: PathFormat): ParsedPath {
+  const { drive, root, rest } = splitRoot(value, format);
+  return { drive, root, tail: components(rest, format) };
+}
+
+/** The last component (pathlib's `name`), found from the end without splitting the whole path. */
+export function lastComponent(value: string, format: PathFormat): string {
+  const { rest } = splitRoot(value, format);
+  let end = rest.length;
+  while (end > 0) {
+    let start = end;
+    while (start > 0 && !isSeparator(rest[start - 1], format)) start--;
+    if (!isDotOrEmpty(rest, start, end)) return rest.slice(start, end);
+    end = start - 1;
+  }
+  return "";
 }
 
 /** True when WINDOWS would read `component` as a drive (`x:` + anything). */

@@ -4,8 +4,8 @@
  * as their first part and every other segment as written, empty ones included.
  */
 import { type PathFormat } from "./path-error";
-import { formatParsedPath, normalizePathText, parsePath, replaceSeparators } from "./parse-path";
-import { formatUriPath, parseUriPath } from "./uri-path";
+import { formatParsedPath, lastComponent, normalizePathText, parsePath, replaceSeparators, splitRoot } from "./parse-path";
+import { formatUriPath, isUriPath, parseUriPath, uriName } from "./uri-path";
 
 /**
  * pathlib's split of a name into stem and suffix (Python ≤ 3.13): the suffix starts at the last
@@ -19,9 +19,8 @@ export function splitSuffix(name: string): { stem: string; suffix: string } {
 }
 
 export function pathName(value: string, format: PathFormat): string {
-  const uri = parseUriPath(value);
-  if (uri) return uri.segments.at(-1) ?? "";
-  return parsePath(value, format).tail.at(-1) ?? "";
+  if (isUriPath(value)) return uriName(value);
+  return lastComponent(value, format);
 }
 
 export function pathStem(value: string, format: PathFormat): string {
@@ -73,8 +72,8 @@ export function pathParts(value: string, format: PathFormat): string[] {
  * always are (§2.3.2).
  */
 export function isAbsolutePath(value: string, format: PathFormat): boolean {
-  if (parseUriPath(value)) return true;
-  const { drive, root } = parsePath(value, format);
+  if (isUriPath(value)) return true;
+  const { drive, root } = splitRoot(value, format);
   if (format === "POSIX") return root !== "";
   return (drive !== "" && root !== "") || drive.startsWith("\\\\");
 }
@@ -82,5 +81,5 @@ export function isAbsolutePath(value: string, format: PathFormat): boolean {
 /** pathlib's `as_posix`: the normalised text with `\` written as `/` on WINDOWS; URIs unchanged. */
 export function asPosix(value: string, format: PathFormat): string {
   const text = normalizePathText(value, format);
-  return format === "WINDOWS" && !parseUriPath(value) ? replaceSeparators(text, "\\", "/") : text;
+  return format === "WINDOWS" && !isUriPath(value) ? replaceSeparators(text, "\\", "/") : text;
 }

@@ -42,6 +42,13 @@ export function parseUriPath(value: string): UriPath | null {
   return { authority: value.slice(0, slash), segments: value.slice(slash + 1).split("/") };
 }
 
+/** The last segment, found without splitting the whole URI; "" for a bare authority. */
+export function uriName(value: string): string {
+  const authorityStart = value.indexOf("://") + 3;
+  const lastSlash = value.lastIndexOf("/");
+  return lastSlash < authorityStart ? "" : value.slice(lastSlash + 1);
+}
+
 export function formatUriPath(authority: string, segments: readonly string[]): string {
   return segments.length === 0 ? authority : `${authority}/${segments.join("/")}`;
 }
