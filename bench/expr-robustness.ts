@@ -34,6 +34,7 @@ const families = new Map<string, number>();
 const evaluated = new Map<string, number>();
 const checked = new Map<string, number>();
 const disagreements: string[] = [];
+const called = new Set<string>();
 let saved = 0;
 let exceptions = 0;
 let parsed = 0;
@@ -68,6 +69,7 @@ for (let index = 0; index < cases; index++) {
   tally(evaluated, outcome.evaluated);
   tally(checked, outcome.checked);
   if (outcome.parsed) parsed++;
+  for (const match of testCase.source.matchAll(/\.?([A-Za-z_]\w*)\s*\(?/g)) called.add(match[1] as string);
   // Informational: the checker rejects (type) what concrete evaluation accepted.
   if (outcome.evaluated === "ok" && outcome.checked === "type" && disagreements.length < 1000) disagreements.push(testCase.source);
   if ((index + 1) % 2000 === 0 || index + 1 === cases) {
@@ -99,6 +101,9 @@ for (const input of pathological) {
 const seconds = (performance.now() - started) / 1000;
 const histogram = (map: Map<string, number>) => [...map].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(", ");
 console.log(`\ncases: ${cases} (${histogram(families)}), ${parsed} parsed`);
+const publicNames = libraries.host.names().flatMap((n) => (n.startsWith("__property_") ? [n.slice(11, -2)] : n.startsWith("__") ? [] : [n]));
+const uncalled = publicNames.filter((n) => !called.has(n));
+console.log(`library functions and properties used: ${publicNames.length - uncalled.length} of ${publicNames.length}${uncalled.length > 0 ? ` (not: ${uncalled.join(", ")})` : ""}`);
 console.log(`evaluation: ${histogram(evaluated)}`);
 console.log(`type check: ${histogram(checked)}`);
 console.log(`checker rejected (type) what evaluation accepted: ${disagreements.length}${disagreements.length > 0 ? `, e.g. ${disagreements.slice(0, 3).map((s) => JSON.stringify(s.slice(0, 100))).join("; ")}` : ""}`);
@@ -124,6 +129,8 @@ console.log(
     slowestMs: Number(slowest.ms.toFixed(1)),
     casesOver1s: overLimit,
     checkerDisagreements: disagreements.length,
+    functionsUsed: publicNames.length - uncalled.length,
+    functionsInLibrary: publicNames.length,
     seconds: Number(seconds.toFixed(1)),
   }),
 );

@@ -27,3 +27,13 @@ export {
   type MatchResult,
 } from "./capabilities";
 export { parseFormatString, resolveFormatString, type FormatString } from "./format-string";
+export {
+  hostEnvironment,
+  resolveAction,
+  resolveFileData,
+  resolveVariables,
+  withLets,
+  type HostInput,
+  type ResolvedAction,
+  type SessionValues,
+} from "./host-evaluation";

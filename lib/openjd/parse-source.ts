@@ -89,7 +89,13 @@ export function parseSource(text: string, format: DocumentFormat): ParsedSource 
     });
     return { text, root: null, lines, errors };
   };
-  if (doc.errors.length > 0) return syntaxErrors(doc.errors.map((e) => ({ offset: e.pos[0], message: firstLine(e.message) })));
+  if (doc.errors.length > 0) {
+    // After the first syntax error the parser is out of step and the rest are mostly echoes of it.
+    const first = doc.errors[0] as (typeof doc.errors)[number];
+    const more = doc.errors.length - 1;
+    const message = `${firstLine(first.message)}${more > 0 ? ` (the parser reported ${more} more error${more === 1 ? "" : "s"} after this one)` : ""}`;
+    return syntaxErrors([{ offset: first.pos[0], message }]);
+  }
   const converter = new Converter(doc);
   try {
     const root = doc.contents === null ? null : converter.convert(doc.contents as YamlNode, 0);

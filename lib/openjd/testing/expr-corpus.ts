@@ -9,9 +9,8 @@ import { evaluate } from "../expr/evaluator";
 import { scanExprFormatString } from "../expr/format-string-expr";
 import type { FunctionLibrary } from "../expr/library";
 import { parseLetBinding } from "../expr/parser";
-import { ANY, STRING, type ExprType } from "../expr/types";
+import { ANY, type ExprType } from "../expr/types";
 import { typeOf, unresolvedValue, type ExprValue } from "../expr/values";
-import { parameterExprType } from "../validate/scopes";
 import { sampleValue, valueFromData } from "./expr-sample-values";
 
 export interface CorpusExpression {
@@ -90,15 +89,20 @@ function collectSymbols(node: Json, supplied: Record<string, Json>, symbols: Sym
     addParameter(symbols, `Task.Param.${String(p.name)}`, `Task.RawParam.${String(p.name)}`, String(p.type ?? "INT").toUpperCase(), first);
   }
   for (const f of list(node.embeddedFiles)) {
-    for (const prefix of ["Task.File.", "Env.File."]) symbols.set(prefix + String(f.name), { type: parameterExprType("PATH", false), value: sampleValue("PATH") });
+    for (const prefix of ["Task.File.", "Env.File."]) symbols.set(prefix + String(f.name), typed(sampleValue("PATH")));
   }
-  if (typeof node.name === "string") symbols.set("Step.Name", { type: STRING, value: sampleValue("STRING", node.name) });
+  if (typeof node.name === "string") symbols.set("Step.Name", typed(sampleValue("STRING", node.name)));
   for (const value of Object.values(node)) collectSymbols(value, supplied, symbols);
 }
 
+/** A symbol whose static type is that of its sample value. */
+function typed(value: ExprValue): { type: ExprType; value: ExprValue } {
+  return { type: typeOf(value), value };
+}
+
 function addParameter(symbols: Symbols, name: string, rawName: string, type: string, given: Json): void {
-  symbols.set(name, { type: parameterExprType(type, false), value: valueFromData(type, given) ?? sampleValue(type) });
-  symbols.set(rawName, { type: parameterExprType(type, true), value: valueFromData(type, given, true) ?? sampleValue(type, undefined, true) });
+  symbols.set(name, typed(valueFromData(type, given) ?? sampleValue(type)));
+  symbols.set(rawName, typed(valueFromData(type, given, true) ?? sampleValue(type, undefined, true)));
 }
 
 function list(value: Json | undefined): Array<Record<string, Json>> {
@@ -148,9 +152,7 @@ export function symbolsFor(entry: CorpusExpression, expr: Expr): { check: Map<st
 
 function hostSymbol(name: string): { type: ExprType; value: ExprValue } | undefined {
   const type = HOST_SAMPLE.get(name);
-  if (type === undefined) return undefined;
-  const value = sampleValue(type);
-  return { type: typeOf(value), value };
+  return type === undefined ? undefined : typed(sampleValue(type));
 }
 
 function symbolName(chain: readonly string[], known: (name: string) => boolean): string {

@@ -183,7 +183,7 @@ export class ExprGenerator {
   /** A call of a library function returning `type` (or, now and then, any function at all). */
   private call(type: GenType, d: number): Piece {
     const r = this.rng;
-    const fitting = (this.index.byReturn.get(type) ?? []).filter((c) => !c.property);
+    const fitting = this.index.byReturn.get(type) ?? [];
     const random = fitting.length === 0 || r.chance(0.1);
     const pool = random ? this.index.all : fitting;
     if (pool.length === 0) return this.leaf(type);
