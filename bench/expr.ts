@@ -19,7 +19,7 @@ import { numberFlag, samplesDir } from "./corpus";
 import { loadExprCorpus } from "./expr-samples";
 
 const args = process.argv.slice(2);
-const rounds = numberFlag(args, "--rounds", 20);
+const rounds = numberFlag(args, "--rounds", 50);
 const warmup = numberFlag(args, "--warmup", 3);
 const library = standardLibrary("host");
 const mapPath = (value: string): string => value;

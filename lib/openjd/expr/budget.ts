@@ -64,6 +64,12 @@ export class Budget {
   }
 }
 
+/**
+ * What one list element really costs in this runtime (a boxed value object plus its slot),
+ * so the memory budget bounds real memory and the time spent allocating it.
+ */
+export const LIST_ITEM_BYTES = 48;
+
 /** Sizes of lists, computed once: lists are immutable and may be looked up many times. */
 const listSizes = new WeakMap<object, number>();
 
@@ -78,7 +84,7 @@ export function sizeOf(value: ExprValue): number {
     case "list": {
       const cached = listSizes.get(value);
       if (cached !== undefined) return cached;
-      let size = 16 + 8 * value.items.length;
+      let size = 16 + LIST_ITEM_BYTES * value.items.length;
       for (const item of value.items) if (item.kind === "string" || item.kind === "path" || item.kind === "list") size += sizeOf(item);
       listSizes.set(value, size);
       return size;

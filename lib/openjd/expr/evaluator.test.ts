@@ -49,6 +49,7 @@ describe("arithmetic (spec digest §14.4)", () => {
     ["0 ** -1", /^zero-division: /],
     ["(-8.0) ** 0.5", /^value: /],
     ["1e308 * 10", /^overflow: float result is infinite/],
+    ["1e300 // 1e-300", /^overflow: .* is too large to be an integer/],
     ["'a' + 1", /^type: '\+' does not accept \(string, int\)/],
     ["true + 1", /^type: /],
   ])("%s fails", (source, error) => {
@@ -126,6 +127,8 @@ describe("names, lists, indexing, comprehensions", () => {
     ["range_expr('1-10')[2:5]", "3-5"],
     ["range_expr('1-10')[::-3]", "[10, 7, 4, 1]"],
     ["5 in range_expr('1-10:2')", "true"],
+    ["range_expr('1-9223372036854775807')[-1]", "9223372036854775807"],
+    ["range_expr('-9223372036854775808-9223372036854775807')[0]", "-9223372036854775808"],
   ])("%s → %s", (source, expected) => {
     expect(text(source, { symbols })).toBe(expected);
   });

@@ -10,7 +10,7 @@ import { coerceTo } from "./coerce";
 import { ExprError, typeError } from "./errors";
 import type { EvalContext, FunctionLibrary } from "./library";
 import { suggest } from "../validate/scopes";
-import { BOOL, NULLTYPE, listOf, resolvedType, typeToString, union, type ExprType } from "./types";
+import { ANY, BOOL, INT, NULLTYPE, listOf, resolvedType, typeToString, union, type ExprType } from "./types";
 import {
   FALSE, NULL, TRUE, boolValue, elementsOf, floatValue, intValue, makeList, stringValue, typeOf, unresolvedValue,
   type ExprValue, type PathFormat,
@@ -302,9 +302,9 @@ class Evaluator implements EvalContext {
     try {
       if (iterable.kind === "unresolved") {
         const inner = resolvedType(iterable.type);
-        const itemType = inner.code === "list" ? inner.item : inner.code === "range_expr" ? { code: "int" as const } : null;
-        if (itemType === null && inner.code !== "any") throw typeError(`cannot iterate over ${typeToString(inner)}`);
-        scope.set(expr.variable, unresolvedValue(itemType ?? inner));
+        const itemType = iteratedType(inner);
+        if (itemType === null) throw typeError(`cannot iterate over ${typeToString(inner)}`);
+        scope.set(expr.variable, unresolvedValue(itemType));
         if (expr.condition) this.checkFilter(this.node(expr.condition, null));
         return unresolvedValue(listOf(resolvedType(typeOf(this.node(expr.element, itemTarget)))));
       }
@@ -358,6 +358,24 @@ function dottedChain(expr: Expr): string[] | null {
     return head === null ? null : [...head, expr.name];
   }
   return null;
+}
+
+/** The element type when iterating a value of `type` (lists, range expressions, unions of them). */
+function iteratedType(type: ExprType): ExprType | null {
+  switch (type.code) {
+    case "list":
+      return type.item;
+    case "range_expr":
+      return INT;
+    case "any":
+      return ANY;
+    case "union": {
+      const items = type.members.map(iteratedType);
+      return items.some((t) => t === null) ? null : union(items as ExprType[]);
+    }
+    default:
+      return null;
+  }
 }
 
 function typeAllows(type: ExprType, wanted: ExprType): boolean {

@@ -363,7 +363,45 @@ export class GrammarParser {
     if (isKeyword(after, "if")) throw fail("only one 'if' clause is allowed in a list comprehension", after.span);
     if (isKeyword(after, "for")) throw fail("nested comprehensions (more than one 'for') are not supported", after.span);
     const span = this.cover(opening, this.close("]"));
+    // The spec allows a single comprehension level: none may sit inside another one.
+    const inner = [element, iterable, condition].map((part) => (part === null ? null : findComprehension(part))).find((found) => found !== null);
+    if (inner) throw fail("nested comprehensions are not supported", inner.span);
     const node: Expr = { kind: "comprehension", element, variable: variable.text, variableSpan: variable.span, iterable, condition, span };
     return this.build(node, [element, iterable, condition]);
   }
+}
+
+/** The first comprehension inside an expression (trees are depth-limited, so recursion is safe). */
+function findComprehension(expr: Expr): Expr | null {
+  if (expr.kind === "comprehension") return expr;
+  const children: Array<Expr | null> = (() => {
+    switch (expr.kind) {
+      case "attribute":
+        return [expr.object];
+      case "list":
+        return expr.items;
+      case "unary":
+        return [expr.operand];
+      case "binary":
+      case "logical":
+        return [expr.left, expr.right];
+      case "compare":
+        return expr.operands;
+      case "conditional":
+        return [expr.condition, expr.body, expr.orElse];
+      case "call":
+        return [expr.callee, ...expr.args];
+      case "index":
+        return [expr.object, expr.index];
+      case "slice":
+        return [expr.object, expr.start, expr.stop, expr.step];
+      default:
+        return [];
+    }
+  })();
+  for (const child of children) {
+    const found = child === null ? null : findComprehension(child);
+    if (found) return found;
+  }
+  return null;
 }

@@ -68,17 +68,10 @@ export class FunctionLibrary {
     const candidates = (this.overloads.get(name) ?? []).filter((o) => o.params.length === args.length);
     const types = args.map(typeOf);
     if (types.some((t) => t.code === "unresolved")) {
-      // Same phases as a concrete call: an exact overload wins over one reached by coercion.
+      // A union-typed argument may be any of its members at run time: the call is valid when some
+      // combination of members has an overload, and its type is the union of those results.
       const plain = types.map((t) => (t.code === "unresolved" ? t.inner : t));
-      const exact = candidates.filter((o) => !o.params.some(hasVariables) && o.params.every((p, i) => fits(plain[i] as ExprType, p, false)));
-      const coercing = candidates.filter((o) => !o.params.some(hasVariables) && o.params.every((p, i) => fits(plain[i] as ExprType, p, !(method && i === 0))));
-      const returns =
-        exact.length > 0 ? exact.map((o) => o.returns)
-        : coercing.length > 0 ? coercing.map((o) => o.returns)
-        : candidates.flatMap((o) => {
-            const bindings = o.params.some(hasVariables) ? matchAll(o.params, plain, method) : null;
-            return bindings === null ? [] : [substitute(o.returns, bindings)];
-          });
+      const returns = memberCombinations(plain).flatMap((combo) => staticReturns(candidates, combo, method));
       if (returns.length === 0) throw noMatch(name, types, this.overloads.get(name));
       return unresolvedValue(returns.length === 1 ? (returns[0] as ExprType) : unionOf(returns));
     }
@@ -90,6 +83,35 @@ export class FunctionLibrary {
     }
     throw noMatch(name, types, this.overloads.get(name));
   }
+}
+
+/** Return types of the overloads a call with these (non-union) argument types would dispatch to. */
+function staticReturns(candidates: readonly Overload[], types: readonly ExprType[], method: boolean): ExprType[] {
+  // Same phases as a concrete call: an exact overload wins over one reached by coercion.
+  const plain = candidates.filter((o) => !o.params.some(hasVariables));
+  const exact = plain.filter((o) => o.params.every((p, i) => fits(types[i] as ExprType, p, false)));
+  if (exact.length > 0) return exact.map((o) => o.returns);
+  const coercing = plain.filter((o) => o.params.every((p, i) => fits(types[i] as ExprType, p, !(method && i === 0))));
+  if (coercing.length > 0) return coercing.map((o) => o.returns);
+  for (const o of candidates) {
+    if (!o.params.some(hasVariables)) continue;
+    const bindings = matchAll(o.params, types, method);
+    if (bindings !== null) return [substitute(o.returns, bindings)];
+  }
+  return [];
+}
+
+const MAX_COMBINATIONS = 64;
+
+/** Every combination of union members across the arguments (bounded: beyond it, unions stay whole). */
+function memberCombinations(types: readonly ExprType[]): ExprType[][] {
+  let combos: ExprType[][] = [[]];
+  for (const type of types) {
+    const members = type.code === "union" ? type.members : [type];
+    if (combos.length * members.length > MAX_COMBINATIONS) return [types.slice()];
+    combos = combos.flatMap((combo) => members.map((m) => [...combo, m]));
+  }
+  return combos;
 }
 
 function unionOf(types: ExprType[]): ExprType {

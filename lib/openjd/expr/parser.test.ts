@@ -181,7 +181,6 @@ describe("lists, calls, subscripts and comprehensions", () => {
     ["[['-e', e] for e in Task.Environment]", '[["-e", e] for e in Task.Environment]'],
     ["[x for x in a or b if c and d]", "[x for x in (or a b) if (and c d)]"],
     ["[x for x in (a if b else c)]", "[x for x in (if b then a else c)]"],
-    ["[[y for y in x] for x in z]", "[[y for y in x] for x in z]"],
     ["[_ for _i2 in y]", "[_ for _i2 in y]"],
     ["[v for vName in y]", "[v for vName in y]"],
   ])("%s → %s", (source, expected) => {
@@ -201,6 +200,8 @@ describe("lists, calls, subscripts and comprehensions", () => {
     ["[x for (a) in y]", "expected a loop variable name after 'for', found '('", 7, 8],
     ["[x for x of y]", "expected 'in' after the loop variable, found name 'of'", 9, 11],
     ["[x for x in y for z in x]", "nested comprehensions (more than one 'for') are not supported", 14, 17],
+    ["[[y for y in x] for x in z]", "nested comprehensions are not supported", 1, 15],
+    ["[x for x in [y for y in z]]", "nested comprehensions are not supported", 12, 26],
     ["[x for x in y if a if b]", "only one 'if' clause is allowed in a list comprehension", 19, 21],
     ["[x for x in y if a else b]", "expected ',' or ']', found keyword 'else'", 19, 23],
     ["[1, x for x in y]", "generator expressions are not supported; use a list comprehension [… for … in …]", 6, 9],

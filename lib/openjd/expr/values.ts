@@ -117,11 +117,16 @@ export function makeList(items: readonly ExprValue[], hint: ExprType = NULLTYPE)
 }
 
 function commonItemType(types: readonly ExprType[]): ExprType {
-  const names = new Set(types.map(typeToString));
-  if (names.size === 0) return NULLTYPE;
-  if (names.size === 1) return types[0] as ExprType;
+  // An empty list (`list[nulltype]`) takes the type of its neighbours.
+  const concrete = types.filter((t) => !(t.code === "list" && t.item.code === "nulltype"));
+  if (concrete.length === 0) return types[0] ?? NULLTYPE;
+  const names = new Set(concrete.map(typeToString));
+  if (names.size === 1) return concrete[0] as ExprType;
   if (names.size === 2 && names.has("int") && names.has("float")) return FLOAT;
   if (names.size === 2 && names.has("path") && names.has("string")) return STRING;
+  if (concrete.every((t) => t.code === "list")) {
+    return listOf(commonItemType(concrete.map((t) => (t as { item: ExprType }).item)));
+  }
   throw typeError(`a list cannot mix ${[...names].sort().join(" and ")} values`);
 }
 

@@ -67,7 +67,11 @@ export function registerArithmetic(lib: FunctionLibrary): void {
     })
     .define("__floordiv__", "(int, int) -> int", ([a, b]) => intValue(floorDiv(int(a!), int(b!))))
     // The spec types float // float as int (conformance expr2.1.1--division: 7.0 // 2.0 is 3).
-    .define("__floordiv__", "(float, float) -> int", ([a, b]) => intValue(BigInt(floatFloorDiv(num(a!), num(b!)))))
+    .define("__floordiv__", "(float, float) -> int", ([a, b]) => {
+      const quotient = floatFloorDiv(num(a!), num(b!));
+      if (!Number.isFinite(quotient)) throw new ExprError("overflow", `${num(a!)} // ${num(b!)} is too large to be an integer`);
+      return intValue(BigInt(quotient));
+    })
     .define("__mod__", "(int, int) -> int", ([a, b]) => intValue(floorMod(int(a!), int(b!))))
     .define("__mod__", "(float, float) -> float", ([a, b]) => floatValue(floatMod(num(a!), num(b!))))
     .define("__pow__", "(int, int) -> int | float", ([a, b]) => intPow(int(a!), int(b!)))

@@ -15,6 +15,8 @@ function text(v: ExprValue): string {
 }
 
 export function codePointCount(s: string): number {
+  // Most strings have no surrogate pairs: then the UTF-16 length is the code point count.
+  if (!/[\ud800-\udbff]/.test(s)) return s.length;
   let n = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);

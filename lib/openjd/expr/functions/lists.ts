@@ -3,7 +3,7 @@
  * any, all, list `+` (with the common-type rules) and list `*` (repetition). Results that can
  * outgrow their inputs are sized and charged before they are built.
  */
-import { sizeOf } from "../budget";
+import { LIST_ITEM_BYTES, sizeOf } from "../budget";
 import { compareValues } from "../compare";
 import { valueError } from "../errors";
 import type { EvalContext, FunctionLibrary } from "../library";
@@ -18,7 +18,7 @@ const int = (v: ExprValue | undefined) => (v as Int).value;
 const asList = (v: ExprValue | undefined) => v as List;
 
 /** Bytes of a list of `count` items whose own contents take `contentBytes` (see budget.sizeOf). */
-const listBytes = (count: number, contentBytes = 0) => 16 + 8 * count + contentBytes;
+const listBytes = (count: number, contentBytes = 0) => 16 + LIST_ITEM_BYTES * count + contentBytes;
 
 function contentBytes(items: readonly ExprValue[]): number {
   let total = 0;

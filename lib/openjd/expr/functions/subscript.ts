@@ -44,8 +44,12 @@ export function registerSubscript(lib: FunctionLibrary): void {
       return stringValue(chars[index(chars.length, (i as Int).value, "a string")] as string);
     })
     .define("__getitem__", "(range_expr, int) -> int", ([range, i]) => {
+      // Ranges can hold more values than a double counts exactly: index in bigint.
       const r = (range as Extract<ExprValue, { kind: "range_expr" }>).value;
-      return intValue(r.at(BigInt(index(Number(r.size), (i as Int).value, "a range"))));
+      const value = (i as Int).value;
+      const at = value < 0n ? r.size + value : value;
+      if (at < 0n || at >= r.size) throw new ExprError("index", `index ${value} is out of range for a range of ${r.size} values`);
+      return intValue(r.at(at));
     });
   // Without these, path→string coercion would make paths indexable; the spec says they are not.
   lib.define("__getitem__", "(path, int) -> noreturn", () => {

@@ -55,6 +55,9 @@ describe("matching semantics", () => {
     ["((a)|b)+", "ab", ["ab", "b", "a"]],
     ["(a){3}", "aaa", ["aaa", "a"]],
     ["(a*)*", "b", ["", ""]],
+    // an iteration that matches nothing is dropped, as in Rust (Python ends the loop there)
+    ["(a|)+", "aa", ["aa", "a"]],
+    ["(?:x?|a)+", "xa", ["xa"]],
     ["(ab){0}", "ab", ["", null]],
     ["(a)(?:b(c))?", "ab", ["a", "a", null]],
     ["(a)(?:b(c)?)?", "ab", ["ab", "a", null]],

@@ -1,6 +1,17 @@
 /**
  * Compiling a pattern once and running it: the engine's core API, used by the EXPR functions in
  * regex-functions.ts and re-exported from index.ts.
+ *
+ * Matching semantics where Python `re` and Rust `regex` disagree on patterns both accept:
+ * - `$` without `(?m)` also matches before a final `\n`, as in Python (openjd-rs lists this as a
+ *   known divergence of its Rust engine, which matches only at the very end).
+ * - `\w`, `\s` (and so `\b`) follow Rust's Unicode definitions; see unicode.ts.
+ * - `(?i)` uses simple one-to-one case folding (unicode.ts); `İ`/`i` do not fold, as in Rust.
+ * - A loop iteration that matches nothing is dropped rather than ending the loop (the Thompson
+ *   construction Rust's engines use; Python ends the loop there):
+ *   `(a|)+` on "aa" captures "a" (Python "") and `(?:x?|a)+` on "xa" matches "xa" (Python "x").
+ *   Only patterns whose repeated part can match the empty string are affected.
+ * - `\B` matches in an empty subject (Rust, and Python from 3.14).
  */
 import { compile, type Program } from "./compiler";
 import { parsePattern } from "./parser";
@@ -14,7 +25,7 @@ export interface CompiledRegex {
   readonly groupNames: ReadonlyMap<string, number>;
 }
 
-export interface Span {
+export interface GroupSpan {
   start: number;
   end: number;
 }
@@ -24,7 +35,7 @@ export interface MatchResult {
   start: number;
   end: number;
   /** groups[0] is the whole match; a group that did not take part is null. */
-  groups: Array<Span | null>;
+  groups: Array<GroupSpan | null>;
 }
 
 class Compiled implements CompiledRegex {
@@ -63,12 +74,12 @@ export function execInternal(re: CompiledRegex, subject: string, from: number, m
   if (!Number.isInteger(from) || from < 0 || from > subject.length) return null;
   const slots = runProgram(re.program, subject, from, { anchored: mode === "anchored", rejectEmptyAt, charge });
   if (slots === null) return null;
-  const groups: Array<Span | null> = [];
+  const groups: Array<GroupSpan | null> = [];
   for (let g = 0; g <= re.groupCount; g++) {
     const start = slots[2 * g] as number;
     const end = slots[2 * g + 1] as number;
     groups.push(start >= 0 && end >= 0 ? { start, end } : null);
   }
-  const whole = groups[0] as Span;
+  const whole = groups[0] as GroupSpan;
   return { start: whole.start, end: whole.end, groups };
 }

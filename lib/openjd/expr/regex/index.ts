@@ -5,7 +5,7 @@
  * for matching, so no pattern/subject pair can hang the evaluator; every step is charged to the
  * caller's operation budget.
  */
-export { compileRegex, execRegex, type CompiledRegex, type MatchResult, type Span } from "./compiled-regex";
+export { compileRegex, execRegex, type CompiledRegex, type MatchResult, type GroupSpan } from "./compiled-regex";
 export { RegexError, REGEX_LIMITS } from "./regex-error";
 export type { Charge } from "./vm";
 export { reEscape, reFindall, reMatch, reSearch, reSplit, reSub } from "./regex-functions";

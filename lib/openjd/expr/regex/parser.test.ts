@@ -170,6 +170,7 @@ describe("refused syntax, located", () => {
     ["(?P<a.b>x)", 4, "bad group name"],
     ["(?P<n>a)(?P<n>b)", 12, "used twice"],
     ["(?P<n", 0, "unterminated group name"],
+    ["(?im", 0, "unterminated flag group"],
   ])("%j is refused at %i (%s)", (pattern, offset, message) => {
     const error = refusal(pattern);
     expect(error.offset).toBe(offset);

@@ -161,6 +161,7 @@ class Parser {
     for (;;) {
       const at = reader.pos;
       const cp = reader.next();
+      if (cp < 0) reader.fail("unterminated flag group", open);
       if (cp === 0x29 || cp === 0x3a) {
         const scoped = cp === 0x3a;
         if (add.size + remove.size === 0 && !negating) reader.fail("missing flags", at);
@@ -173,8 +174,8 @@ class Parser {
         negating = true;
         continue;
       }
-      const letter = cp < 0 ? "" : String.fromCodePoint(cp);
-      if (!FLAG_LETTERS.includes(letter) || letter === "") reader.fail(`unsupported inline flag ${show(cp)} (allowed: i, m, s, x, u)`, at);
+      const letter = String.fromCodePoint(cp);
+      if (!FLAG_LETTERS.includes(letter)) reader.fail(`unsupported inline flag ${show(cp)} (allowed: i, m, s, x, u)`, at);
       if (negating && letter === "u") reader.fail("the u flag cannot be turned off", at);
       if ((negating ? add : remove).has(letter)) reader.fail(`the flag '${letter}' is turned both on and off`, at);
       (negating ? remove : add).add(letter);

@@ -13,7 +13,7 @@
  * - `re_sub`'s replacement is literal text (spec); `\1`, `\g<…>`, `$1`, `${…}` are refused.
  * - `re_escape` escapes what Python 3.7+'s `re.escape` does, all of which the dialect accepts.
  */
-import { compileRegex, execInternal, programSize, type CompiledRegex, type MatchResult, type Span } from "./compiled-regex";
+import { compileRegex, execInternal, programSize, type CompiledRegex, type MatchResult, type GroupSpan } from "./compiled-regex";
 import { RegexError } from "./regex-error";
 import type { Charge } from "./vm";
 
@@ -115,7 +115,7 @@ function* matches(re: CompiledRegex, subject: string, charge?: Charge): Generato
   }
 }
 
-function text(subject: string, group: Span | null | undefined): string {
+function text(subject: string, group: GroupSpan | null | undefined): string {
   return group ? subject.slice(group.start, group.end) : "";
 }
 
