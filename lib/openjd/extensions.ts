@@ -4,15 +4,21 @@ export const KNOWN_EXTENSIONS = ["TASK_CHUNKING", "REDACTED_ENV_VARS", "FEATURE_
 export type ExtensionName = (typeof KNOWN_EXTENSIONS)[number];
 
 /**
- * Extensions Loom implements. WRAP_ACTIONS is known but not implemented yet: templates that
- * declare it or use its fields are refused with a clear "not supported yet" error.
+ * Extensions Loom implements. A known extension left out of this set is refused with a clear
+ * "not supported yet" error wherever a template declares it or uses its fields.
  */
 export const SUPPORTED_EXTENSIONS: ReadonlySet<ExtensionName> = new Set<ExtensionName>([
   "TASK_CHUNKING",
   "REDACTED_ENV_VARS",
   "FEATURE_BUNDLE_1",
   "EXPR",
+  "WRAP_ACTIONS",
 ]);
+
+/** Extensions that only make sense together with another one (RFC 0008: WRAP_ACTIONS needs EXPR). */
+export const EXTENSION_PREREQUISITES: Readonly<Partial<Record<ExtensionName, ExtensionName>>> = {
+  WRAP_ACTIONS: "EXPR",
+};
 
 export function isKnownExtension(name: string): name is ExtensionName {
   return (KNOWN_EXTENSIONS as readonly string[]).includes(name);

@@ -4,7 +4,7 @@
  * RawParam, Task values, Session values, embedded files, Job/Step names and let values), the
  * script's own let bindings, and resolved actions, variables and file contents.
  */
-import { ExprError } from "./expr/errors";
+import { ExprError, valueError } from "./expr/errors";
 import { evaluate } from "./expr/evaluator";
 import { standardLibrary } from "./expr/functions";
 import { INT, STRING, listOf, optional, union } from "./expr/types";
@@ -13,7 +13,9 @@ import { evaluateFormat, formatText, isTypedField, type FormatEnvironment } from
 import type { FormatString } from "./format-string";
 import { parameterExprValue } from "./job/parameter-symbols";
 import type { Job, JobStep } from "./job/types";
-import type { Action, CancelationMode, EmbeddedFile, Environment, LetBinding, NumberField } from "./model";
+import { resolveMode } from "./job/resolve-fields";
+import { MAX_NOTIFY_PERIOD, type Action, type CancelationMethod, type CancelationMode, type CancelationModeField, type EmbeddedFile, type Environment, type LetBinding, type NumberField } from "./model";
+import { parseIntText } from "./numbers";
 import type { TaskParameterSet } from "./parameter-space";
 import { IntRangeExpr } from "./range-expr";
 
@@ -69,7 +71,7 @@ function taskValue(type: string, value: string, pathFormat: PathFormat): ExprVal
     case "PATH":
       return pathValue(value, pathFormat);
     case "CHUNK[INT]":
-      return { kind: "range_expr", value: IntRangeExpr.parse(value) };
+      return { kind: "range_expr", value: IntRangeExpr.parse(value), text: value };
     default:
       return stringValue(value);
   }
@@ -110,13 +112,46 @@ export interface ResolvedAction {
   cancelation: ResolvedCancelation;
 }
 
+/**
+ * What an action itself says once resolved, before its position's defaults: `timeout` null when
+ * none is declared (or a whole-field expression gave null), `cancelation` null when none is
+ * declared (or its mode resolved to null), a notify period only when one is written.
+ */
+export interface DeclaredAction {
+  command: string;
+  args: string[];
+  timeout: number | null;
+  cancelation: { mode: CancelationMode; notifyPeriodInSeconds: number | null } | null;
+}
+
 /** The action's position decides its defaults: onExit times out after 300 s; a step's onRun gets 120 s to stop when notified. */
 export type ActionRole = "onRun" | "onEnter" | "onExit";
 
 const ARG_TARGET = union([optional(STRING), listOf(STRING)]);
 
-/** Resolves an action for running (args: a whole-field null drops the arg, a list splices in). */
+/**
+ * Resolves an action for running (args: a whole-field null drops the arg, a list splices in).
+ * A wrap hook is resolved with the role of the action it replaces (`HOOK_POSITION`) and an
+ * environment that includes `wrappedSymbols`. Throws ExprError, also for values that resolve
+ * out of range (timeouts and modes written as format strings are only known here in hooks).
+ */
 export function resolveAction(action: Action, env: FormatEnvironment, role: ActionRole): ResolvedAction {
+  const declared = resolveDeclaredAction(action, env);
+  return {
+    command: declared.command,
+    args: declared.args,
+    timeout: declared.timeout ?? (role === "onExit" ? 300 : null),
+    cancelation: effectiveCancelation(declared.cancelation, role),
+  };
+}
+
+/** The cancelation the runtime applies: TERMINATE when none is declared; default notify periods by position. */
+export function effectiveCancelation(declared: DeclaredAction["cancelation"], role: ActionRole): ResolvedCancelation {
+  if (declared === null || declared.mode === "TERMINATE") return { mode: "TERMINATE", notifyPeriodInSeconds: null };
+  return { mode: declared.mode, notifyPeriodInSeconds: declared.notifyPeriodInSeconds ?? (role === "onRun" ? 120 : 30) };
+}
+
+export function resolveDeclaredAction(action: Action, env: FormatEnvironment): DeclaredAction {
   const args: string[] = [];
   for (const arg of action.args ?? []) {
     if (!isTypedField(arg)) {
@@ -128,25 +163,43 @@ export function resolveAction(action: Action, env: FormatEnvironment, role: Acti
     else if (value.kind !== "null") args.push(toText(value));
   }
   const timeout = action.timeout ? intField(action.timeout, env) : null;
-  const mode = action.cancelation?.mode ?? "TERMINATE";
-  const period = action.cancelation?.notifyPeriodInSeconds ? intField(action.cancelation.notifyPeriodInSeconds, env) : null;
-  return {
-    command: formatText(action.command, env),
-    args,
-    timeout: timeout ?? (role === "onExit" ? 300 : null),
-    cancelation: {
-      mode,
-      notifyPeriodInSeconds: mode === "NOTIFY_THEN_TERMINATE" ? (period ?? (role === "onRun" ? 120 : 30)) : null,
-    },
-  };
+  if (timeout !== null && timeout <= 0) throw valueError(`timeout resolved to ${timeout}; it must be a positive number of seconds`);
+  return { command: formatText(action.command, env), args, timeout, cancelation: declaredCancelation(action.cancelation, env) };
+}
+
+/**
+ * A null mode drops the whole object (its discriminator is gone). A notify period that resolves
+ * beside a TERMINATE mode is ignored: only NOTIFY_THEN_TERMINATE has a notify period.
+ */
+function declaredCancelation(cancelation: CancelationMethod | undefined, env: FormatEnvironment): DeclaredAction["cancelation"] {
+  if (!cancelation) return null;
+  const mode = modeOf(cancelation.mode, env);
+  if (mode === null) return null;
+  if (mode === "TERMINATE" || !cancelation.notifyPeriodInSeconds) return { mode, notifyPeriodInSeconds: null };
+  const period = intField(cancelation.notifyPeriodInSeconds, env);
+  if (period !== null && (period < 1 || period > MAX_NOTIFY_PERIOD)) {
+    throw valueError(`notifyPeriodInSeconds resolved to ${period}; it must be between 1 and ${MAX_NOTIFY_PERIOD}`);
+  }
+  return { mode, notifyPeriodInSeconds: period };
+}
+
+function modeOf(field: CancelationModeField, env: FormatEnvironment): CancelationMode | null {
+  if (typeof field === "string") return field;
+  const resolved = resolveMode(field.format, env);
+  if (!resolved.ok) throw valueError(resolved.message);
+  return resolved.value;
 }
 
 function intField(field: NumberField<bigint>, env: FormatEnvironment): number | null {
   if (field.kind === "literal") return Number(field.value);
-  const value = evaluateFormat(field.format, env, optional(INT));
-  if (value.kind === "null") return null;
-  if (value.kind === "int") return Number(value.value);
-  return Number(BigInt(toText(value).trim()));
+  if (isTypedField(field.format)) {
+    const value = evaluateFormat(field.format, env, optional(INT));
+    if (value.kind === "null") return null;
+    if (value.kind === "int") return Number(value.value);
+  }
+  const parsed = parseIntText(formatText(field.format, env));
+  if (!parsed.ok) throw valueError(`'${field.format.raw}' resolved to ${parsed.message}`);
+  return Number(parsed.value);
 }
 
 /** An environment's variables, in order, resolved (when it is entered). */

@@ -28,12 +28,19 @@ export {
 } from "./capabilities";
 export { parseFormatString, resolveFormatString, type FormatString } from "./format-string";
 export {
+  effectiveCancelation,
   hostEnvironment,
   resolveAction,
+  resolveDeclaredAction,
   resolveFileData,
   resolveVariables,
   withLets,
+  type ActionRole,
+  type DeclaredAction,
   type HostInput,
   type ResolvedAction,
   type SessionValues,
 } from "./host-evaluation";
+export { WRAP_HOOKS, MAX_NOTIFY_PERIOD } from "./model";
+export { HOOK_POSITION, HOOK_REPLACING, isWrappingEnvironment } from "./wrap-stack";
+export { hookEnvironment, wrappedActionOf, wrappedSymbols, type WrappedActionValues, type WrappedNames } from "./wrap-evaluation";

@@ -11,16 +11,18 @@ const JOB = `specificationVersion: jobtemplate-2023-09\nname: J\n${STEPS}`;
 const indent = (text: string) => text.replace(/^/gm, "  ").trimEnd();
 const jobTest = (template: string, rest = "") => `template:\n${indent(template)}\n${rest}`;
 const INT_JOB = `specificationVersion: jobtemplate-2023-09\nname: J\nparameterDefinitions:\n- name: N\n  type: INT\n${STEPS}`;
+const ECHO_N = `${INT_JOB}        args: ['N={{Param.N}}']\n`;
 
 const tree = tempTree({
   "suite/job_templates/1--valid.yaml": JOB,
   "suite/job_templates/1--valid.json": JSON.stringify({ specificationVersion: "jobtemplate-2023-09", name: "J", steps: [{ name: "S", script: { actions: { onRun: { command: "x" } } } }] }),
   "suite/job_templates/1--unknown-key.invalid.yaml": `${JOB}bogus: 1\n`,
   "suite/job_templates/1--marked-invalid-but-valid.invalid.yaml": JOB,
-  "suite/job_templates/2--wrap.yaml": `specificationVersion: jobtemplate-2023-09\nextensions: [WRAP_ACTIONS]\nname: J\n${STEPS}`,
+  // WRAP_ACTIONS is supported, and needs EXPR beside it (RFC 0008).
+  "suite/job_templates/2--wrap-without-expr.invalid.yaml": `specificationVersion: jobtemplate-2023-09\nextensions: [WRAP_ACTIONS]\nname: J\n${STEPS}`,
   "suite/env_templates/1--env.yaml": "specificationVersion: environment-2023-09\nenvironment:\n  name: E\n  variables:\n    A: '1'\n",
   "suite/env_templates/1--no-environment.invalid.yaml": "specificationVersion: environment-2023-09\n",
-  "suite/jobs/1--created.test.yaml": jobTest(INT_JOB, "parameters:\n  N: 5\nexpected:\n  output: ['x']\n"),
+  "suite/jobs/1--created.test.yaml": jobTest(ECHO_N, "parameters:\n  N: 5\nexpected:\n  output: ['N=5']\n"),
   "suite/jobs/1--not-an-int.invalid.test.yaml": jobTest(INT_JOB, "parameters:\n  N: five\n"),
   "suite/jobs/1--windows-only.test.yaml": jobTest(JOB, "runOn: [windows]\n"),
   "suite/jobs/1--creation-fails.test.yaml": jobTest(INT_JOB),
@@ -47,14 +49,12 @@ describe("the text report", () => {
     expect(run.lines).toEqual(
       expect.arrayContaining([
         "Skipped:",
-        "  1 × job created; checking its output needs the Session runtime (not available yet)",
-        "  1 × needs extension WRAP_ACTIONS (not supported yet)",
         "  1 × runs on windows only",
         "Proposed cases (upstream has not agreed on them; not counted): 1 passed, 1 failed, 0 skipped",
         expect.stringMatching(/^ {2}failed suite\/jobs\/proposed\/9--fails-today\.test\.yaml: /),
       ]),
     );
-    expect(run.lines.at(-1)).toBe("7 passed, 2 failed, 3 skipped");
+    expect(run.lines.at(-1)).toBe("9 passed, 2 failed, 1 skipped");
   });
 
   it.each([
@@ -92,7 +92,7 @@ describe("--json", () => {
     const run = await conformance("suite", "--json");
     expect(run.code).toBe(1);
     const report = JSON.parse(run.out);
-    expect(report.totals).toEqual({ passed: 7, failed: 2, skipped: 3 });
+    expect(report.totals).toEqual({ passed: 9, failed: 2, skipped: 1 });
     expect(report.proposed).toEqual({ passed: 1, failed: 1, skipped: 0 });
     expect(report.cases).toHaveLength(14);
     const byPath = Object.fromEntries(report.cases.map((c: { path: string }) => [c.path, c]));

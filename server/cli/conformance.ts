@@ -10,6 +10,7 @@ import { json, type CliIo } from "./io";
 import { discoverCases } from "./conformance/discover";
 import { skipReasons, totals, totalsLine, type CaseResult } from "./conformance/report";
 import { runCase, type RunOptions } from "./conformance/run-case";
+import { jobCaseRunner } from "./conformance/run-job-case";
 
 export const CONFORMANCE_USAGE = "usage: loom conformance DIR... [--json] [--filter SUBSTRING] [--verbose]";
 
@@ -19,7 +20,8 @@ export async function runConformance(argv: readonly string[], io: CliIo, extra: 
   for (const dir of args.positionals) if (!existsSync(resolve(io.cwd, dir))) throw new UsageError(`'${dir}' does not exist`);
   const filter = args.values.get("--filter");
   const cases = discoverCases(args.positionals.map((d) => resolve(io.cwd, d)), io.cwd).filter((c) => !filter || c.display.includes(filter));
-  const options: RunOptions = { platform: process.platform === "win32" ? "windows" : "posix", cwd: io.cwd, ...extra };
+  const platform = process.platform === "win32" ? "windows" : "posix";
+  const options: RunOptions = { platform, cwd: io.cwd, runJob: jobCaseRunner(platform), ...extra };
   const results: CaseResult[] = [];
   for (const testCase of cases) results.push({ testCase, outcome: await runCase(testCase, options) });
 

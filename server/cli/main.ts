@@ -3,6 +3,7 @@ import { UsageError } from "./args";
 import { CHECK_USAGE, runCheck } from "./check";
 import { CONFORMANCE_USAGE, runConformance } from "./conformance";
 import { processIo, type CliIo } from "./io";
+import { RUN_USAGE, runRun } from "./run";
 import { runSummary, SUMMARY_USAGE } from "./summary";
 
 const HELP = `loom — the Loom OpenJD farm command
@@ -11,6 +12,8 @@ const HELP = `loom — the Loom OpenJD farm command
       validate a job or environment template
   ${SUMMARY_USAGE.replace("usage: ", "")}
       show the job a template creates: steps, dependencies, tasks, environments
+  ${RUN_USAGE.replace("usage: ", "")}
+      run a job's tasks in one local Session and print its log
   ${CONFORMANCE_USAGE.replace("usage: ", "")}
       run OpenJD conformance cases (job_templates/, env_templates/, jobs/)
 
@@ -24,6 +27,8 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
         return runCheck(rest, io);
       case "summary":
         return runSummary(rest, io);
+      case "run":
+        return await withInterrupts(io, (signal) => runRun(rest, io, signal));
       case "conformance":
         return await runConformance(rest, io);
       case undefined:
@@ -42,5 +47,30 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
       return 2;
     }
     throw error;
+  }
+}
+
+/**
+ * The first SIGINT/SIGTERM aborts (the Session cancels its running action and exits its
+ * environments); a second one exits at once. Only installed for the real process.
+ */
+async function withInterrupts(io: CliIo, run: (signal: AbortSignal | null) => Promise<number>): Promise<number> {
+  if (io !== processIo) return run(null);
+  const controller = new AbortController();
+  const onSignal = (name: NodeJS.Signals) => {
+    if (controller.signal.aborted) {
+      io.err(`loom: ${name} again, quitting without cleanup`);
+      process.exit(130);
+    }
+    io.err(`loom: ${name} received, canceling the Session (send it again to quit at once)`);
+    controller.abort();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  try {
+    return await run(controller.signal);
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
   }
 }

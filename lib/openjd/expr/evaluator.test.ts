@@ -118,7 +118,7 @@ describe("names, lists, indexing, comprehensions", () => {
     ["len(Param.S)", "5"],
     ["int('42')", "42"],
     ["int(3.0)", "3"],
-    ["float('2.50')", "2.50"],
+    ["float('2.50')", "2.5"], // Python float(): the written text is not kept
     ["string(null)", "null"],
     ["string([1, 2])", "[1, 2]"],
     ["bool('Yes')", "true"],

@@ -21,7 +21,8 @@ export type ExprValue =
   | { kind: "float"; value: number; text: string | null }
   | { kind: "string"; value: string }
   | { kind: "path"; value: string; format: PathFormat }
-  | { kind: "range_expr"; value: IntRangeExpr }
+  /** `text`: a task's chunk as the scheduler wrote it (`7-8`), kept for interpolation like a float literal. */
+  | { kind: "range_expr"; value: IntRangeExpr; text?: string }
   | { kind: "list"; items: readonly ExprValue[]; itemType: ExprType }
   | { kind: "unresolved"; type: ExprType };
 
@@ -164,7 +165,7 @@ export function toText(value: ExprValue): string {
     case "path":
       return value.value;
     case "range_expr":
-      return value.value.toString();
+      return value.text ?? value.value.toString();
     case "list":
       return `[${value.items.map(toListItemText).join(", ")}]`;
     case "unresolved":

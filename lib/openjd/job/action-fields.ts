@@ -1,26 +1,30 @@
 /**
- * FEATURE_BUNDLE_1 lets action timeouts and notify periods be format strings; they are resolved
- * in template scope, so job creation can already tell whether they yield valid numbers.
+ * FEATURE_BUNDLE_1 lets action timeouts, notify periods and cancelation modes be format strings;
+ * they are resolved in template scope, so job creation can already tell whether they yield valid
+ * values. In a wrap hook a field that uses `Wrapped*` values only resolves on the worker, when
+ * the replaced action is known; such fields are left to the runtime.
  */
 import type { PathSegment } from "../errors";
-import type { Action, Environment, StepScript } from "../model";
-import { resolveIntField, type Symbols } from "./resolve-fields";
+import { WRAP_HOOKS, type Action, type CancelationModeField, type Environment, type NumberField, type StepScript } from "../model";
 import { MAX_NOTIFY_PERIOD } from "../validate/actions";
+import { dependsOnWrappedValues } from "../wrap-stack";
+import { resolveIntField, resolveMode, type Symbols } from "./resolve-fields";
 
-export function checkActionNumbers(
-  actions: ReadonlyArray<Action | undefined>,
-  symbols: Symbols,
-  report: (segments: PathSegment[], message: string) => void,
-): void {
+type Report = (segments: PathSegment[], message: string) => void;
+
+export function checkActionNumbers(actions: ReadonlyArray<Action | undefined>, symbols: Symbols, report: Report): void {
   for (const action of actions) {
     if (!action) continue;
-    if (action.timeout) {
-      const timeout = resolveIntField(action.timeout, symbols);
-      if (!timeout.ok) report([...action.timeout.path], timeout.message);
-      else if (timeout.value !== null && timeout.value <= 0n) report([...action.timeout.path], `timeout resolved to ${timeout.value}; it must be a positive number of seconds`);
+    const timeout = action.timeout;
+    if (timeout && !late(timeout)) {
+      const value = resolveIntField(timeout, symbols);
+      if (!value.ok) report([...timeout.path], value.message);
+      else if (value.value !== null && value.value <= 0n) report([...timeout.path], `timeout resolved to ${value.value}; it must be a positive number of seconds`);
     }
+    const mode = action.cancelation?.mode;
+    if (mode !== undefined && typeof mode !== "string" && !dependsOnWrappedValues(mode.format)) checkMode(mode, symbols, report);
     const period = action.cancelation?.notifyPeriodInSeconds;
-    if (period) {
+    if (period && !late(period)) {
       const value = resolveIntField(period, symbols);
       if (!value.ok) report([...period.path], value.message);
       else if (value.value !== null && (value.value < 1n || value.value > BigInt(MAX_NOTIFY_PERIOD))) {
@@ -30,8 +34,21 @@ export function checkActionNumbers(
   }
 }
 
+function late(field: NumberField<bigint>): boolean {
+  return field.kind === "format" && dependsOnWrappedValues(field.format);
+}
+
+function checkMode(mode: Exclude<CancelationModeField, string>, symbols: Symbols, report: Report): void {
+  const resolved = resolveMode(mode.format, symbols);
+  if (!resolved.ok) report([...mode.path], resolved.message);
+}
+
+/** Every action of the environments, wrap hooks included. */
 export function environmentActions(environments: readonly Environment[]): Array<Action | undefined> {
-  return environments.flatMap((e) => [e.script?.actions.onEnter, e.script?.actions.onExit]);
+  return environments.flatMap((e) => {
+    const actions = e.script?.actions;
+    return actions ? [actions.onEnter, actions.onExit, ...WRAP_HOOKS.map((hook) => actions[hook])] : [];
+  });
 }
 
 export function scriptActions(script: StepScript): Array<Action | undefined> {

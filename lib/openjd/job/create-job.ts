@@ -21,6 +21,7 @@ import { coerceParameterValue, defaultParameterValue, type ParameterInput, type 
 import { resolveText, type Symbols } from "./resolve-fields";
 import { resolveHostRequirements, resolveParameterSpace, type StepProblem } from "./resolve-step";
 import type { CreateJobResult, ErrorOrigin, Job, JobError, JobStep, ParameterValue } from "./types";
+import { wrappingEnvironmentErrors } from "./wrapping-environments";
 
 export interface CreateJobInput {
   template: JobTemplate;
@@ -51,6 +52,7 @@ export function createJob(input: CreateJobInput): CreateJobResult {
     { origin: TEMPLATE, definitions: input.template.parameterDefinitions },
   ]);
   errors.push(...merged.errors);
+  errors.push(...wrappingEnvironmentErrors(environmentTemplates, input.template));
   const parameters = resolveParameters(merged, input.parameterValues ?? {}, paths, errors);
   if (errors.length > 0) return { ok: false, errors };
 

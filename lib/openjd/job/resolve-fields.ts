@@ -4,11 +4,11 @@
  * and a list item that evaluates to a list is spliced in (spec digest §13.4).
  */
 import { ExprError } from "../expr/errors";
-import { FLOAT, INT, listOf, optional, union, type ExprType } from "../expr/types";
+import { FLOAT, INT, STRING, listOf, optional, union, type ExprType } from "../expr/types";
 import { toText, type ExprValue } from "../expr/values";
 import { evaluateFormat, formatText, isTypedField, type FormatEnvironment } from "../format-evaluation";
 import type { FormatString } from "../format-string";
-import type { FloatLiteral, NumberField } from "../model";
+import type { CancelationMode, FloatLiteral, NumberField } from "../model";
 import { parseFloatText, parseIntText, type Parsed } from "../numbers";
 
 export type Symbols = FormatEnvironment;
@@ -78,4 +78,24 @@ export function resolveFloatField(field: NumberField<FloatLiteral>, env: Symbols
   if (!text.ok) return text;
   const parsed = parseFloatText(text.value);
   return parsed.ok ? parsed : { ok: false, message: `'${field.format.raw}' resolved to ${parsed.message}` };
+}
+
+/**
+ * A format-string cancelation mode: one of the two names, or null when a whole-field expression
+ * yields null (which drops the whole cancelation object).
+ */
+export function resolveMode(format: FormatString, env: Symbols): Parsed<CancelationMode | null> {
+  let text: string;
+  if (isTypedField(format)) {
+    const value = resolveValue(format, env, optional(STRING));
+    if (!value.ok) return value;
+    if (value.value === null) return { ok: true, value: null };
+    text = toText(value.value);
+  } else {
+    const value = resolveText(format, env);
+    if (!value.ok) return value;
+    text = value.value;
+  }
+  if (text === "TERMINATE" || text === "NOTIFY_THEN_TERMINATE") return { ok: true, value: text };
+  return { ok: false, message: `cancelation mode resolved to '${text}'; it must be TERMINATE or NOTIFY_THEN_TERMINATE` };
 }

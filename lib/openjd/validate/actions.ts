@@ -1,21 +1,22 @@
 /** Actions, cancelation methods and embedded files (spec §5, §6). */
-import type { Action, CancelationMethod, EmbeddedFile, EndOfLine, Path } from "../model";
+import { MAX_NOTIFY_PERIOD, type Action, type CancelationMethod, type CancelationModeField, type EmbeddedFile, type EndOfLine, type Path } from "../model";
 import type { FormatString } from "../format-string";
 import type { SourceNode } from "../source-node";
 import { checkUnique, child, expectList, expectObject, field, namedItems, type ValidationContext } from "./context";
 import { STRING, listOf, optional, union } from "../expr/types";
-import { readFormat } from "./format-fields";
+import { checkFormat, readFormat } from "./format-fields";
 import { readIntField } from "./number-fields";
 import { readBool, readEnum, readIdentifier, readString } from "./scalars";
 import type { Scope } from "./scopes";
 
-export const MAX_NOTIFY_PERIOD = 600;
+export { MAX_NOTIFY_PERIOD };
 /** An arg that is one EXPR expression may be null (dropped) or a list (spliced in). */
 const ARG_TARGET = union([optional(STRING), listOf(STRING)]);
 
 /**
  * @param scope host scope for command and args
- * @param templateScope scope of the fields resolved at job creation (timeout, notify period)
+ * @param templateScope scope of the fields resolved at job creation (timeout, mode, notify period); a
+ *   wrap hook passes it with its `Wrapped*` symbols, and those fields then resolve on the worker
  */
 export function checkAction(
   ctx: ValidationContext,
@@ -64,7 +65,7 @@ function checkCancelation(ctx: ValidationContext, node: SourceNode, path: Path, 
   const object = expectObject(ctx, node, path, { required: ["mode"], optional: ["notifyPeriodInSeconds"] });
   if (!object) return null;
   const modeNode = field(object, "mode");
-  const mode = modeNode && readEnum(ctx, modeNode, child(path, "mode"), ["TERMINATE", "NOTIFY_THEN_TERMINATE"] as const);
+  const mode = modeNode && readMode(ctx, modeNode, child(path, "mode"), templateScope);
   if (!mode) return null;
   const periodNode = field(object, "notifyPeriodInSeconds");
   if (periodNode === undefined) return { mode };
@@ -78,6 +79,18 @@ function checkCancelation(ctx: ValidationContext, node: SourceNode, path: Path, 
     check: (v) => (v >= 1n && v <= BigInt(MAX_NOTIFY_PERIOD) ? null : `notifyPeriodInSeconds must be between 1 and ${MAX_NOTIFY_PERIOD}`),
   });
   return period ? { mode, notifyPeriodInSeconds: period } : null;
+}
+
+/**
+ * A mode is one of the two names or, with FEATURE_BUNDLE_1, a format string resolved like the
+ * other template-scope fields (in a wrap hook: on the worker). A whole-field expression is
+ * `string?`; null drops the cancelation object.
+ */
+function readMode(ctx: ValidationContext, node: SourceNode, path: Path, templateScope: Scope): CancelationModeField | null {
+  if (node.kind !== "string" || !node.value.includes("{{")) return readEnum(ctx, node, path, ["TERMINATE", "NOTIFY_THEN_TERMINATE"] as const);
+  if (!ctx.gate(path, "a format string as cancelation mode", "FEATURE_BUNDLE_1", false)) return null;
+  const format = checkFormat(ctx, node.value, path, templateScope, optional(STRING));
+  return format && { kind: "format", format, path };
 }
 
 /** First pass over embedded files: their names, so scripts can reference them (and each other). */

@@ -73,7 +73,7 @@ describe("environment scripts", () => {
       "onWrapTaskRun needs WRAP_ACTIONS",
       script({ actions: { onEnter: { command: "a" }, onWrapTaskRun: { command: "b" } } }),
       `${S}.actions.onWrapTaskRun`,
-      /requires extension WRAP_ACTIONS \(not supported yet\)/,
+      /requires extension WRAP_ACTIONS \(add it to 'extensions'\)/,
     ],
     ["onWrapEnvEnter needs WRAP_ACTIONS", script({ actions: { onEnter: { command: "a" }, onWrapEnvEnter: { command: "b" } } }), `${S}.actions.onWrapEnvEnter`, /requires extension WRAP_ACTIONS/],
     ["script 'let' needs EXPR", script({ ...ENTER, let: ["x = 1"] }), `${S}.let`, /requires extension EXPR \(add it to 'extensions'\)/],

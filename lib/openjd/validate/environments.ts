@@ -1,8 +1,9 @@
-/** Environments (spec §4): name, script with onEnter/onExit, and/or variables. */
+/** Environments (spec §4): name, script with onEnter/onExit (and WRAP_ACTIONS hooks), and/or variables. */
 import type { Environment, EnvironmentScript, Path } from "../model";
 import { kindName, type SourceNode } from "../source-node";
 import { checkUnique, child, expectList, expectObject, field, type ValidationContext } from "./context";
-import { checkAction, checkEmbeddedFiles, embeddedFileNames } from "./actions";
+import { checkEmbeddedFiles, embeddedFileNames } from "./actions";
+import { checkEnvironmentActions } from "./environment-actions";
 import { readFormat } from "./format-fields";
 import { readDescription } from "./parameter-definitions";
 import { readString } from "./scalars";
@@ -10,7 +11,6 @@ import { checkLets } from "./lets";
 import { scopeWithLets, type SymbolContext } from "./scopes";
 
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const WRAP_HOOKS = ["onWrapEnvEnter", "onWrapTaskRun", "onWrapEnvExit"] as const;
 
 export function checkEnvironmentList(
   ctx: ValidationContext,
@@ -72,25 +72,13 @@ function checkEnvironmentScript(
   const baseScope = symbols.environment(embeddedFileNames(filesNode));
   const lets = checkLets(ctx, field(object, "let"), child(path, "let"), baseScope);
   const scope = scopeWithLets(baseScope, lets.types);
-  const tScope = symbols.template();
   const embeddedFiles = checkEmbeddedFiles(ctx, filesNode, child(path, "embeddedFiles"), scope);
   const actionsNode = field(object, "actions");
   if (actionsNode === undefined) return null;
-  const actionsPath = child(path, "actions");
-  const gated = Object.fromEntries(WRAP_HOOKS.map((hook) => [hook, "WRAP_ACTIONS" as const]));
-  const actions = expectObject(ctx, actionsNode, actionsPath, { optional: ["onEnter", "onExit"], gated });
+  const actions = checkEnvironmentActions(ctx, actionsNode, child(path, "actions"), { host: scope, template: symbols.template() });
   if (!actions) return null;
-  const onEnterNode = field(actions, "onEnter");
-  const onExitNode = field(actions, "onExit");
-  if (onEnterNode === undefined && onExitNode === undefined) {
-    ctx.error(actionsPath, "environment actions need onEnter, onExit, or both");
-  }
-  const onEnter = onEnterNode && checkAction(ctx, onEnterNode, child(actionsPath, "onEnter"), scope, tScope);
-  const onExit = onExitNode && checkAction(ctx, onExitNode, child(actionsPath, "onExit"), scope, tScope);
-  const result: EnvironmentScript = { actions: {}, embeddedFiles };
+  const result: EnvironmentScript = { actions, embeddedFiles };
   if (lets.bindings.length > 0) result.let = lets.bindings;
-  if (onEnter) result.actions.onEnter = onEnter;
-  if (onExit) result.actions.onExit = onExit;
   return result;
 }
 

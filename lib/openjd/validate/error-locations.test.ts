@@ -84,7 +84,7 @@ describe("all independent errors at once", () => {
 
   it("JSON: same rules, columns inside one-line objects", () => {
     expect(located(JSON_TEXT, "json")).toEqual([
-      { path: "extensions[0]", ...at(JSON_TEXT, '"WRAP_ACTIONS"'), message: expect.stringMatching(/'WRAP_ACTIONS' is not supported yet/) },
+      { path: "extensions[0]", ...at(JSON_TEXT, '"WRAP_ACTIONS"'), message: expect.stringMatching(/'WRAP_ACTIONS' requires extension EXPR/) },
       { path: "extensions[1]", ...at(JSON_TEXT, '"NOPE_NOPE"'), message: expect.stringMatching(/unknown extension/) },
       { path: "steps[0].script.actions.onRun.command", ...at(JSON_TEXT, '""'), message: expect.stringMatching(/must not be empty/) },
       { path: "steps[0].script.actions.onRun.args[0]", ...at(JSON_TEXT, '"a }}"'), message: expect.stringMatching(/'}}' without a matching '{{'/) },

@@ -12,6 +12,7 @@ import { typeOf, unresolvedValue, type ExprValue } from "../expr/values";
 import type { Path } from "../model";
 import type { ValidationContext } from "./context";
 import type { Scope } from "./scopes";
+import { wrapNamespaceHint } from "./wrap-symbols";
 
 /** Checks one expression; returns its static type, or null after reporting the problem. */
 export function checkExpression(
@@ -35,7 +36,9 @@ export function checkExpression(
   } catch (error) {
     if (!(error instanceof ExprError)) throw error;
     const at = error.span ? ` (at character ${offsetInField + error.span.start + 1})` : "";
-    ctx.error(path, `${error.message}${at}`);
+    const unknown = error.kind === "name" ? /^unknown name '([^']+)'/.exec(error.message)?.[1] : undefined;
+    const hint = unknown === undefined ? null : wrapNamespaceHint(unknown, scope);
+    ctx.error(path, `${error.message}${at}${hint === null ? "" : `. ${hint}`}`);
     return null;
   }
 }

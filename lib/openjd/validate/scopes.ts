@@ -4,6 +4,7 @@
  * resolved on the worker and also see Session, Task and embedded-file values.
  */
 import type { JobParameterType } from "../model";
+import { wrapNamespaceHint } from "./wrap-symbols";
 import { ANY, BOOL, FLOAT, INT, PATH, RANGE_EXPR, STRING, listOf, type ExprType } from "../expr/types";
 
 export interface ParameterSymbol {
@@ -154,11 +155,14 @@ function makeScope(kind: Scope["kind"], types: Map<string, ExprType>, hints: Map
   return { kind, types, symbols: new Set(types.keys()), hints };
 }
 
-/** A scope with extra let bindings (a script's own `let`). */
-export function scopeWithLets(scope: Scope, lets: ReadonlyMap<string, ExprType>): Scope {
-  const types = new Map([...scope.types, ...lets]);
+/** A scope with extra symbols: a script's own `let` bindings, or a wrap hook's `Wrapped*` values. */
+export function scopeWithSymbols(scope: Scope, extra: ReadonlyMap<string, ExprType>): Scope {
+  const types = new Map([...scope.types, ...extra]);
   return makeScope(scope.kind, types, new Map(scope.hints));
 }
+
+/** A scope with extra let bindings (a script's own `let`). */
+export const scopeWithLets = scopeWithSymbols;
 
 export function explainUnavailable(scope: Scope, reference: string): string {
   const hint = scope.hints.get(reference);
@@ -169,6 +173,8 @@ export function explainUnavailable(scope: Scope, reference: string): string {
   } else if (reference.startsWith("Session.") && !scope.symbols.has("Session.WorkingDirectory")) {
     message += " Session values only exist in actions, embedded files and environment variables.";
   }
+  const wrap = wrapNamespaceHint(reference, scope);
+  if (wrap !== null) message += ` ${wrap}.`;
   const suggestions = suggest(reference, scope.symbols);
   if (suggestions.length === 1) message += ` Did you mean: ${suggestions[0]}`;
   else if (suggestions.length > 1) message += ` Did you mean one of: ${suggestions.join(", ")}`;

@@ -67,7 +67,7 @@ describe("extensions", () => {
     ["a name of 129 characters", ext("A".repeat(129)), "extensions[0]", /not a valid extension name/],
     ["a duplicate", ext("TASK_CHUNKING", "TASK_CHUNKING"), "extensions[1]", /listed twice/],
     ["a number", ext(5), "extensions[0]", /expected an extension name/],
-    ["WRAP_ACTIONS (draft, not supported)", ext("WRAP_ACTIONS"), "extensions[0]", /extension 'WRAP_ACTIONS' is not supported yet/],
+    ["WRAP_ACTIONS without its prerequisite EXPR", ext("WRAP_ACTIONS"), "extensions[0]", /extension 'WRAP_ACTIONS' requires extension EXPR \(add it to 'extensions'\)/],
   ])("%s", (_name, doc, path, message) => expectError(doc, path, message));
 
   it("reports a supported extension's feature used without declaring it, per document", () => {
@@ -121,7 +121,7 @@ describe("environment templates", () => {
     ["empty parameterDefinitions", envTemplate(["parameterDefinitions", []]), "parameterDefinitions", /must not be empty/],
     ["an environment without script or variables", envTemplate(["environment", { name: "E" }]), "environment", /needs a script, variables, or both/],
     ["a Task value in the environment", envTemplate(["environment.script.actions.onEnter.command", "{{Task.Param.X}}"]), "environment.script.actions.onEnter.command", /Task\.Param\.X does not exist/],
-    ["WRAP_ACTIONS in an environment template", envTemplate(["extensions", ["WRAP_ACTIONS"]]), "extensions[0]", /extension 'WRAP_ACTIONS' is not supported yet/],
+    ["WRAP_ACTIONS without EXPR in an environment template", envTemplate(["extensions", ["WRAP_ACTIONS"]]), "extensions[0]", /extension 'WRAP_ACTIONS' requires extension EXPR/],
     [
       "an environment feature gated by an extension the template did not declare",
       envTemplate(["environment.script.actions.onEnter.timeout", "30"]),

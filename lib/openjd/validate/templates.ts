@@ -1,8 +1,9 @@
 /** Root documents: job templates (`jobtemplate-2023-09`) and environment templates (`environment-2023-09`). */
 import type { RawError } from "../errors";
-import { isKnownExtension, SUPPORTED_EXTENSIONS, type ExtensionName } from "../extensions";
+import { EXTENSION_PREREQUISITES, isKnownExtension, SUPPORTED_EXTENSIONS, type ExtensionName } from "../extensions";
 import { isPlainLiteral } from "../format-string";
-import type { EnvironmentTemplate, JobTemplate, Path, StepTemplate, Template } from "../model";
+import type { Environment, EnvironmentTemplate, JobTemplate, Path, StepTemplate, Template } from "../model";
+import { isWrappingEnvironment, tooManyWrappers } from "../wrap-stack";
 import { kindName, type ObjectNode, type SourceNode } from "../source-node";
 import { findCycle } from "../step-graph";
 import { checkUnique, child, expectList, expectObject, field, namedItems, ValidationContext } from "./context";
@@ -64,6 +65,10 @@ function readExtensions(ctx: ValidationContext, node: SourceNode | undefined): E
     if (!SUPPORTED_EXTENSIONS.has(item.value)) ctx.error(path, `extension '${item.value}' is not supported yet`);
     names.push(item.value);
   });
+  items.forEach((item, i) => {
+    const needs = item.kind === "string" && isKnownExtension(item.value) ? EXTENSION_PREREQUISITES[item.value] : undefined;
+    if (needs !== undefined && !names.includes(needs)) ctx.error(["extensions", i], `extension '${item.kind === "string" ? item.value : ""}' requires extension ${needs} (add it to 'extensions')`);
+  });
   return names;
 }
 
@@ -82,6 +87,7 @@ function checkJobTemplate(ctx: ValidationContext, root: ObjectNode, extensions: 
   const jobEnvironments = checkEnvironmentList(ctx, jobEnvironmentsNode, ["jobEnvironments"], jobSymbols);
   const steps = checkSteps(ctx, field(root, "steps"), jobSymbols.withEnvironmentFiles(environmentFileNames(jobEnvironmentsNode)));
   checkStepEnvironmentNames(ctx, root);
+  checkWrappingEnvironments(ctx, jobEnvironments, steps);
   if (!name) return null;
   const template: JobTemplate = {
     specificationVersion: JOB_TEMPLATE_VERSION,
@@ -149,6 +155,21 @@ function checkStepEnvironmentNames(ctx: ValidationContext, root: ObjectNode): vo
         ctx.error(child(env.path, "name"), `step environment '${env.name}' has the same name as a job environment`);
       }
     }
+  }
+}
+
+/**
+ * RFC 0008: a Session stack has at most one wrapping environment. Within one job template the
+ * stacks are the job environments plus each step's; environment templates add to them at job
+ * creation, where the same rule is checked again over the whole stack.
+ */
+function checkWrappingEnvironments(ctx: ValidationContext, jobEnvironments: readonly Environment[], steps: readonly StepTemplate[]): void {
+  const outer = jobEnvironments.filter(isWrappingEnvironment);
+  for (const env of outer.slice(1)) ctx.error(env.path, tooManyWrappers(outer[0] as Environment, env));
+  if (outer.length > 1) return;
+  for (const step of steps) {
+    const stack = [...outer, ...step.stepEnvironments.filter(isWrappingEnvironment)];
+    for (const env of stack.slice(1)) ctx.error(env.path, tooManyWrappers(stack[0] as Environment, env, step.name));
   }
 }
 

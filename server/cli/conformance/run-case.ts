@@ -1,7 +1,6 @@
 /**
- * Deciding one conformance case. Templates are validated; job tests are validated and created,
- * and their expected output is checked by running them once a Session runtime is plugged in
- * (`runJob`); until then a job test that gets that far is skipped with the reason.
+ * Deciding one conformance case. Templates are validated; job tests are validated, created, and
+ * run by `runJob` (all steps and tasks in one Session), which checks their expected output.
  */
 import { readFileSync } from "node:fs";
 import { dirname } from "node:path";
@@ -36,8 +35,8 @@ export interface JobTest {
 export interface RunOptions {
   platform: Platform;
   cwd: string;
-  /** Runs a created job and checks the test's expectations; absent until the Session runtime exists. */
-  runJob?: (test: JobTest) => Promise<CaseOutcome>;
+  /** Runs a created job and checks the test's expectations. */
+  runJob: (test: JobTest) => Promise<CaseOutcome>;
 }
 
 const passed = (reason: string): CaseOutcome => ({ status: "passed", reason });
@@ -101,12 +100,7 @@ async function runJobCase(testCase: ConformanceCase, source: ParsedSource, root:
     const text = errors.map(describeError).join("; ");
     return testCase.expectInvalid ? passed(`rejected at job creation: ${text}`) : failed(`job creation failed: ${text}`);
   }
-  if (options.runJob) return options.runJob({ testCase, job: created.job, root });
-  return skipped(
-    testCase.expectInvalid
-      ? "job creation succeeded; the expected failure can only be observed by running it (Session runtime not available yet)"
-      : "job created; checking its output needs the Session runtime (not available yet)",
-  );
+  return options.runJob({ testCase, job: created.job, root });
 }
 
 function decodeInto<T>(node: SourceNode, kind: "job" | "environment", source: ParsedSource, problems: string[]): T | null {

@@ -79,5 +79,5 @@ export function registerArithmetic(lib: FunctionLibrary): void {
     .define("__neg__", "(int) -> int", ([a]) => intValue(-int(a!)))
     .define("__neg__", "(float) -> float", ([a]) => floatValue(-num(a!)))
     .define("__pos__", "(int) -> int", ([a]) => a!)
-    .define("__pos__", "(float) -> float", ([a]) => a!);
+    .define("__pos__", "(float) -> float", ([a]) => floatValue((a as { value: number }).value));
 }

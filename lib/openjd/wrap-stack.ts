@@ -1,0 +1,44 @@
+/**
+ * WRAP_ACTIONS (RFC 0008) over a Session stack: which environment wraps, which hook replaces
+ * which action, and the one-wrapper rule that validation, job creation and the runtime share.
+ */
+import { identifiersOf } from "./expr/names";
+import type { FormatString } from "./format-string";
+import type { Environment, WrapHook } from "./model";
+
+const WRAPPED_NAMESPACES = new Set(["WrappedAction", "WrappedEnv", "WrappedStep"]);
+
+/** An environment that defines wrap hooks (validation guarantees all three or none). */
+export function isWrappingEnvironment(environment: Environment): boolean {
+  const actions = environment.script?.actions;
+  return Boolean(actions && (actions.onWrapEnvEnter || actions.onWrapTaskRun || actions.onWrapEnvExit));
+}
+
+/** The hook that runs in place of an inner action, by the action's position. */
+export const HOOK_REPLACING: Readonly<Record<"onEnter" | "onRun" | "onExit", WrapHook>> = {
+  onEnter: "onWrapEnvEnter",
+  onRun: "onWrapTaskRun",
+  onExit: "onWrapEnvExit",
+};
+
+/** The position whose defaults (timeout, notify period) a hook takes: the action it replaces. */
+export const HOOK_POSITION: Readonly<Record<WrapHook, "onEnter" | "onRun" | "onExit">> = {
+  onWrapEnvEnter: "onEnter",
+  onWrapTaskRun: "onRun",
+  onWrapEnvExit: "onExit",
+};
+
+/** The message for a second wrapping environment in one Session stack. */
+export function tooManyWrappers(first: Environment, second: Environment, stepName?: string): string {
+  const where = stepName === undefined ? "" : ` (in the Session of step '${stepName}')`;
+  return `environments '${first.name}' and '${second.name}' both define wrap hooks${where}; a Session can have at most one wrapping environment`;
+}
+
+/** Whether a hook's field uses `Wrapped*` values, so it can only be resolved on the worker. */
+export function dependsOnWrappedValues(format: FormatString): boolean {
+  return format.segments.some((segment) => {
+    if (segment.kind !== "expression") return false;
+    if (segment.expr) return [...identifiersOf(segment.expr)].some((name) => WRAPPED_NAMESPACES.has(name));
+    return WRAPPED_NAMESPACES.has((segment.reference ?? segment.source).split(".")[0] as string);
+  });
+}

@@ -1,0 +1,144 @@
+/**
+ * Turning an action of the job into a concrete command (spec digest §12.7 steps 1–3): the host
+ * symbol table, embedded files written with their paths bound, the script's let bindings, the
+ * resolved command/args/timeout/cancelation — and, under WRAP_ACTIONS, the wrap hook that runs
+ * in its place with `WrappedAction.*` describing the action it replaces.
+ */
+import { ExprError } from "../../lib/openjd/expr/errors";
+import type { FormatEnvironment } from "../../lib/openjd/format-evaluation";
+import {
+  hostEnvironment,
+  resolveAction,
+  resolveFileData,
+  resolveVariables,
+  withLets,
+  type ActionRole,
+  type ResolvedAction,
+} from "../../lib/openjd/host-evaluation";
+import { hookEnvironment, wrappedActionOf, wrappedSymbols } from "../../lib/openjd/wrap-evaluation";
+import { HOOK_POSITION } from "../../lib/openjd/wrap-stack";
+import type { JobStep } from "../../lib/openjd/job/types";
+import type { Action, EmbeddedFile, LetBinding } from "../../lib/openjd/model";
+import type { TaskParameterSet } from "../../lib/openjd/parameter-space";
+import type { Session, StackEntry } from "./session";
+import { embeddedFilePath, writeEmbeddedFile } from "./working-directory";
+
+export type PreparedAction =
+  | { kind: "nothing" }
+  | { kind: "failed"; message: string }
+  | { kind: "run"; action: ResolvedAction; notes: string[]; wrappedBy?: string };
+
+type Hook = "onWrapEnvEnter" | "onWrapTaskRun" | "onWrapEnvExit";
+
+interface ScriptContext {
+  env: FormatEnvironment;
+  notes: string[];
+}
+
+/** The symbols of an environment's script, its embedded files written and its lets evaluated. */
+async function environmentContext(session: Session, entry: StackEntry): Promise<ScriptContext> {
+  const script = entry.environment.script;
+  return scriptContext(session, entry.step, null, script?.embeddedFiles ?? [], "Env.File", script?.let);
+}
+
+async function scriptContext(
+  session: Session,
+  step: JobStep | null,
+  task: TaskParameterSet | null,
+  files: readonly EmbeddedFile[],
+  prefix: "Env.File" | "Task.File",
+  lets: readonly LetBinding[] | undefined,
+): Promise<ScriptContext> {
+  const paths = new Map(files.map((f) => [f.name, embeddedFilePath(session.directory, f.filename)]));
+  const env = withLets(
+    hostEnvironment({
+      job: session.job,
+      step,
+      task,
+      session: {
+        workingDirectory: session.directory.path,
+        pathMappingRulesFile: session.directory.pathMappingRulesFile,
+        hasPathMappingRules: session.directory.hasPathMappingRules,
+      },
+      files: new Map([...paths].map(([name, path]) => [`${prefix}.${name}`, path])),
+      pathFormat: "POSIX",
+      mapPath: session.mapPath,
+    }),
+    lets,
+  );
+  const notes: string[] = [];
+  for (const file of files) {
+    const path = paths.get(file.name) as string;
+    await writeEmbeddedFile(path, resolveFileData(file, env, "\n"), file.runnable);
+    notes.push(`Wrote embedded file ${file.name} -> ${path}`);
+  }
+  return { env, notes };
+}
+
+/** Resolves an environment's variables (when it is entered), in its own symbol context. */
+export async function prepareVariables(session: Session, entry: StackEntry): Promise<{ ok: true; variables: Array<{ name: string; value: string }> } | { ok: false; message: string }> {
+  try {
+    const context = await environmentContext(session, entry);
+    return { ok: true, variables: resolveVariables(entry.environment, context.env) };
+  } catch (error) {
+    return { ok: false, message: describeFailure(error) };
+  }
+}
+
+export async function prepareEnvironmentAction(
+  session: Session,
+  entry: StackEntry,
+  which: "onEnter" | "onExit",
+  wrapper: StackEntry | null,
+): Promise<PreparedAction> {
+  const action = entry.environment.script?.actions[which];
+  if (!action) return { kind: "nothing" };
+  try {
+    const context = await environmentContext(session, entry);
+    const resolved = resolveAction(action, context.env, which);
+    if (wrapper) {
+      const hook: Hook = which === "onEnter" ? "onWrapEnvEnter" : "onWrapEnvExit";
+      return await prepareHook(session, wrapper, hook, { action, env: context.env, resolved, role: which }, { envName: entry.environment.name }, context.notes);
+    }
+    return { kind: "run", action: resolved, notes: context.notes };
+  } catch (error) {
+    return { kind: "failed", message: describeFailure(error) };
+  }
+}
+
+export async function prepareTaskAction(session: Session, step: JobStep, task: TaskParameterSet, wrapper: StackEntry | null): Promise<PreparedAction> {
+  try {
+    const context = await scriptContext(session, step, task, step.script.embeddedFiles, "Task.File", step.script.let);
+    const action = step.script.actions.onRun;
+    const resolved = resolveAction(action, context.env, "onRun");
+    const notes = [`Parameter values: ${Object.entries(task).map(([k, v]) => `${k}(${v.type}) = ${v.value}`).join(", ") || "(none)"}`, ...context.notes];
+    if (wrapper) return await prepareHook(session, wrapper, "onWrapTaskRun", { action, env: context.env, resolved, role: "onRun" }, { stepName: step.name }, notes);
+    return { kind: "run", action: resolved, notes };
+  } catch (error) {
+    return { kind: "failed", message: describeFailure(error) };
+  }
+}
+
+/** The wrapping environment's hook, resolved with `WrappedAction.*` of the action it replaces. */
+async function prepareHook(
+  session: Session,
+  wrapper: StackEntry,
+  hook: Hook,
+  inner: { action: Action; env: FormatEnvironment; resolved: ResolvedAction; role: ActionRole },
+  names: { envName?: string; stepName?: string },
+  notes: string[],
+): Promise<PreparedAction> {
+  const hookAction = (wrapper.environment.script?.actions as Record<Hook, Action | undefined> | undefined)?.[hook];
+  if (!hookAction) return { kind: "run", action: inner.resolved, notes };
+  const context = await environmentContext(session, wrapper);
+  // WrappedAction.* is the inner action as declared (an undeclared timeout is null, not a default).
+  const wrapped = wrappedSymbols(wrappedActionOf(inner.action, inner.env, inner.role, session.sessionDefinedVariables()), names);
+  const env = hookEnvironment(context.env, wrapped);
+  return { kind: "run", action: resolveAction(hookAction, env, HOOK_POSITION[hook]), notes: [...notes, ...context.notes], wrappedBy: hook };
+}
+
+function describeFailure(error: unknown): string {
+  if (error instanceof ExprError) return `Error resolving format string: ${error.message}`;
+  if (error instanceof Error) return `Could not prepare the action: ${error.message}`;
+  return String(error);
+}
