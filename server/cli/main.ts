@@ -4,6 +4,11 @@ import { CHECK_USAGE, runCheck } from "./check";
 import { CONFORMANCE_USAGE, runConformance } from "./conformance";
 import { processIo, type CliIo } from "./io";
 import { RUN_USAGE, runRun } from "./run";
+import { runServe, SERVE_USAGE } from "./serve";
+import { runWorker, WORKER_USAGE } from "./worker";
+import { runSubmit, SUBMIT_USAGE } from "./submit";
+import { JOB_USAGE, runJob } from "./job";
+import { serverEnv } from "../env";
 import { runSummary, SUMMARY_USAGE } from "./summary";
 
 const HELP = `loom — the Loom OpenJD farm command
@@ -14,6 +19,14 @@ const HELP = `loom — the Loom OpenJD farm command
       show the job a template creates: steps, dependencies, tasks, environments
   ${RUN_USAGE.replace("usage: ", "")}
       run a job's tasks in one local Session and print its log
+  ${SERVE_USAGE.replace("usage: ", "")}
+      the farm: server, scheduler and local workers (what npm start runs)
+  ${SUBMIT_USAGE.replace("usage: ", "")}
+      submit a job (template or bundle) to a Loom server; prints its id
+  ${JOB_USAGE.replace("usage: ", "")}
+      a job on a Loom server: show, wait for it, its logs, wrangler actions
+  ${WORKER_USAGE.replace("usage: ", "")}
+      a worker agent: runs Sessions for a farm server
   ${CONFORMANCE_USAGE.replace("usage: ", "")}
       run OpenJD conformance cases (job_templates/, env_templates/, jobs/)
 
@@ -29,6 +42,14 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
         return runSummary(rest, io);
       case "run":
         return await withInterrupts(io, (signal) => runRun(rest, io, signal));
+      case "submit":
+        return await runSubmit(rest, io, io === processIo ? { ...(serverEnv().LOOM_SERVER ? { server: serverEnv().LOOM_SERVER } : {}) } : {});
+      case "job":
+        return await runJob(rest, io, io === processIo ? { ...(serverEnv().LOOM_SERVER ? { server: serverEnv().LOOM_SERVER } : {}) } : {});
+      case "worker":
+        return await runWorker(rest, io);
+      case "serve":
+        return await withStopSignals(io, (stop, force) => runServe(rest, io, stop, force));
       case "conformance":
         return await runConformance(rest, io);
       case undefined:
@@ -69,6 +90,26 @@ async function withInterrupts(io: CliIo, run: (signal: AbortSignal | null) => Pr
   process.on("SIGTERM", onSignal);
   try {
     return await run(controller.signal);
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+}
+
+/** `serve`: the first signal asks for a clean stop, a second one forces it (and exits if that hangs). */
+async function withStopSignals(io: CliIo, run: (stop: AbortSignal | null, force: AbortSignal | null) => Promise<number>): Promise<number> {
+  if (io !== processIo) return run(null, null);
+  const stop = new AbortController();
+  const force = new AbortController();
+  const onSignal = () => {
+    if (!stop.signal.aborted) return stop.abort();
+    force.abort();
+    setTimeout(() => process.exit(130), 5_000).unref();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  try {
+    return await run(stop.signal, force.signal);
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);

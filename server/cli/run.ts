@@ -15,7 +15,7 @@ import type { SessionEvent } from "../session/events";
 import { planWork, runJob, RunRefused } from "../session/run-job";
 import { parseArgs, UsageError } from "./args";
 import { json, type CliIo } from "./io";
-import { locateJobErrors } from "./job-errors";
+import { locateJobErrors } from "../../lib/openjd/job/locate-job-errors";
 import { parseJobParameters } from "./job-params";
 import { FileProblem, readTemplateFile } from "./read-template";
 import { parseTaskArguments } from "./task-params";

@@ -8,7 +8,7 @@ import { createJob } from "../../lib/openjd/job/create-job";
 import type { Job, JobStep } from "../../lib/openjd/job/types";
 import { parseArgs, UsageError } from "./args";
 import { json, type CliIo } from "./io";
-import { locateJobErrors } from "./job-errors";
+import { locateJobErrors } from "../../lib/openjd/job/locate-job-errors";
 import { parseJobParameters } from "./job-params";
 import { FileProblem, readTemplateFile } from "./read-template";
 import { describeHostRequirements, displayParameterValue, summarizeJob, type JobSummary, type StepSummary } from "./summary-model";

@@ -9,7 +9,10 @@ import type { Job, JobStep } from "../../lib/openjd/job/types";
 import type { TaskParameterSet } from "../../lib/openjd/parameter-space";
 import type { EventSink, SessionEndStatus } from "./events";
 import { isWrappingEnvironment } from "../../lib/openjd/wrap-stack";
-import { Session, type StackEntry } from "./session";
+import { stackFor, type StackEntry } from "../../lib/openjd/job/session-stack";
+import { Session } from "./session";
+
+export { stackFor };
 
 export interface RunJobOptions {
   job: Job;
@@ -76,21 +79,6 @@ export async function runJob(options: RunJobOptions): Promise<RunJobResult> {
   }
   const status = await session.end();
   return { status, tasksRun, durationMs: Date.now() - started, workingDirectory: session.directory.path, preserved: options.preserve ?? false };
-}
-
-/** The environments a step's tasks run in, outermost first. */
-export function stackFor(job: Job, step: JobStep): StackEntry[] {
-  const jobRedaction = job.template.extensions.includes("REDACTED_ENV_VARS");
-  return [
-    ...job.environmentTemplates.map((t, i) => ({
-      id: `template:${i}:${t.environment.name}`,
-      environment: t.environment,
-      step: null,
-      redactedEnvVars: t.extensions.includes("REDACTED_ENV_VARS"),
-    })),
-    ...job.jobEnvironments.map((environment) => ({ id: `job:${environment.name}`, environment, step: null, redactedEnvVars: jobRedaction })),
-    ...step.stepEnvironments.map((environment) => ({ id: `step:${step.name}:${environment.name}`, environment, step, redactedEnvVars: jobRedaction })),
-  ];
 }
 
 /** Exits what differs from the wanted stack and enters what is missing; false when something failed. */

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Job, JobStep } from "../../lib/openjd/job/types";
-import type { Environment } from "../../lib/openjd/model";
+import type { StackEntry } from "../../lib/openjd/job/session-stack";
 import { isWrappingEnvironment } from "../../lib/openjd/wrap-stack";
 import type { PathMappingRule } from "../../lib/openjd/expr/paths";
 import { applyPathMapping } from "../../lib/openjd/expr/paths";
@@ -19,14 +19,7 @@ import { Redactor } from "./redaction";
 import { startProcess, type RunningProcess } from "./subprocess";
 import { createWorkingDirectory, defaultSessionRoot, removeWorkingDirectory, type WorkingDirectory } from "./working-directory";
 
-export interface StackEntry {
-  id: string;
-  environment: Environment;
-  /** The step whose environment this is; null for job environments and external environment templates. */
-  step: JobStep | null;
-  /** The document defining the environment declares REDACTED_ENV_VARS (then openjd_redacted_env also sets the variable). */
-  redactedEnvVars: boolean;
-}
+export type { StackEntry };
 
 export interface SessionOptions {
   job: Job;

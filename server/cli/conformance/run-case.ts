@@ -13,7 +13,7 @@ import { detectFormat, locateErrors, parseSource, type ParsedSource } from "../.
 import { getEntry, type SourceNode } from "../../../lib/openjd/source-node";
 import { sortErrors } from "../../../lib/openjd/template";
 import { decodeTemplate } from "../../../lib/openjd/validate/templates";
-import { locateJobErrors } from "../job-errors";
+import { locateJobErrors } from "../../../lib/openjd/job/locate-job-errors";
 import { contradiction } from "./contradictions";
 import type { ConformanceCase } from "./discover";
 

@@ -1,7 +1,7 @@
 /** Places job-creation errors in the document they belong to (job template, environment template or `-p` values). */
-import type { TemplateError } from "../../lib/openjd/errors";
-import type { JobError } from "../../lib/openjd/job/types";
-import { locateErrors, type ParsedSource } from "../../lib/openjd/parse-source";
+import type { TemplateError } from "../errors";
+import type { JobError } from "./types";
+import { locateErrors, type ParsedSource } from "../parse-source";
 
 export interface ErrorSources {
   template: ParsedSource | null;

@@ -1,0 +1,8 @@
+import { apiHandler } from "@/server/api/app-handler";
+import { getFarm } from "@/server/services/farm-runtime";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+const handle = (request: Request) => apiHandler(getFarm())(request);
+export { handle as POST };

@@ -1,0 +1,127 @@
+/**
+ * `npm run bench:submit [-- --rounds R --warmup W]`: submitting a 100,000-task job (one step,
+ * Frame 1-1000 × Tile 1-100) into a fresh temp-file database, through the whole service:
+ * template parsing and validation, job creation, the job and step rows, and every task row
+ * written from the lazy parameter space. The baseline, measured in the same run on its own fresh
+ * database, is a bare better-sqlite3 transaction inserting the same number of task rows with the
+ * same columns through one prepared statement. The goal is 2,000 ms; the ratio shows what the
+ * service costs over raw SQLite. The last line is one JSON object.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openStore } from "../server/db/connection";
+import { submitJob } from "../server/services/submit-job";
+import { numberFlag } from "./corpus";
+
+const args = process.argv.slice(2);
+const rounds = numberFlag(args, "--rounds", 3);
+const warmup = numberFlag(args, "--warmup", 1);
+const FRAMES = 1000;
+const TILES = 100;
+const TASKS = FRAMES * TILES;
+const GOAL_MS = 2000;
+
+const TEMPLATE = `specificationVersion: jobtemplate-2023-09
+name: bench
+steps:
+- name: Render
+  parameterSpace:
+    taskParameterDefinitions:
+    - name: Frame
+      type: INT
+      range: "1-${FRAMES}"
+    - name: Tile
+      type: INT
+      range: "1-${TILES}"
+  script:
+    actions:
+      onRun:
+        command: echo
+        args: ["{{Task.Param.Frame}}", "{{Task.Param.Tile}}"]
+`;
+
+const root = mkdtempSync(join(tmpdir(), "loom-bench-submit-"));
+let databases = 0;
+const freshStore = () => openStore(join(root, `bench-${++databases}.db`));
+
+function submitRound(): number {
+  const store = freshStore();
+  try {
+    const started = process.hrtime.bigint();
+    const result = submitJob(store, { template: { text: TEMPLATE, format: "yaml" }, parameterValues: {}, templateDir: root, workingDir: root, now: Date.now() });
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    if (!result.ok) throw new Error(`submission failed: ${JSON.stringify(result.errors)}`);
+    const { n } = store.sqlite.prepare("SELECT COUNT(*) AS n FROM tasks").get() as { n: number };
+    if (n !== TASKS) throw new Error(`expected ${TASKS} task rows, found ${n}`);
+    return ms;
+  } finally {
+    store.close();
+  }
+}
+
+/** The same rows the service writes, with the job and step rows in place for the foreign keys. */
+function baselineRound(): number {
+  const store = freshStore();
+  const { sqlite } = store;
+  try {
+    sqlite
+      .prepare(
+        "INSERT INTO jobs (id, seq, name, template_text, template_format, environment_templates, parameters, priority, status, counts, task_count, max_retries_per_task, max_failed_tasks, submitted_at) VALUES ('job-baselinexx', 1, 'bench', '', 'yaml', '[]', '{}', 50, 'READY', '{}', ?, 2, 100, 0)",
+      )
+      .run(TASKS);
+    sqlite.prepare("INSERT INTO steps (id, job_id, step_index, name, dependencies, environment_stack, status, counts, task_count) VALUES ('job-baselinexx:0', 'job-baselinexx', 0, 'Render', '[]', '[]', 'READY', '{}', ?)").run(TASKS);
+    const started = process.hrtime.bigint();
+    sqlite.transaction(() => {
+      const insert = sqlite.prepare("INSERT INTO tasks (job_id, step_id, task_index, parameters, status) VALUES (?, ?, ?, ?, ?)");
+      for (let i = 0; i < TASKS; i++) {
+        const parameters = `{"Frame":{"type":"INT","value":"${Math.floor(i / TILES) + 1}"},"Tile":{"type":"INT","value":"${(i % TILES) + 1}"}}`;
+        insert.run("job-baselinexx", "job-baselinexx:0", i, parameters, "READY");
+      }
+    })();
+    return Number(process.hrtime.bigint() - started) / 1e6;
+  } finally {
+    store.close();
+  }
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+try {
+  for (let i = 0; i < warmup; i++) {
+    baselineRound();
+    submitRound();
+  }
+  const baseline: number[] = [];
+  const submit: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    // Alternate which goes first so drift in machine load does not favour one side.
+    if (round % 2 === 0) {
+      baseline.push(baselineRound());
+      submit.push(submitRound());
+    } else {
+      submit.push(submitRound());
+      baseline.push(baselineRound());
+    }
+    console.log(`round ${round + 1}: raw insert ${baseline.at(-1)!.toFixed(0)} ms, submitJob ${submit.at(-1)!.toFixed(0)} ms`);
+  }
+  const submitMs = median(submit);
+  const baselineMs = median(baseline);
+  const ratio = submitMs / baselineMs;
+  console.log(
+    JSON.stringify({
+      tasks: TASKS,
+      submitMs: Number(submitMs.toFixed(1)),
+      baselineMs: Number(baselineMs.toFixed(1)),
+      ratio: Number(ratio.toFixed(2)),
+      goalMs: GOAL_MS,
+      met: submitMs <= GOAL_MS,
+    }),
+  );
+} finally {
+  rmSync(root, { recursive: true, force: true });
+}

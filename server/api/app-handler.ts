@@ -1,0 +1,21 @@
+/**
+ * Every API request of the farm server, fetch-style: the worker protocol under /api/worker/ and
+ * tRPC under /api/trpc/. Next.js route handlers and the headless Node server both call this.
+ */
+import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { appRouter } from "../router";
+import type { Farm } from "../services/farm";
+import { handleWorkerRequest } from "./worker-api";
+
+export const TRPC_ENDPOINT = "/api/trpc";
+
+export function apiHandler(farm: Farm): (request: Request) => Promise<Response> {
+  return async (request) => {
+    const path = new URL(request.url).pathname;
+    if (path.startsWith("/api/worker/")) return handleWorkerRequest(farm, request);
+    if (path.startsWith(`${TRPC_ENDPOINT}/`)) {
+      return fetchRequestHandler({ endpoint: TRPC_ENDPOINT, req: request, router: appRouter, createContext: () => ({ farm }) });
+    }
+    return new Response(JSON.stringify({ error: "NOT_FOUND", message: `${path} is not an API route` }), { status: 404, headers: { "content-type": "application/json" } });
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * The worker protocol over HTTP (lib/farm/protocol.ts) as a fetch-style handler, so the same code
+ * serves under Next.js route handlers and under the plain Node server (`loom serve --headless`,
+ * tests, benchmarks). Bodies are validated with zod; errors are JSON `{ error, message }` with the
+ * status of their code.
+ */
+import type { z } from "zod";
+import { logsRequest, PROTOCOL_PATHS, registerRequest, syncRequest } from "../../lib/farm/protocol";
+import { AppError, HTTP_STATUS } from "../services/errors";
+import type { Farm } from "../services/farm";
+import { ingestLogs } from "../services/ingest-logs";
+import { authenticatePool, type PoolRow } from "../services/pools";
+import { registerWorker } from "../services/register-worker";
+import { syncWorker } from "../services/sync-worker";
+
+/** Bodies larger than this are refused before parsing (a log batch is at most ~5,000 lines). */
+const MAX_BODY_BYTES = 64 * 1024 * 1024;
+
+export async function handleWorkerRequest(farm: Farm, request: Request): Promise<Response> {
+  try {
+    const path = new URL(request.url).pathname;
+    if (request.method !== "POST") throw new AppError("NOT_FOUND", `${request.method} ${path} is not part of the worker protocol`);
+    const pool = authenticate(farm, request);
+    switch (path) {
+      case PROTOCOL_PATHS.register:
+        return json(200, registerWorker(farm, pool, await body(request, registerRequest)));
+      case PROTOCOL_PATHS.sync:
+        return json(200, syncWorker(farm, pool, await body(request, syncRequest)));
+      case PROTOCOL_PATHS.logs:
+        return json(200, ingestLogs(farm, pool, await body(request, logsRequest)));
+      default:
+        throw new AppError("NOT_FOUND", `${path} is not part of the worker protocol`);
+    }
+  } catch (error) {
+    if (error instanceof AppError) return json(HTTP_STATUS[error.code], { error: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) });
+    console.error("worker API failure", error);
+    return json(500, { error: "INTERNAL", message: "internal error" });
+  }
+}
+
+function authenticate(farm: Farm, request: Request): PoolRow {
+  const header = request.headers.get("authorization") ?? "";
+  const token = /^Bearer (.+)$/i.exec(header)?.[1];
+  if (!token) throw new AppError("UNAUTHORIZED", "send the pool's token as 'Authorization: Bearer <token>'");
+  const pool = authenticatePool(farm, token.trim());
+  if (!pool) throw new AppError("UNAUTHORIZED", "unknown pool token");
+  return pool;
+}
+
+async function body<T extends z.ZodType>(request: Request, schema: T): Promise<z.infer<T>> {
+  const length = Number(request.headers.get("content-length") ?? "0");
+  if (length > MAX_BODY_BYTES) throw new AppError("BAD_REQUEST", `request body over ${MAX_BODY_BYTES} bytes`);
+  let parsed: unknown;
+  try {
+    parsed = await request.json();
+  } catch {
+    throw new AppError("BAD_REQUEST", "the body is not valid JSON");
+  }
+  const result = schema.safeParse(parsed);
+  if (!result.success) {
+    const issues = result.error.issues.map((i) => `${i.path.join(".") || "(body)"}: ${i.message}`);
+    throw new AppError("BAD_REQUEST", `invalid request: ${issues.slice(0, 5).join("; ")}`, { issues: result.error.issues });
+  }
+  return result.data;
+}
+
+function json(status: number, value: unknown): Response {
+  return new Response(JSON.stringify(value), { status, headers: { "content-type": "application/json" } });
+}

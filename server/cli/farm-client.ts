@@ -1,0 +1,65 @@
+/**
+ * The farm server's API as the `loom submit` / `loom job …` commands call it: a tRPC client over
+ * HTTP (the same routers the portal uses), and job parameter values made JSON-safe for the wire.
+ */
+import { createTRPCClient, httpBatchLink, TRPCClientError } from "@trpc/client";
+import type { ParameterInput } from "../../lib/openjd/job/parameter-values";
+import type { SourceNode } from "../../lib/openjd/source-node";
+import type { AppRouter } from "../router";
+import { UsageError } from "./args";
+
+export const DEFAULT_SERVER = "http://127.0.0.1:3000";
+
+export type FarmClient = ReturnType<typeof farmClient>;
+
+export function farmClient(server: string) {
+  let url: URL;
+  try {
+    url = new URL("/api/trpc", server);
+  } catch {
+    throw new UsageError(`--server '${server}' is not a URL`);
+  }
+  return createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: url.toString() })] });
+}
+
+/** The server URL: --server, else LOOM_SERVER, else the local default. */
+export function serverUrl(flag: string | undefined, environment: string | undefined): string {
+  return flag ?? environment ?? DEFAULT_SERVER;
+}
+
+type Wire = string | boolean | null | Wire[] | { [key: string]: Wire };
+
+/** Numbers travel as their written text (so `1.50` and 64-bit integers arrive exactly as given). */
+export function toWire(input: ParameterInput): Wire {
+  if (input === null) return null;
+  if (typeof input === "string" || typeof input === "boolean") return input;
+  if (typeof input === "number" || typeof input === "bigint") return String(input);
+  if (Array.isArray(input)) return input.map((item) => toWire(item as ParameterInput));
+  return nodeToWire(input as SourceNode);
+}
+
+function nodeToWire(node: SourceNode): Wire {
+  switch (node.kind) {
+    case "object":
+      return Object.fromEntries(node.entries.map((e) => [e.key, nodeToWire(e.value)]));
+    case "array":
+      return node.items.map(nodeToWire);
+    case "int":
+    case "float":
+      return node.text;
+    case "null":
+      return null;
+    default:
+      return node.value;
+  }
+}
+
+/** A failed call as one line: what the server said, or that it could not be reached. */
+export function describeClientError(error: unknown, server: string): string {
+  if (error instanceof TRPCClientError) {
+    const cause = (error as TRPCClientError<AppRouter>).cause as { code?: string } | undefined;
+    if (cause?.code === "ECONNREFUSED" || /fetch failed/i.test(error.message)) return `cannot reach the Loom server at ${server} (is it running? start it with 'npm start')`;
+    return error.message;
+  }
+  return (error as Error).message ?? String(error);
+}

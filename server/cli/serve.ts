@@ -1,0 +1,139 @@
+/**
+ * `loom serve [--host H] [--port P] [--data DIR] [--workers N] [--headless]`: the whole farm on one
+ * machine (what `npm start` runs). The server (Next.js: portal + API; or with --headless the API
+ * alone on a plain Node server) owns SQLite in DIR; N local worker agents join the default pool
+ * over HTTP exactly like remote ones, with a token generated for this run.
+ *
+ * The first Ctrl-C (or SIGTERM) drains the workers (each finishes its current task and exits its
+ * environments), then stops the server; a second one stops everything at once.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { apiHandler } from "../api/app-handler";
+import { startNodeServer } from "../api/node-server";
+import { databaseFile, openStore } from "../db/connection";
+import { childEnvironment } from "../env";
+import { refreshCompatibility } from "../services/compatibility";
+import { createFarm } from "../services/farm";
+import { FarmLoop } from "../services/farm-loop";
+import { ensurePool } from "../services/pools";
+import { parseArgs, UsageError } from "./args";
+import type { CliIo } from "./io";
+
+export const SERVE_USAGE = "usage: loom serve [--host 127.0.0.1] [--port 3000] [--data ./data] [--workers 2] [--headless]";
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const LOOM_BIN = join(REPO, "bin", "loom.mjs");
+
+export async function runServe(argv: readonly string[], io: CliIo, signal: AbortSignal | null, forceStop: AbortSignal | null = null): Promise<number> {
+  const args = parseArgs(argv, { values: ["--host", "--port", "--data", "--workers"], booleans: ["--headless"] });
+  if (args.positionals.length > 0) throw new UsageError("serve takes no positional arguments");
+  const host = args.values.get("--host") ?? "127.0.0.1";
+  const port = Number(args.values.get("--port") ?? "3000");
+  const workers = Number(args.values.get("--workers") ?? "2");
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError("--port takes a port number");
+  if (!Number.isInteger(workers) || workers < 0 || workers > 64) throw new UsageError("--workers takes a number from 0 to 64");
+  const dataDir = resolve(io.cwd, args.values.get("--data") ?? "data");
+  const token = `loom_${randomBytes(24).toString("base64url")}`;
+
+  const server = args.booleans.has("--headless") ? await headless(dataDir, token, host, port) : await nextServer(io, dataDir, token, host, port);
+  io.out(`Loom is serving at ${server.url} (data in ${dataDir})`);
+  const agents = Array.from({ length: workers }, (_, i) => startAgent(io, server.url, token, `local-${i + 1}`, dataDir));
+
+  await new Promise<void>((resolveStop) => {
+    if (!signal) return;
+    if (signal.aborted) return resolveStop();
+    signal.addEventListener("abort", () => resolveStop(), { once: true });
+  });
+  io.out("Stopping: the workers finish their current task, then the server stops (Ctrl-C again to stop at once).");
+  forceStop?.addEventListener("abort", () => {
+    for (const agent of agents) agent.kill("SIGKILL");
+  });
+  for (const agent of agents) agent.kill("SIGTERM");
+  await Promise.all(agents.map((agent) => exited(agent)));
+  await server.stop();
+  io.out("Loom stopped.");
+  return 0;
+}
+
+interface ServerHandle {
+  url: string;
+  stop(): Promise<void>;
+}
+
+async function headless(dataDir: string, token: string, host: string, port: number): Promise<ServerHandle> {
+  const store = openStore(databaseFile(dataDir));
+  const farm = createFarm(store);
+  ensurePool(farm, "default", token);
+  refreshCompatibility(farm);
+  const loop = new FarmLoop(farm);
+  loop.start();
+  const running = await startNodeServer(apiHandler(farm), { host, port });
+  return {
+    url: running.url,
+    stop: async () => {
+      await loop.stop();
+      await running.close();
+      store.close();
+    },
+  };
+}
+
+async function nextServer(io: CliIo, dataDir: string, token: string, host: string, port: number): Promise<ServerHandle> {
+  const env = childEnvironment({ LOOM_DATA_DIR: dataDir, LOOM_POOL_TOKEN: token, NEXT_TELEMETRY_DISABLED: "1" });
+  const next = join(REPO, "node_modules", "next", "dist", "bin", "next");
+  if (!existsSync(join(REPO, ".next", "BUILD_ID"))) {
+    io.out("Building the web app (first start only)…");
+    const build = spawn(process.execPath, [next, "build"], { cwd: REPO, env, stdio: "inherit" });
+    if ((await exited(build)) !== 0) throw new Error("next build failed");
+  }
+  const child = spawn(process.execPath, [next, "start", "-H", host, "-p", String(port)], { cwd: REPO, env, stdio: ["ignore", "inherit", "inherit"] });
+  const url = `http://${host}:${port}`;
+  await waitForServer(`${url}/api/trpc/pools.list`, child);
+  return {
+    url,
+    stop: async () => {
+      child.kill("SIGTERM");
+      await exited(child);
+    },
+  };
+}
+
+async function waitForServer(url: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`the server did not answer at ${url} within 120 s`);
+}
+
+function startAgent(io: CliIo, url: string, token: string, name: string, dataDir: string): ChildProcess {
+  const child = spawn(process.execPath, [LOOM_BIN, "worker", "--server", url, "--name", name, "--session-root", join(dataDir, "sessions", name)], {
+    cwd: REPO,
+    env: childEnvironment({ LOOM_WORKER_TOKEN: token }),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  for (const stream of [child.stdout, child.stderr]) {
+    let rest = "";
+    stream?.on("data", (chunk: Buffer) => {
+      const lines = (rest + chunk.toString("utf8")).split("\n");
+      rest = lines.pop() ?? "";
+      for (const line of lines) io.out(`[${name}] ${line}`);
+    });
+  }
+  return child;
+}
+
+function exited(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolveExit) => child.once("exit", (code) => resolveExit(code)));
+}

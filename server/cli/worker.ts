@@ -1,0 +1,154 @@
+/**
+ * `loom worker`: a worker agent for a Loom server. It runs until the server stops it or it is
+ * signalled: the first SIGINT/SIGTERM drains (the running action finishes, the server sends the
+ * environment exits), a second one stops at once. One line per notable event on stdout.
+ */
+import { readFile } from "node:fs/promises";
+import { hostname } from "node:os";
+import { resolve } from "node:path";
+import { WorkerAgent, type AgentNotice, type AgentStopReason } from "../worker/agent";
+import { hostFacts, workerCapabilities } from "../worker/capabilities";
+import { serverEnv } from "../env";
+import { parseArgs, UsageError } from "./args";
+import { processIo, type CliIo } from "./io";
+
+export const WORKER_USAGE =
+  "usage: loom worker --server URL (--token T | --token-file PATH) [--pool P] [--name N] [--attr K=V]… [--amount K=N]… [--session-root DIR]";
+
+/** Settings from the environment (server/env.ts is the only reader of process.env). */
+export interface WorkerEnvironment {
+  /** LOOM_WORKER_TOKEN: used when neither --token nor --token-file is given. */
+  token?: string;
+  /** LOOM_SERVER: used when --server is not given. */
+  server?: string;
+}
+
+const EXIT: Record<AgentStopReason, number> = { drained: 0, refused: 1, stopped: 130 };
+
+/**
+ * Aborting `signal` drains the worker; the real process also drains on its first SIGINT/SIGTERM
+ * and stops on the second. Without `environment`, the real process reads LOOM_WORKER_TOKEN and
+ * LOOM_SERVER through server/env.ts; tests pass their own.
+ */
+export async function runWorker(argv: readonly string[], io: CliIo, signal?: AbortSignal, environment?: WorkerEnvironment): Promise<number> {
+  const args = parseArgs(argv, {
+    values: ["--server", "--token", "--token-file", "--pool", "--name", "--session-root"],
+    repeated: ["--attr", "--amount"],
+  });
+  if (args.positionals.length > 0) throw new UsageError(`unexpected argument '${args.positionals[0]}'\n${WORKER_USAGE}`);
+  const env = environment ?? (io === processIo ? fromServerEnv() : {});
+  const serverUrl = checkServerUrl(args.values.get("--server") ?? env.server);
+  const token = await readToken(args.values, io, env);
+  const capabilities = workerCapabilities({ attrs: args.repeated.get("--attr") ?? [], amounts: args.repeated.get("--amount") ?? [] }, hostFacts());
+  if (!capabilities.ok) throw new UsageError(capabilities.errors.join("\nloom: "));
+  const name = args.values.get("--name") ?? hostname();
+  if (name.length < 1 || name.length > 128) throw new UsageError("--name must be 1 to 128 characters");
+  const sessionRoot = args.values.get("--session-root");
+  // The token decides the pool on the server (the protocol has no pool field): --pool only labels the output.
+  const pool = args.values.get("--pool");
+
+  const agent = new WorkerAgent({
+    serverUrl,
+    token,
+    name,
+    capabilities: capabilities.capabilities,
+    ...(sessionRoot ? { rootDirectory: resolve(io.cwd, sessionRoot) } : {}),
+    onNotice: (notice) => print(io, notice, { serverUrl, pool }),
+  });
+  const onAbort = () => agent.drain();
+  signal?.addEventListener("abort", onAbort, { once: true });
+  if (signal?.aborted) agent.drain();
+  const removeHandlers = io === processIo ? installSignalHandlers(io, agent) : () => undefined;
+  try {
+    return EXIT[await agent.start()];
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
+    removeHandlers();
+  }
+}
+
+function fromServerEnv(): WorkerEnvironment {
+  const env = serverEnv();
+  return { ...(env.LOOM_WORKER_TOKEN ? { token: env.LOOM_WORKER_TOKEN } : {}), ...(env.LOOM_SERVER ? { server: env.LOOM_SERVER } : {}) };
+}
+
+function checkServerUrl(value: string | undefined): string {
+  if (value === undefined) throw new UsageError(`--server (or LOOM_SERVER) is required\n${WORKER_USAGE}`);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--server: '${value}' is not a URL (for example http://farm.example:3000)`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new UsageError(`--server: use an http:// or https:// URL, not ${url.protocol}`);
+  return url.toString();
+}
+
+async function readToken(values: Map<string, string>, io: CliIo, environment: WorkerEnvironment): Promise<string> {
+  const given = values.get("--token");
+  const file = values.get("--token-file");
+  if (given !== undefined && file !== undefined) throw new UsageError("give --token or --token-file, not both");
+  let token = given ?? environment.token;
+  if (file !== undefined) {
+    try {
+      token = await readFile(resolve(io.cwd, file), "utf8");
+    } catch (error) {
+      throw new UsageError(`--token-file: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    }
+  }
+  token = token?.trim();
+  if (!token) throw new UsageError(`a worker token is required: --token, --token-file or LOOM_WORKER_TOKEN\n${WORKER_USAGE}`);
+  return token;
+}
+
+function installSignalHandlers(io: CliIo, agent: WorkerAgent): () => void {
+  let count = 0;
+  const onSignal = (name: NodeJS.Signals) => {
+    count++;
+    io.err(count === 1 ? `loom worker: ${name} received, draining (send it again to stop at once)` : `loom worker: ${name} again, stopping now`);
+    agent.drain();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  return () => {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  };
+}
+
+function print(io: CliIo, notice: AgentNotice, context: { serverUrl: string; pool: string | undefined }): void {
+  const line = describeNotice(notice, context);
+  if (line === null) return;
+  if (notice.type === "server_unavailable" || (notice.type === "stopped" && notice.reason === "refused")) io.err(`loom worker: ${line}`);
+  else io.out(line);
+}
+
+/** One line per notable event; null for those not worth a line. */
+export function describeNotice(notice: AgentNotice, context: { serverUrl: string; pool?: string | undefined }): string | null {
+  switch (notice.type) {
+    case "registered":
+      return `registered with ${context.serverUrl}${context.pool ? ` (pool ${context.pool})` : ""} as worker ${notice.workerId}, lease ${notice.leaseEpoch}`;
+    case "session_started":
+      return `session ${notice.sessionId} started: job '${notice.jobName}' in ${notice.workingDirectory}`;
+    case "session_ended":
+      return `session ${notice.sessionId} ended: ${notice.status}`;
+    case "action_ended": {
+      const { action } = notice;
+      const what =
+        action.kind === "TASK_RUN"
+          ? `${action.stepName ?? "?"}${Object.keys(action.parameters ?? {}).length > 0 ? ` ${Object.entries(action.parameters ?? {}).map(([k, v]) => `${k}=${v.value}`).join(" ")}` : ""}`
+          : (action.environmentId ?? "?");
+      return `action ${action.actionId} ${action.kind} ${what}: ${notice.status}${notice.failMessage ? ` (${notice.failMessage})` : ""}`;
+    }
+    case "server_unavailable":
+      return `${notice.refused ? "the server refused a request" : "server unavailable"}: ${notice.message}; retrying (next in ${Math.round(notice.retryInMs / 100) / 10}s)`;
+    case "server_available":
+      return "server reachable again";
+    case "lease_conflict":
+      return `the server fenced this worker off (${notice.message}): everything running was stopped; registering again`;
+    case "draining":
+      return notice.by === "server" ? "the server asked this worker to stop: draining" : "draining: no new work, finishing the running action";
+    case "stopped":
+      return notice.reason === "refused" ? `the server refused this worker: ${notice.message ?? "no reason given"}` : `stopped (${notice.reason})`;
+  }
+}

@@ -1,0 +1,190 @@
+/**
+ * The farm's tables (drizzle, SQLite dialect; kept portable to PostgreSQL: no SQLite-only types,
+ * JSON stored as text, times as integer milliseconds since the epoch).
+ *
+ * Jobs keep their template and resolved parameter values, so a worker recreates exactly the job
+ * that was submitted with lib/openjd. Steps and jobs keep per-status task counts, updated in the
+ * same transaction as every task status change, so dashboards never count 100,000 rows.
+ */
+import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { ActionKind, ActionStatus, DrainMode, SessionState, StatusCounts, TaskStatus, WorkerStatus } from "../../lib/farm/statuses";
+
+const createdAt = () => integer("created_at").notNull();
+
+export const pools = sqliteTable("pools", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull().unique(),
+  description: text("description").notNull().default(""),
+  /** sha256 of the pool's bearer token; the token itself is shown once and never stored. */
+  tokenHash: text("token_hash").notNull(),
+  enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
+  createdAt: createdAt(),
+});
+
+export const workers = sqliteTable(
+  "workers",
+  {
+    id: text("id").primaryKey(),
+    poolId: text("pool_id").notNull().references(() => pools.id),
+    name: text("name").notNull(),
+    status: text("status").$type<WorkerStatus>().notNull(),
+    /** `{ amounts: {name: number}, attributes: {name: string[]} }` as lib/openjd/capabilities expects. */
+    capabilities: text("capabilities", { mode: "json" }).notNull(),
+    /** Bumped when the worker is declared lost or registers again: older reports are refused. */
+    leaseEpoch: integer("lease_epoch").notNull().default(1),
+    lastHeartbeatAt: integer("last_heartbeat_at").notNull(),
+    drain: text("drain").$type<DrainMode>(),
+    disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
+    registeredAt: integer("registered_at").notNull(),
+  },
+  (t) => [index("workers_pool").on(t.poolId), index("workers_status").on(t.status)],
+);
+
+export const users = sqliteTable("users", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull().unique(),
+  role: text("role").notNull().default("artist"),
+  createdAt: createdAt(),
+});
+
+export const jobs = sqliteTable(
+  "jobs",
+  {
+    id: text("id").primaryKey(),
+    /** Submission order; with priority it is the dispatch order. */
+    seq: integer("seq").notNull().unique(),
+    name: text("name").notNull(),
+    description: text("description"),
+    submitter: text("submitter").notNull().default("anonymous"),
+    templateText: text("template_text").notNull(),
+    templateFormat: text("template_format").$type<"yaml" | "json">().notNull(),
+    environmentTemplates: text("environment_templates", { mode: "json" }).$type<Array<{ text: string; format: "yaml" | "json" }>>().notNull(),
+    /** Resolved parameter values (PATHs absolute), as createJob returned them. */
+    parameters: text("parameters", { mode: "json" }).$type<Record<string, { type: string; value: string }>>().notNull(),
+    priority: integer("priority").notNull(),
+    /** The wrangler's switch: SUSPENDED jobs dispatch nothing. */
+    suspended: integer("suspended", { mode: "boolean" }).notNull().default(false),
+    canceled: integer("canceled", { mode: "boolean" }).notNull().default(false),
+    status: text("status").$type<TaskStatus>().notNull(),
+    counts: text("counts", { mode: "json" }).$type<StatusCounts>().notNull(),
+    taskCount: integer("task_count").notNull(),
+    maxRetriesPerTask: integer("max_retries_per_task").notNull(),
+    maxFailedTasks: integer("max_failed_tasks").notNull(),
+    /** Tasks that used up their retries. */
+    failedTaskCount: integer("failed_task_count").notNull().default(0),
+    submittedAt: integer("submitted_at").notNull(),
+    startedAt: integer("started_at"),
+    endedAt: integer("ended_at"),
+  },
+  (t) => [index("jobs_dispatch").on(t.status, t.priority, t.seq), index("jobs_submitted").on(t.submittedAt)],
+);
+
+/** Room for seed 002: a user's request, satisfied by a (possibly shared) job. */
+export const requests = sqliteTable("requests", {
+  id: text("id").primaryKey(),
+  jobId: text("job_id").references(() => jobs.id),
+  userId: text("user_id").references(() => users.id),
+  priority: integer("priority").notNull(),
+  createdAt: createdAt(),
+});
+
+export const steps = sqliteTable(
+  "steps",
+  {
+    id: text("id").primaryKey(),
+    jobId: text("job_id").notNull().references(() => jobs.id, { onDelete: "cascade" }),
+    stepIndex: integer("step_index").notNull(),
+    name: text("name").notNull(),
+    dependencies: text("dependencies", { mode: "json" }).$type<string[]>().notNull(),
+    hostRequirements: text("host_requirements", { mode: "json" }),
+    /** Names of the step environments; with the job's, the Session stack the step needs. */
+    environmentStack: text("environment_stack").notNull(),
+    chunked: integer("chunked", { mode: "boolean" }).notNull().default(false),
+    status: text("status").$type<TaskStatus>().notNull(),
+    counts: text("counts", { mode: "json" }).$type<StatusCounts>().notNull(),
+    taskCount: integer("task_count").notNull(),
+    /** Why no enabled pool can run it (NOT_COMPATIBLE). */
+    incompatibleReason: text("incompatible_reason"),
+  },
+  (t) => [uniqueIndex("steps_job_index").on(t.jobId, t.stepIndex), uniqueIndex("steps_job_name").on(t.jobId, t.name)],
+);
+
+export const tasks = sqliteTable(
+  "tasks",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    jobId: text("job_id").notNull().references(() => jobs.id, { onDelete: "cascade" }),
+    stepId: text("step_id").notNull().references(() => steps.id, { onDelete: "cascade" }),
+    taskIndex: integer("task_index").notNull(),
+    /** `{name: {type, value}}`; a chunk's value is its range expression. */
+    parameters: text("parameters").notNull(),
+    status: text("status").$type<TaskStatus>().notNull(),
+    /** Failed attempts (non-zero exit, timeout), against maxRetriesPerTask. */
+    failureCount: integer("failure_count").notNull().default(0),
+    /** Attempts lost to infrastructure (worker lost, drained now), on their own budget. */
+    interruptionCount: integer("interruption_count").notNull().default(0),
+    workerId: text("worker_id"),
+    sessionId: text("session_id"),
+    progress: real("progress"),
+    statusMessage: text("status_message"),
+    startedAt: integer("started_at"),
+    endedAt: integer("ended_at"),
+  },
+  (t) => [uniqueIndex("tasks_step_index").on(t.stepId, t.taskIndex), index("tasks_dispatch").on(t.stepId, t.status, t.taskIndex), index("tasks_job_status").on(t.jobId, t.status)],
+);
+
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    jobId: text("job_id").notNull().references(() => jobs.id, { onDelete: "cascade" }),
+    workerId: text("worker_id").notNull().references(() => workers.id),
+    /** The worker's lease epoch when the Session was opened. */
+    leaseEpoch: integer("lease_epoch").notNull(),
+    /** ACTIVE; ENDING once a failure or cancel made it terminal (only exits may run); ENDED. */
+    state: text("state").$type<SessionState>().notNull(),
+    /** The exits and end have been issued to the worker; ENDED once they have all been reported. */
+    endIssued: integer("end_issued", { mode: "boolean" }).notNull().default(false),
+    /** Amounts reserved on the worker for this Session (`{ "amount.worker.vcpu": 4 }`). */
+    reserved: text("reserved", { mode: "json" }).$type<Record<string, number>>().notNull(),
+    startedAt: integer("started_at").notNull(),
+    endedAt: integer("ended_at"),
+  },
+  (t) => [index("sessions_worker").on(t.workerId, t.state), index("sessions_job").on(t.jobId)],
+);
+
+export const sessionActions = sqliteTable(
+  "session_actions",
+  {
+    id: text("id").primaryKey(),
+    sessionId: text("session_id").notNull().references(() => sessions.id, { onDelete: "cascade" }),
+    seq: integer("seq").notNull(),
+    kind: text("kind").$type<ActionKind>().notNull(),
+    /** ENV_*: the stack entry id (`job:Name`, `step:Step:Name`, `template:0:Name`). */
+    environmentId: text("environment_id"),
+    stepId: text("step_id"),
+    taskId: integer("task_id"),
+    status: text("status").$type<ActionStatus>().notNull(),
+    exitCode: integer("exit_code"),
+    progress: real("progress"),
+    statusMessage: text("status_message"),
+    failMessage: text("fail_message"),
+    startedAt: integer("started_at"),
+    endedAt: integer("ended_at"),
+  },
+  (t) => [uniqueIndex("session_actions_seq").on(t.sessionId, t.seq), index("session_actions_task").on(t.taskId)],
+);
+
+export const logLines = sqliteTable(
+  "log_lines",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    sessionId: text("session_id").notNull().references(() => sessions.id, { onDelete: "cascade" }),
+    /** Per-Session sequence number the worker assigns: uploads are idempotent by it. */
+    seq: integer("seq").notNull(),
+    actionId: text("action_id"),
+    time: integer("time").notNull(),
+    line: text("line").notNull(),
+  },
+  (t) => [uniqueIndex("log_lines_session_seq").on(t.sessionId, t.seq), index("log_lines_action").on(t.actionId, t.id)],
+);

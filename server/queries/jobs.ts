@@ -1,0 +1,211 @@
+/**
+ * Read models of jobs, steps and tasks for the API and the portal: plain rows with parsed JSON,
+ * server-side filter, sort and paging so 10,000 jobs and 100,000-task steps stay fast.
+ */
+import { z } from "zod";
+import { TASK_STATUSES, type StatusCounts, type TaskStatus } from "../../lib/farm/statuses";
+import type { HostRequirements } from "../../lib/openjd/capabilities";
+import { AppError } from "../services/errors";
+import type { Farm } from "../services/farm";
+
+export interface JobSummary {
+  id: string;
+  name: string;
+  submitter: string;
+  priority: number;
+  status: TaskStatus;
+  suspended: boolean;
+  canceled: boolean;
+  counts: StatusCounts;
+  taskCount: number;
+  submittedAt: number;
+  startedAt: number | null;
+  endedAt: number | null;
+}
+
+const JOB_COLUMNS = "id, name, submitter, priority, status, suspended, canceled, counts, task_count, submitted_at, started_at, ended_at";
+
+interface JobRowRaw {
+  id: string;
+  name: string;
+  submitter: string;
+  priority: number;
+  status: TaskStatus;
+  suspended: number;
+  canceled: number;
+  counts: string;
+  task_count: number;
+  submitted_at: number;
+  started_at: number | null;
+  ended_at: number | null;
+}
+
+function toSummary(row: JobRowRaw): JobSummary {
+  return {
+    id: row.id,
+    name: row.name,
+    submitter: row.submitter,
+    priority: row.priority,
+    status: row.status,
+    suspended: row.suspended === 1,
+    canceled: row.canceled === 1,
+    counts: JSON.parse(row.counts) as StatusCounts,
+    taskCount: row.task_count,
+    submittedAt: row.submitted_at,
+    startedAt: row.started_at,
+    endedAt: row.ended_at,
+  };
+}
+
+export const listJobsInput = z.object({
+  statuses: z.array(z.enum(TASK_STATUSES)).optional(),
+  search: z.string().max(200).optional(),
+  submitter: z.string().max(200).optional(),
+  sort: z.enum(["submittedAt", "priority", "name", "status"]).default("submittedAt"),
+  direction: z.enum(["asc", "desc"]).default("desc"),
+  offset: z.number().int().nonnegative().default(0),
+  limit: z.number().int().min(1).max(500).default(50),
+});
+export type ListJobsInput = z.input<typeof listJobsInput>;
+
+const SORT_COLUMNS = { submittedAt: "seq", priority: "priority", name: "name", status: "status" } as const;
+
+export function listJobs(farm: Farm, raw: ListJobsInput = {}): { total: number; jobs: JobSummary[] } {
+  const input = listJobsInput.parse(raw);
+  const where: string[] = [];
+  const params: Array<string | number> = [];
+  if (input.statuses && input.statuses.length > 0) {
+    where.push(`status IN (${input.statuses.map(() => "?").join(", ")})`);
+    params.push(...input.statuses);
+  }
+  if (input.search) {
+    where.push("(name LIKE ? ESCAPE '\\' OR id = ?)");
+    params.push(`%${input.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, input.search);
+  }
+  if (input.submitter) {
+    where.push("submitter = ?");
+    params.push(input.submitter);
+  }
+  const clause = where.length > 0 ? `WHERE ${where.join(" AND ")}` : "";
+  const sqlite = farm.store.sqlite;
+  const total = sqlite.prepare<unknown[], { n: number }>(`SELECT COUNT(*) AS n FROM jobs ${clause}`).get(...params)?.n ?? 0;
+  const order = `${SORT_COLUMNS[input.sort]} ${input.direction === "asc" ? "ASC" : "DESC"}, seq DESC`;
+  const rows = sqlite.prepare<unknown[], JobRowRaw>(`SELECT ${JOB_COLUMNS} FROM jobs ${clause} ORDER BY ${order} LIMIT ? OFFSET ?`).all(...params, input.limit, input.offset);
+  return { total, jobs: rows.map(toSummary) };
+}
+
+export interface StepDetail {
+  id: string;
+  index: number;
+  name: string;
+  dependencies: string[];
+  status: TaskStatus;
+  counts: StatusCounts;
+  taskCount: number;
+  chunked: boolean;
+  incompatibleReason: string | null;
+  hostRequirements: HostRequirements | null;
+}
+
+export interface JobDetail extends JobSummary {
+  description: string | null;
+  parameters: Record<string, { type: string; value: string }>;
+  maxRetriesPerTask: number;
+  maxFailedTasks: number;
+  failedTaskCount: number;
+  steps: StepDetail[];
+}
+
+export function getJob(farm: Farm, jobId: string): JobDetail {
+  const sqlite = farm.store.sqlite;
+  const row = sqlite
+    .prepare<[string], JobRowRaw & { description: string | null; parameters: string; max_retries_per_task: number; max_failed_tasks: number; failed_task_count: number }>(
+      `SELECT ${JOB_COLUMNS}, description, parameters, max_retries_per_task, max_failed_tasks, failed_task_count FROM jobs WHERE id = ?`,
+    )
+    .get(jobId);
+  if (!row) throw new AppError("NOT_FOUND", `no job ${jobId}`);
+  const steps = sqlite
+    .prepare<[string], { id: string; step_index: number; name: string; dependencies: string; status: TaskStatus; counts: string; task_count: number; chunked: number; incompatible_reason: string | null; host_requirements: string | null }>(
+      "SELECT id, step_index, name, dependencies, status, counts, task_count, chunked, incompatible_reason, host_requirements FROM steps WHERE job_id = ? ORDER BY step_index",
+    )
+    .all(jobId)
+    .map((s) => ({
+      id: s.id,
+      index: s.step_index,
+      name: s.name,
+      dependencies: JSON.parse(s.dependencies) as string[],
+      status: s.status,
+      counts: JSON.parse(s.counts) as StatusCounts,
+      taskCount: s.task_count,
+      chunked: s.chunked === 1,
+      incompatibleReason: s.incompatible_reason,
+      hostRequirements: s.host_requirements === null ? null : (JSON.parse(s.host_requirements) as HostRequirements | null),
+    }));
+  return {
+    ...toSummary(row),
+    description: row.description,
+    parameters: JSON.parse(row.parameters) as JobDetail["parameters"],
+    maxRetriesPerTask: row.max_retries_per_task,
+    maxFailedTasks: row.max_failed_tasks,
+    failedTaskCount: row.failed_task_count,
+    steps,
+  };
+}
+
+export const listTasksInput = z.object({
+  stepId: z.string().min(1).max(200),
+  statuses: z.array(z.enum(TASK_STATUSES)).optional(),
+  offset: z.number().int().nonnegative().default(0),
+  limit: z.number().int().min(1).max(1000).default(100),
+});
+
+export interface TaskRowView {
+  id: number;
+  index: number;
+  parameters: Record<string, { type: string; value: string }>;
+  status: TaskStatus;
+  workerId: string | null;
+  sessionId: string | null;
+  failureCount: number;
+  interruptionCount: number;
+  progress: number | null;
+  statusMessage: string | null;
+  startedAt: number | null;
+  endedAt: number | null;
+}
+
+export function listTasks(farm: Farm, raw: z.input<typeof listTasksInput>): { total: number; tasks: TaskRowView[] } {
+  const input = listTasksInput.parse(raw);
+  const where = ["step_id = ?"];
+  const params: Array<string | number> = [input.stepId];
+  if (input.statuses && input.statuses.length > 0) {
+    where.push(`status IN (${input.statuses.map(() => "?").join(", ")})`);
+    params.push(...input.statuses);
+  }
+  const sqlite = farm.store.sqlite;
+  const total = sqlite.prepare<unknown[], { n: number }>(`SELECT COUNT(*) AS n FROM tasks WHERE ${where.join(" AND ")}`).get(...params)?.n ?? 0;
+  const rows = sqlite
+    .prepare<unknown[], { id: number; task_index: number; parameters: string; status: TaskStatus; worker_id: string | null; session_id: string | null; failure_count: number; interruption_count: number; progress: number | null; status_message: string | null; started_at: number | null; ended_at: number | null }>(
+      `SELECT id, task_index, parameters, status, worker_id, session_id, failure_count, interruption_count, progress, status_message, started_at, ended_at
+       FROM tasks WHERE ${where.join(" AND ")} ORDER BY task_index LIMIT ? OFFSET ?`,
+    )
+    .all(...params, input.limit, input.offset);
+  return {
+    total,
+    tasks: rows.map((r) => ({
+      id: r.id,
+      index: r.task_index,
+      parameters: JSON.parse(r.parameters) as TaskRowView["parameters"],
+      status: r.status,
+      workerId: r.worker_id,
+      sessionId: r.session_id,
+      failureCount: r.failure_count,
+      interruptionCount: r.interruption_count,
+      progress: r.progress,
+      statusMessage: r.status_message,
+      startedAt: r.started_at,
+      endedAt: r.ended_at,
+    })),
+  };
+}
+

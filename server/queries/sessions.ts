@@ -1,0 +1,119 @@
+/**
+ * Sessions and their logs as the portal and `loom job logs` read them: a job's Sessions with
+ * their actions in order (the timeline), and log lines by id so a live view can resume after
+ * the last line it has.
+ */
+import { z } from "zod";
+import type { ActionKind, ActionStatus, SessionState } from "../../lib/farm/statuses";
+import type { Farm } from "../services/farm";
+
+export interface ActionView {
+  id: string;
+  seq: number;
+  kind: ActionKind;
+  environmentId: string | null;
+  stepId: string | null;
+  taskId: number | null;
+  status: ActionStatus;
+  exitCode: number | null;
+  progress: number | null;
+  statusMessage: string | null;
+  failMessage: string | null;
+  startedAt: number | null;
+  endedAt: number | null;
+}
+
+export interface SessionView {
+  id: string;
+  jobId: string;
+  workerId: string;
+  state: SessionState;
+  startedAt: number;
+  endedAt: number | null;
+  actions: ActionView[];
+}
+
+export const listSessionsInput = z.object({ jobId: z.string().min(1), taskId: z.number().int().optional() });
+
+export function listSessions(farm: Farm, raw: z.input<typeof listSessionsInput>): SessionView[] {
+  const input = listSessionsInput.parse(raw);
+  const sqlite = farm.store.sqlite;
+  const sessions =
+    input.taskId === undefined
+      ? sqlite.prepare<[string], { id: string; job_id: string; worker_id: string; state: SessionState; started_at: number; ended_at: number | null }>("SELECT id, job_id, worker_id, state, started_at, ended_at FROM sessions WHERE job_id = ? ORDER BY started_at").all(input.jobId)
+      : sqlite
+          .prepare<[string, number], { id: string; job_id: string; worker_id: string; state: SessionState; started_at: number; ended_at: number | null }>(
+            "SELECT DISTINCT s.id, s.job_id, s.worker_id, s.state, s.started_at, s.ended_at FROM sessions s JOIN session_actions a ON a.session_id = s.id WHERE s.job_id = ? AND a.task_id = ? ORDER BY s.started_at",
+          )
+          .all(input.jobId, input.taskId);
+  const actions = sqlite.prepare<[string], { id: string; seq: number; kind: ActionKind; environment_id: string | null; step_id: string | null; task_id: number | null; status: ActionStatus; exit_code: number | null; progress: number | null; status_message: string | null; fail_message: string | null; started_at: number | null; ended_at: number | null }>(
+    "SELECT * FROM session_actions WHERE session_id = ? ORDER BY seq",
+  );
+  return sessions.map((s) => ({
+    id: s.id,
+    jobId: s.job_id,
+    workerId: s.worker_id,
+    state: s.state,
+    startedAt: s.started_at,
+    endedAt: s.ended_at,
+    actions: actions.all(s.id).map((a) => ({
+      id: a.id,
+      seq: a.seq,
+      kind: a.kind,
+      environmentId: a.environment_id,
+      stepId: a.step_id,
+      taskId: a.task_id,
+      status: a.status,
+      exitCode: a.exit_code,
+      progress: a.progress,
+      statusMessage: a.status_message,
+      failMessage: a.fail_message,
+      startedAt: a.started_at,
+      endedAt: a.ended_at,
+    })),
+  }));
+}
+
+export interface LogLineView {
+  id: number;
+  sessionId: string;
+  actionId: string | null;
+  time: number;
+  line: string;
+}
+
+export const logLinesInput = z.object({
+  sessionId: z.string().min(1).optional(),
+  jobId: z.string().min(1).optional(),
+  actionId: z.string().min(1).optional(),
+  /** Lines with a larger id than this (a live view resumes from its last line). */
+  afterId: z.number().int().nonnegative().default(0),
+  limit: z.number().int().min(1).max(10_000).default(1000),
+});
+
+/** Log lines in the order they were stored, of one Session, one action, or every Session of a job. */
+export function logLines(farm: Farm, raw: z.input<typeof logLinesInput>): LogLineView[] {
+  const input = logLinesInput.parse(raw);
+  const where = ["l.id > ?"];
+  const params: Array<string | number> = [input.afterId];
+  let from = "log_lines l";
+  if (input.sessionId) {
+    where.push("l.session_id = ?");
+    params.push(input.sessionId);
+  }
+  if (input.actionId) {
+    where.push("l.action_id = ?");
+    params.push(input.actionId);
+  }
+  if (input.jobId) {
+    from = "log_lines l JOIN sessions s ON s.id = l.session_id";
+    where.push("s.job_id = ?");
+    params.push(input.jobId);
+  }
+  return farm.store.sqlite
+    .prepare<unknown[], { id: number; session_id: string; action_id: string | null; time: number; line: string }>(
+      `SELECT l.id, l.session_id, l.action_id, l.time, l.line FROM ${from} WHERE ${where.join(" AND ")} ORDER BY l.id LIMIT ?`,
+    )
+    .all(...params, input.limit)
+    .map((r) => ({ id: r.id, sessionId: r.session_id, actionId: r.action_id, time: r.time, line: r.line }));
+}

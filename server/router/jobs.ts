@@ -1,0 +1,114 @@
+/** Jobs: submit and preview, the job table, a job with its steps, tasks, Sessions, wrangler actions and live changes. */
+import { on } from "node:events";
+import { tracked } from "@trpc/server";
+import { z } from "zod";
+import { getJob, listJobs, listJobsInput, listTasks, listTasksInput, type JobSummary } from "../queries/jobs";
+import { listSessions, listSessionsInput } from "../queries/sessions";
+import { cancelTasks } from "../services/cancel-tasks";
+import { requeueTasks, retryFailedTasks } from "../services/requeue-tasks";
+import { setJobPriority } from "../services/set-priority";
+import { submitJob, validateSubmission, type SubmitJobInput } from "../services/submit-job";
+import { refreshCompatibility } from "../services/compatibility";
+import { resumeTasks, suspendTasks } from "../services/suspend-tasks";
+import { taskTarget } from "../services/task-target";
+import { publicProcedure, router } from "./trpc";
+
+const templateText = z.object({ text: z.string().max(4 * 1024 * 1024), format: z.enum(["yaml", "json"]) });
+
+export const submitInput = z.object({
+  template: templateText,
+  environmentTemplates: z.array(templateText).max(20).default([]),
+  parameterValues: z.record(z.string(), z.unknown()).default({}),
+  /** The folder the template came from, when the submitter has one (relative PATH defaults join it). */
+  templateDir: z.string().nullable().default(null),
+  /** The submitter's folder (relative PATH values join it); the server's when absent. */
+  workingDir: z.string().optional(),
+  settings: z
+    .object({
+      priority: z.number().optional(),
+      initialState: z.enum(["READY", "SUSPENDED"]).optional(),
+      maxRetriesPerTask: z.number().optional(),
+      maxFailedTasks: z.number().optional(),
+      submitter: z.string().optional(),
+    })
+    .default({}),
+});
+
+function toSubmission(input: z.infer<typeof submitInput>, now: number): SubmitJobInput {
+  return {
+    template: input.template,
+    environmentTemplates: input.environmentTemplates,
+    parameterValues: input.parameterValues as SubmitJobInput["parameterValues"],
+    templateDir: input.templateDir,
+    workingDir: input.workingDir ?? process.cwd(),
+    settings: input.settings,
+    now,
+  };
+}
+
+export const jobsRouter = router({
+  list: publicProcedure.input(listJobsInput).query(({ ctx, input }) => listJobs(ctx.farm, input)),
+  get: publicProcedure.input(z.object({ jobId: z.string().min(1) })).query(({ ctx, input }) => getJob(ctx.farm, input.jobId)),
+  tasks: publicProcedure.input(listTasksInput).query(({ ctx, input }) => listTasks(ctx.farm, input)),
+  sessions: publicProcedure.input(listSessionsInput).query(({ ctx, input }) => listSessions(ctx.farm, input)),
+
+  /** Checks a submission without writing anything: errors, or the job's steps and task counts. */
+  preview: publicProcedure.input(submitInput).mutation(({ ctx, input }) => {
+    const valid = validateSubmission(toSubmission(input, ctx.farm.now()));
+    if (!valid.ok) return valid;
+    return {
+      ok: true as const,
+      taskCount: valid.taskCount,
+      steps: valid.job.steps.map((s) => ({ name: s.name, dependencies: s.dependencies, taskCount: s.parameterSpace.count, chunked: s.chunking !== null, hostRequirements: s.hostRequirements })),
+    };
+  }),
+  submit: publicProcedure.input(submitInput).mutation(({ ctx, input }) => {
+    const result = submitJob(ctx.farm.store, toSubmission(input, ctx.farm.now()));
+    if (result.ok) {
+      refreshCompatibility(ctx.farm);
+      ctx.farm.events.emit("jobs", [result.jobId]);
+    }
+    return result;
+  }),
+
+  cancel: publicProcedure.input(taskTarget).mutation(({ ctx, input }) => cancelTasks(ctx.farm, input)),
+  suspend: publicProcedure.input(taskTarget).mutation(({ ctx, input }) => suspendTasks(ctx.farm, input)),
+  resume: publicProcedure.input(taskTarget).mutation(({ ctx, input }) => resumeTasks(ctx.farm, input)),
+  requeue: publicProcedure.input(taskTarget).mutation(({ ctx, input }) => requeueTasks(ctx.farm, input)),
+  retryFailed: publicProcedure.input(taskTarget).mutation(({ ctx, input }) => retryFailedTasks(ctx.farm, input)),
+  setPriority: publicProcedure
+    .input(z.object({ jobId: z.string().min(1), priority: z.number() }))
+    .mutation(({ ctx, input }) => setJobPriority(ctx.farm, input.jobId, input.priority)),
+
+  /**
+   * Job summaries as they change (one job, or all). Starts with the current state of the watched
+   * job, so a reconnecting client is never stale; ids are a per-connection counter.
+   */
+  onChange: publicProcedure.input(z.object({ jobId: z.string().optional() }).default({})).subscription(async function* ({ ctx, input, signal }) {
+    const events = on(ctx.farm.events, "jobs", { signal });
+    let n = 0;
+    if (input.jobId) yield tracked(String(++n), [summary(getJob(ctx.farm, input.jobId))]);
+    try {
+      for await (const [jobIds] of events) {
+        const ids = (jobIds as string[]).filter((id) => !input.jobId || id === input.jobId);
+        if (ids.length === 0) continue;
+        const jobs: JobSummary[] = [];
+        for (const id of ids) {
+          try {
+            jobs.push(summary(getJob(ctx.farm, id)));
+          } catch {
+            // deleted meanwhile
+          }
+        }
+        yield tracked(String(++n), jobs);
+      }
+    } catch (error) {
+      if (!signal?.aborted) throw error;
+    }
+  }),
+});
+
+function summary(job: JobSummary): JobSummary {
+  const { id, name, submitter, priority, status, suspended, canceled, counts, taskCount, submittedAt, startedAt, endedAt } = job;
+  return { id, name, submitter, priority, status, suspended, canceled, counts, taskCount, submittedAt, startedAt, endedAt };
+}

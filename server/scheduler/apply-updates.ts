@@ -1,0 +1,131 @@
+/**
+ * Applying what a worker reports about its actions (inside the sync transaction). Reports are
+ * idempotent: an action that already ended keeps its first ending, and a task only follows its
+ * action while it is still bound to that action's Session — a task a wrangler canceled or
+ * requeued, or one handed to another worker after this one was declared lost, is never
+ * completed twice.
+ */
+import type Database from "better-sqlite3";
+import type { ActionUpdate } from "../../lib/farm/protocol";
+import { TERMINAL_ACTION_STATUSES, type ActionStatus } from "../../lib/farm/statuses";
+import type { Store } from "../db/connection";
+import { afterFailure, afterInterruption } from "./plan";
+import type { ActionRow, SessionRow, SessionStore } from "./session-store";
+import type { TaskRow, TaskState } from "./task-state";
+
+export class UpdateApplier {
+  private readonly sqlite: Database.Database;
+  private readonly statements;
+
+  constructor(
+    store: Store,
+    private readonly sessions: SessionStore,
+    private readonly tasks: TaskState,
+  ) {
+    this.sqlite = store.sqlite;
+    this.statements = {
+      setAction: this.sqlite.prepare<[ActionStatus, number | null, number | null, string | null, string | null, number | null, number | null, string]>(
+        `UPDATE session_actions SET status = ?, exit_code = COALESCE(?, exit_code), progress = COALESCE(?, progress),
+         status_message = COALESCE(?, status_message), fail_message = COALESCE(?, fail_message),
+         started_at = COALESCE(started_at, ?), ended_at = COALESCE(ended_at, ?) WHERE id = ?`,
+      ),
+      jobLimits: this.sqlite.prepare<[string], { max_retries_per_task: number; max_failed_tasks: number; failed_task_count: number }>(
+        "SELECT max_retries_per_task, max_failed_tasks, failed_task_count FROM jobs WHERE id = ?",
+      ),
+      countFailed: this.sqlite.prepare<[string]>("UPDATE jobs SET failed_task_count = failed_task_count + 1 WHERE id = ?"),
+      cancelWaiting: this.sqlite.prepare<[number, string]>("UPDATE tasks SET status = 'CANCELED', ended_at = ? WHERE job_id = ? AND status IN ('READY', 'PENDING', 'SUSPENDED', 'NOT_COMPATIBLE')"),
+      jobSteps: this.sqlite.prepare<[string], { id: string }>("SELECT id FROM steps WHERE job_id = ?"),
+    };
+  }
+
+  /** Applies one report from `session`'s worker; returns the job whose tasks may have changed. */
+  apply(session: SessionRow, action: ActionRow, update: ActionUpdate, now: number): string | null {
+    if (TERMINAL_ACTION_STATUSES.has(action.status)) return null;
+    const status: ActionStatus = update.status;
+    const ended = TERMINAL_ACTION_STATUSES.has(status);
+    this.statements.setAction.run(
+      status,
+      update.exitCode ?? null,
+      update.progress ?? null,
+      update.statusMessage ?? null,
+      update.failMessage ?? null,
+      update.startedAt ?? (status === "RUNNING" ? now : null),
+      ended ? (update.endedAt ?? now) : null,
+      action.id,
+    );
+    if (ended && status !== "SUCCEEDED") {
+      // OpenJD: any failure, cancel or timeout makes the Session terminal (only exits run now).
+      if (session.state === "ACTIVE") {
+        this.sessions.setState(session.id, "ENDING");
+        session.state = "ENDING";
+      }
+      if (action.kind === "ENV_ENTER" && status !== "NEVER_ATTEMPTED" && status !== "CANCELED") this.chargeQueuedTasks(session, now);
+    }
+    if (action.kind !== "TASK_RUN" || action.task_id === null) return ended ? session.job_id : null;
+    const task = this.tasks.task(action.task_id);
+    if (!task || task.session_id !== session.id || (task.status !== "ASSIGNED" && task.status !== "RUNNING")) return null;
+    this.followTask(task, status, update, now);
+    return task.job_id;
+  }
+
+  private followTask(task: TaskRow, status: ActionStatus, update: ActionUpdate, now: number): void {
+    const progress = update.progress ?? undefined;
+    const statusMessage = update.statusMessage ?? undefined;
+    switch (status) {
+      case "ASSIGNED":
+        return;
+      case "RUNNING":
+        this.tasks.change(task, "RUNNING", { startedAt: update.startedAt ?? now, progress, statusMessage });
+        return;
+      case "SUCCEEDED":
+        this.tasks.change(task, "SUCCEEDED", { endedAt: update.endedAt ?? now, progress: 100, statusMessage });
+        return;
+      case "FAILED":
+      case "TIMEOUT":
+        this.fail(task, now, statusMessage ?? update.failMessage ?? undefined);
+        return;
+      case "NEVER_ATTEMPTED":
+        // Not the task's fault (something before it failed, and was charged for it).
+        this.tasks.change(task, "READY", { workerId: null, sessionId: null });
+        return;
+      case "CANCELED":
+      case "INTERRUPTED":
+        // Still bound to this Session, so no wrangler canceled it: the worker was drained or lost.
+        this.interrupt(task);
+        return;
+    }
+  }
+
+  /** A failed attempt: retry while the budget lasts; a task out of retries counts against the job. */
+  fail(task: TaskRow, now: number, statusMessage?: string): void {
+    const limits = this.statements.jobLimits.get(task.job_id);
+    if (!limits) return;
+    const failures = task.failure_count + 1;
+    const next = afterFailure(failures, limits.max_retries_per_task);
+    this.tasks.change(task, next, { failureCount: failures, workerId: null, sessionId: null, endedAt: next === "FAILED" ? now : null, statusMessage });
+    if (next !== "FAILED") return;
+    this.statements.countFailed.run(task.job_id);
+    if (limits.failed_task_count + 1 > limits.max_failed_tasks) {
+      // The job failed: nothing else of it starts (what runs finishes or is canceled by the wrangler).
+      this.statements.cancelWaiting.run(now, task.job_id);
+      for (const step of this.statements.jobSteps.all(task.job_id)) this.tasks.recountStep(step.id);
+    }
+  }
+
+  interrupt(task: TaskRow): void {
+    const interruptions = task.interruption_count + 1;
+    this.tasks.change(task, afterInterruption(interruptions), { interruptionCount: interruptions, workerId: null, sessionId: null });
+  }
+
+  /**
+   * An environment failed to enter: the tasks queued behind it in the Session are charged a failed
+   * attempt (otherwise a broken environment would bounce the same task between workers forever).
+   */
+  private chargeQueuedTasks(session: SessionRow, now: number): void {
+    for (const queued of this.sessions.actions(session.id)) {
+      if (queued.kind !== "TASK_RUN" || queued.task_id === null || TERMINAL_ACTION_STATUSES.has(queued.status)) continue;
+      const task = this.tasks.task(queued.task_id);
+      if (task && task.session_id === session.id && (task.status === "ASSIGNED" || task.status === "RUNNING")) this.fail(task, now, "an environment of its Session failed to enter");
+    }
+  }
+}

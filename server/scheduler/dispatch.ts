@@ -1,0 +1,139 @@
+/**
+ * Giving a worker its next piece of work (inside the sync transaction): gather the candidate
+ * steps, let the pure core decide (plan.ts), then issue the actions — environment exits and
+ * enters for the stack difference, and the task — and bind the task to the Session.
+ */
+import { randomBytes } from "node:crypto";
+import type Database from "better-sqlite3";
+import type { SessionAssignment } from "../../lib/farm/protocol";
+import type { HostRequirements, WorkerCapabilities } from "../../lib/openjd/capabilities";
+import type { Store } from "../db/connection";
+import { decide, stackPlan, type CandidateStep, type HeldSession } from "./plan";
+import { plannedStack, type NewAction, type SessionRow, type SessionStore } from "./session-store";
+import type { TaskRow, TaskState } from "./task-state";
+
+/** How many jobs (best first) are considered per decision. */
+const CANDIDATE_JOBS = 50;
+
+interface StepRow {
+  id: string;
+  job_id: string;
+  step_index: number;
+  name: string;
+  host_requirements: string | null;
+  environment_stack: string;
+  priority: number;
+  seq: number;
+}
+
+export interface WorkerContext {
+  id: string;
+  leaseEpoch: number;
+  capabilities: WorkerCapabilities;
+  acceptsWork: boolean;
+}
+
+export class Dispatcher {
+  private readonly statements;
+
+  constructor(
+    store: Store,
+    private readonly sessions: SessionStore,
+    private readonly tasks: TaskState,
+  ) {
+    const s: Database.Database = store.sqlite;
+    this.statements = {
+      candidates: s.prepare<[number], StepRow>(
+        `SELECT st.id, st.job_id, st.step_index, st.name, st.host_requirements, st.environment_stack, j.priority, j.seq
+         FROM (SELECT id, priority, seq FROM jobs WHERE status IN ('READY', 'RUNNING', 'ASSIGNED') AND suspended = 0 AND canceled = 0
+               ORDER BY priority DESC, seq ASC LIMIT ?) j
+         JOIN steps st ON st.job_id = j.id
+         WHERE json_extract(st.counts, '$.READY') > 0`,
+      ),
+      nextTask: s.prepare<[string], { id: number }>("SELECT id FROM tasks WHERE step_id = ? AND status = 'READY' ORDER BY task_index LIMIT 1"),
+      stepOf: s.prepare<[string], { name: string; environment_stack: string }>("SELECT name, environment_stack FROM steps WHERE id = ?"),
+      jobOrder: s.prepare<[string], { priority: number; seq: number }>("SELECT priority, seq FROM jobs WHERE id = ?"),
+    };
+  }
+
+  /** The next assignment for a worker that has nothing outstanding; null when it stays idle. */
+  next(worker: WorkerContext, held: SessionRow | null, now: number): SessionAssignment | null {
+    const candidates = this.statements.candidates.all(CANDIDATE_JOBS).map(toCandidate);
+    const heldView = held ? this.heldView(held) : null;
+    const decision = decide({ capabilities: worker.capabilities, acceptsWork: worker.acceptsWork }, heldView, candidates);
+    switch (decision.kind) {
+      case "idle":
+        return null;
+      case "end":
+        return held && heldView ? this.end(held, heldView.stack) : null;
+      case "continue":
+        return held && heldView ? this.runTask(held.id, held.job_id, heldView.stack, decision.step) : null;
+      case "start": {
+        const sessionId = `session-${randomBytes(6).toString("hex")}`;
+        this.sessions.start(sessionId, decision.step.jobId, worker.id, worker.leaseEpoch, reserve(decision.step.hostRequirements, worker.capabilities), now);
+        return this.runTask(sessionId, decision.step.jobId, [], decision.step);
+      }
+    }
+  }
+
+  private heldView(held: SessionRow): HeldSession {
+    const order = this.statements.jobOrder.get(held.job_id) ?? { priority: 0, seq: 0 };
+    return { jobId: held.job_id, priority: order.priority, jobSeq: order.seq, stack: plannedStack(this.sessions.actions(held.id)), ending: held.state !== "ACTIVE" };
+  }
+
+  private runTask(sessionId: string, jobId: string, current: readonly string[], step: CandidateStep): SessionAssignment | null {
+    const taskId = this.statements.nextTask.get(step.stepId)?.id;
+    const task = taskId === undefined ? undefined : this.tasks.task(taskId);
+    if (!task) return null;
+    const stepName = this.statements.stepOf.get(step.stepId)?.name ?? "";
+    const plan = stackPlan(current, step.stack);
+    const actions: NewAction[] = [
+      ...plan.exit.map((environmentId) => this.environmentAction("ENV_EXIT", environmentId, sessionId, step)),
+      ...plan.enter.map((environmentId) => ({ kind: "ENV_ENTER" as const, environmentId, stepId: step.stepId, stepName })),
+      { kind: "TASK_RUN", stepId: step.stepId, stepName, taskId: task.id, parameters: JSON.parse(task.parameters) as NewAction["parameters"] },
+    ];
+    this.bind(task, sessionId);
+    return { sessionId, job: this.sessions.jobDefinition(jobId), actions: this.sessions.issue(sessionId, actions), end: false };
+  }
+
+  /** Exits every environment of the Session, innermost first, and ends it. */
+  private end(held: SessionRow, stack: readonly string[]): SessionAssignment {
+    const actions = [...stack].reverse().map((environmentId) => this.environmentAction("ENV_EXIT", environmentId, held.id, null));
+    this.sessions.markEndIssued(held.id);
+    return { sessionId: held.id, job: this.sessions.jobDefinition(held.job_id), actions: this.sessions.issue(held.id, actions), end: true };
+  }
+
+  /** An exit names the step that entered the environment (step environments need it to be found). */
+  private environmentAction(kind: "ENV_EXIT", environmentId: string, sessionId: string, fallback: CandidateStep | null): NewAction {
+    const enter = this.sessions.actions(sessionId).find((a) => a.kind === "ENV_ENTER" && a.environment_id === environmentId);
+    const stepId = enter?.step_id ?? fallback?.stepId ?? "";
+    return { kind, environmentId, stepId, stepName: this.statements.stepOf.get(stepId)?.name ?? "" };
+  }
+
+  private bind(task: TaskRow, sessionId: string): void {
+    const session = this.sessions.session(sessionId);
+    this.tasks.change(task, "ASSIGNED", { sessionId, workerId: session?.worker_id ?? null, progress: null, statusMessage: null });
+  }
+}
+
+function toCandidate(row: StepRow): CandidateStep {
+  return {
+    stepId: row.id,
+    jobId: row.job_id,
+    priority: row.priority,
+    jobSeq: row.seq,
+    stepIndex: row.step_index,
+    hostRequirements: row.host_requirements === null ? null : (JSON.parse(row.host_requirements) as HostRequirements | null),
+    stack: JSON.parse(row.environment_stack) as string[],
+  };
+}
+
+/** Amounts reserved for the Session: as much of each required amount as allowed, up to what the worker has. */
+export function reserve(requirements: HostRequirements | null, capabilities: WorkerCapabilities): Record<string, number> {
+  const reserved: Record<string, number> = {};
+  for (const amount of requirements?.amounts ?? []) {
+    const have = Object.entries(capabilities.amounts).find(([name]) => name.toLowerCase() === amount.name.toLowerCase())?.[1] ?? 0;
+    reserved[amount.name] = Math.min(have, amount.max ?? have);
+  }
+  return reserved;
+}

@@ -1,0 +1,112 @@
+/**
+ * The scheduler's pure decision core (CONVENTIONS rule 6): what a worker should do next, how a
+ * Session's environment stack changes between steps, and what becomes of a task after a failed
+ * or interrupted attempt. No I/O, no clock: the shell (server/services/sync-worker.ts) gathers
+ * the facts, calls these and applies the result in one transaction.
+ */
+import { matchHostRequirements, type HostRequirements, type WorkerCapabilities } from "../../lib/openjd/capabilities";
+
+/** A step with READY tasks, as the dispatcher sees it. */
+export interface CandidateStep {
+  stepId: string;
+  jobId: string;
+  priority: number;
+  /** Submission order of the job. */
+  jobSeq: number;
+  stepIndex: number;
+  hostRequirements: HostRequirements | null;
+  /** Session stack entry ids, outermost first. */
+  stack: readonly string[];
+}
+
+export interface HeldSession {
+  jobId: string;
+  priority: number;
+  jobSeq: number;
+  /** The stack as it will be once every issued action has run. */
+  stack: readonly string[];
+  /** A failure or cancel made it terminal: it may only exit its environments now. */
+  ending: boolean;
+}
+
+export interface WorkerView {
+  capabilities: WorkerCapabilities;
+  /** Draining (admin, or the worker is shutting down) or disabled: no new work. */
+  acceptsWork: boolean;
+}
+
+export type Decision =
+  | { kind: "idle" }
+  /** Run a task of `step` in the held Session (exit/enter only what differs). */
+  | { kind: "continue"; step: CandidateStep }
+  /** Exit every environment of the held Session and end it. */
+  | { kind: "end" }
+  /** Open a new Session for `step`'s job (no Session is held). */
+  | { kind: "start"; step: CandidateStep };
+
+/** Dispatch order: priority (higher first), then submission, then step order. */
+export function compareCandidates(a: CandidateStep, b: CandidateStep): number {
+  return b.priority - a.priority || a.jobSeq - b.jobSeq || a.stepIndex - b.stepIndex;
+}
+
+/**
+ * What one worker does next. A held Session keeps receiving tasks of its job (preferring a step
+ * with the same environment stack, so nothing is exited and entered again) until its job has no
+ * compatible ready task or a job of strictly higher priority has one; then it ends, and the next
+ * sync starts a Session for the best job (anchors-scheduling §0 items 8–9).
+ */
+export function decide(worker: WorkerView, held: HeldSession | null, candidates: readonly CandidateStep[]): Decision {
+  const compatible = candidates.filter((c) => matchHostRequirements(c.hostRequirements, worker.capabilities).ok);
+  if (held) {
+    if (held.ending || !worker.acceptsWork) return { kind: "end" };
+    const mine = compatible.filter((c) => c.jobId === held.jobId).sort((a, b) => sameStack(b.stack, held.stack) - sameStack(a.stack, held.stack) || a.stepIndex - b.stepIndex);
+    const better = compatible.some((c) => c.jobId !== held.jobId && c.priority > held.priority);
+    const next = mine[0];
+    return next && !better ? { kind: "continue", step: next } : { kind: "end" };
+  }
+  if (!worker.acceptsWork) return { kind: "idle" };
+  const best = [...compatible].sort(compareCandidates)[0];
+  return best ? { kind: "start", step: best } : { kind: "idle" };
+}
+
+function sameStack(a: readonly string[], b: readonly string[]): number {
+  return a.length === b.length && a.every((id, i) => id === b[i]) ? 1 : 0;
+}
+
+/** Environments to exit (innermost first) and to enter (outermost first) to go from `current` to `wanted`. */
+export function stackPlan(current: readonly string[], wanted: readonly string[]): { exit: string[]; enter: string[] } {
+  let common = 0;
+  while (common < current.length && common < wanted.length && current[common] === wanted[common]) common++;
+  return { exit: current.slice(common).reverse(), enter: wanted.slice(common) };
+}
+
+/** After a failed attempt (non-zero exit, timeout): retry while the budget lasts. */
+export function afterFailure(failureCount: number, maxRetriesPerTask: number): "READY" | "FAILED" {
+  return failureCount <= maxRetriesPerTask ? "READY" : "FAILED";
+}
+
+/**
+ * After an attempt lost to infrastructure (worker lost, drained now, launch failure): requeue on
+ * a separate, larger budget, so a task that keeps killing workers still ends (Arvados's
+ * MaxDispatchAttempts, anchors-scheduling §0 item 11).
+ */
+export const MAX_INTERRUPTIONS = 10;
+export function afterInterruption(interruptionCount: number): "READY" | "FAILED" {
+  return interruptionCount <= MAX_INTERRUPTIONS ? "READY" : "FAILED";
+}
+
+/**
+ * Why no worker of the enabled pools can run a step, or null when one can. With no worker known
+ * at all nothing is decided yet (a pool may be starting): the step waits instead.
+ */
+export function incompatibility(requirements: HostRequirements | null, workers: readonly WorkerCapabilities[]): string | null {
+  if (workers.length === 0) return null;
+  const reasons = new Map<string, number>();
+  for (const capabilities of workers) {
+    const match = matchHostRequirements(requirements, capabilities);
+    if (match.ok) return null;
+    for (const reason of match.reasons) reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+  }
+  const shown = [...reasons].sort((a, b) => b[1] - a[1]).map(([reason]) => reason);
+  return `no worker of an enabled pool matches its host requirements (${workers.length} checked): ${shown.slice(0, 3).join("; ")}`;
+}

@@ -1,0 +1,166 @@
+/**
+ * Sessions and their actions as the server records them: issuing actions (with their per-Session
+ * sequence), reading what a worker holds, and the environment stack a Session will have once its
+ * issued actions have run. Runs inside the caller's transaction.
+ */
+import type Database from "better-sqlite3";
+import type { AssignedAction, JobDefinition } from "../../lib/farm/protocol";
+import { TERMINAL_ACTION_STATUSES, type ActionKind, type ActionStatus, type SessionState } from "../../lib/farm/statuses";
+import type { Store } from "../db/connection";
+
+export interface SessionRow {
+  id: string;
+  job_id: string;
+  worker_id: string;
+  lease_epoch: number;
+  state: SessionState;
+  end_issued: number;
+}
+
+export interface ActionRow {
+  id: string;
+  session_id: string;
+  seq: number;
+  kind: ActionKind;
+  environment_id: string | null;
+  step_id: string | null;
+  task_id: number | null;
+  status: ActionStatus;
+  started_at: number | null;
+}
+
+export interface NewAction {
+  kind: ActionKind;
+  environmentId?: string;
+  stepId: string;
+  stepName: string;
+  taskId?: number;
+  parameters?: Record<string, { type: string; value: string }>;
+}
+
+export class SessionStore {
+  private readonly statements;
+
+  constructor(store: Store) {
+    const s: Database.Database = store.sqlite;
+    this.statements = {
+      open: s.prepare<[string, number], SessionRow>("SELECT id, job_id, worker_id, lease_epoch, state, end_issued FROM sessions WHERE worker_id = ? AND state != 'ENDED' AND lease_epoch = ?"),
+      byId: s.prepare<[string], SessionRow>("SELECT id, job_id, worker_id, lease_epoch, state, end_issued FROM sessions WHERE id = ?"),
+      insert: s.prepare<[string, string, string, number, string, number]>(
+        "INSERT INTO sessions (id, job_id, worker_id, lease_epoch, state, reserved, started_at) VALUES (?, ?, ?, ?, 'ACTIVE', ?, ?)",
+      ),
+      setState: s.prepare<[SessionState, string]>("UPDATE sessions SET state = ? WHERE id = ?"),
+      endIssued: s.prepare<[string]>("UPDATE sessions SET end_issued = 1 WHERE id = ?"),
+      ended: s.prepare<[number, string]>("UPDATE sessions SET state = 'ENDED', ended_at = ? WHERE id = ?"),
+      actions: s.prepare<[string], ActionRow>("SELECT id, session_id, seq, kind, environment_id, step_id, task_id, status, started_at FROM session_actions WHERE session_id = ? ORDER BY seq"),
+      action: s.prepare<[string], ActionRow>("SELECT id, session_id, seq, kind, environment_id, step_id, task_id, status, started_at FROM session_actions WHERE id = ?"),
+      maxSeq: s.prepare<[string], { seq: number | null }>("SELECT MAX(seq) AS seq FROM session_actions WHERE session_id = ?"),
+      insertAction: s.prepare<[string, string, number, ActionKind, string | null, string | null, number | null]>(
+        "INSERT INTO session_actions (id, session_id, seq, kind, environment_id, step_id, task_id, status) VALUES (?, ?, ?, ?, ?, ?, ?, 'ASSIGNED')",
+      ),
+      job: s.prepare<[string], { id: string; template_text: string; template_format: "yaml" | "json"; environment_templates: string; parameters: string }>(
+        "SELECT id, template_text, template_format, environment_templates, parameters FROM jobs WHERE id = ?",
+      ),
+      stepName: s.prepare<[string], { name: string }>("SELECT name FROM steps WHERE id = ?"),
+      taskParameters: s.prepare<[number], { parameters: string }>("SELECT parameters FROM tasks WHERE id = ?"),
+    };
+  }
+
+  /** The worker's Sessions that have not ended, under its current lease. */
+  openSessions(workerId: string, leaseEpoch: number): SessionRow[] {
+    return this.statements.open.all(workerId, leaseEpoch);
+  }
+
+  session(id: string): SessionRow | undefined {
+    return this.statements.byId.get(id);
+  }
+
+  action(id: string): ActionRow | undefined {
+    return this.statements.action.get(id);
+  }
+
+  actions(sessionId: string): ActionRow[] {
+    return this.statements.actions.all(sessionId);
+  }
+
+  start(id: string, jobId: string, workerId: string, leaseEpoch: number, reserved: Record<string, number>, now: number): void {
+    this.statements.insert.run(id, jobId, workerId, leaseEpoch, JSON.stringify(reserved), now);
+  }
+
+  setState(sessionId: string, state: SessionState): void {
+    this.statements.setState.run(state, sessionId);
+  }
+
+  markEndIssued(sessionId: string): void {
+    this.statements.endIssued.run(sessionId);
+  }
+
+  /** Ends the Session when its end was issued and every action has ended. */
+  settle(session: SessionRow, now: number): boolean {
+    if (!session.end_issued && session.state !== "ENDED") return false;
+    if (this.actions(session.id).some((a) => !TERMINAL_ACTION_STATUSES.has(a.status))) return false;
+    this.statements.ended.run(now, session.id);
+    return true;
+  }
+
+  /** Records new actions at the end of the Session; returns them as the worker receives them. */
+  issue(sessionId: string, actions: readonly NewAction[]): AssignedAction[] {
+    let seq = (this.statements.maxSeq.get(sessionId)?.seq ?? -1) + 1;
+    return actions.map((action) => {
+      const actionId = `${sessionId}:${seq}`;
+      this.statements.insertAction.run(actionId, sessionId, seq++, action.kind, action.environmentId ?? null, action.stepId, action.taskId ?? null);
+      return {
+        actionId,
+        kind: action.kind,
+        stepName: action.stepName,
+        ...(action.environmentId !== undefined ? { environmentId: action.environmentId } : {}),
+        ...(action.parameters ? { parameters: action.parameters } : {}),
+      };
+    });
+  }
+
+  /** An issued action as the worker receives it (to send it again). */
+  describe(action: ActionRow): AssignedAction {
+    const stepName = action.step_id ? this.statements.stepName.get(action.step_id)?.name : undefined;
+    const parameters = action.task_id !== null ? (JSON.parse(this.statements.taskParameters.get(action.task_id)?.parameters ?? "{}") as AssignedAction["parameters"]) : undefined;
+    return {
+      actionId: action.id,
+      kind: action.kind,
+      ...(stepName !== undefined ? { stepName } : {}),
+      ...(action.environment_id !== null ? { environmentId: action.environment_id } : {}),
+      ...(parameters ? { parameters } : {}),
+    };
+  }
+
+  jobDefinition(jobId: string): JobDefinition {
+    const row = this.statements.job.get(jobId);
+    if (!row) throw new Error(`job ${jobId} does not exist`);
+    return {
+      id: row.id,
+      templateText: row.template_text,
+      templateFormat: row.template_format,
+      environmentTemplates: JSON.parse(row.environment_templates) as JobDefinition["environmentTemplates"],
+      parameters: JSON.parse(row.parameters) as JobDefinition["parameters"],
+    };
+  }
+}
+
+/**
+ * The stack a Session will have once its issued actions have run: every environment entered or
+ * attempted (a failed enter is still exited, spec digest §12.2), minus those exited. An enter
+ * that never started (reported without a start time: NEVER_ATTEMPTED, canceled while queued) is
+ * not on it; one still queued is.
+ */
+export function plannedStack(actions: readonly ActionRow[]): string[] {
+  const stack: string[] = [];
+  for (const action of actions) {
+    if (action.environment_id === null) continue;
+    const started = action.started_at !== null || action.status === "ASSIGNED" || action.status === "RUNNING";
+    if (action.kind === "ENV_ENTER" && started) stack.push(action.environment_id);
+    if (action.kind === "ENV_EXIT") {
+      const at = stack.lastIndexOf(action.environment_id);
+      if (at >= 0) stack.splice(at, 1);
+    }
+  }
+  return stack;
+}

@@ -1,0 +1,133 @@
+/**
+ * Task status changes and the counts they roll up into. Every change of a task's status goes
+ * through here, inside the caller's transaction, so the per-status counts on its step and job
+ * (what dashboards read) never drift from the task rows. Single changes adjust the counts;
+ * bulk changes (cancel a job, release a step) recount the step with one grouped query.
+ */
+import type Database from "better-sqlite3";
+import { emptyCounts, rollUpStatus, TASK_STATUSES, type StatusCounts, type TaskStatus } from "../../lib/farm/statuses";
+import type { Store } from "../db/connection";
+
+export interface TaskRow {
+  id: number;
+  job_id: string;
+  step_id: string;
+  task_index: number;
+  parameters: string;
+  status: TaskStatus;
+  failure_count: number;
+  interruption_count: number;
+  session_id: string | null;
+  worker_id: string | null;
+}
+
+export interface TaskPatch {
+  workerId?: string | null;
+  sessionId?: string | null;
+  startedAt?: number | null;
+  endedAt?: number | null;
+  failureCount?: number;
+  interruptionCount?: number;
+  progress?: number | null;
+  statusMessage?: string | null;
+}
+
+export class TaskState {
+  private readonly sqlite: Database.Database;
+  private readonly statements;
+
+  constructor(store: Store) {
+    this.sqlite = store.sqlite;
+    const s = this.sqlite;
+    this.statements = {
+      task: s.prepare<[number], TaskRow>("SELECT id, job_id, step_id, task_index, parameters, status, failure_count, interruption_count, session_id, worker_id FROM tasks WHERE id = ?"),
+      stepCounts: s.prepare<[string], { counts: string; job_id: string }>("SELECT counts, job_id FROM steps WHERE id = ?"),
+      setStepCounts: s.prepare<[string, string, string]>("UPDATE steps SET counts = ?, status = ? WHERE id = ?"),
+      groupStep: s.prepare<[string], { status: TaskStatus; n: number }>("SELECT status, COUNT(*) AS n FROM tasks WHERE step_id = ? GROUP BY status"),
+      jobSteps: s.prepare<[string], { id: string; counts: string; dependencies: string; name: string; task_count: number }>(
+        "SELECT id, counts, dependencies, name, task_count FROM steps WHERE job_id = ? ORDER BY step_index",
+      ),
+      job: s.prepare<[string], { suspended: number; canceled: number; started_at: number | null; ended_at: number | null }>("SELECT suspended, canceled, started_at, ended_at FROM jobs WHERE id = ?"),
+      setJob: s.prepare<[string, string, number | null, number | null, string]>("UPDATE jobs SET counts = ?, status = ?, started_at = ?, ended_at = ? WHERE id = ?"),
+      release: s.prepare<[string]>("UPDATE tasks SET status = 'READY' WHERE step_id = ? AND status = 'PENDING'"),
+    };
+  }
+
+  task(id: number): TaskRow | undefined {
+    return this.statements.task.get(id);
+  }
+
+  /** Moves one task to `to` (with the patch), adjusting its step's counts; returns the task as it was. */
+  change(task: TaskRow, to: TaskStatus, patch: TaskPatch = {}): void {
+    const sets = ["status = ?"];
+    const values: Array<string | number | null> = [to];
+    const column: Record<keyof TaskPatch, string> = {
+      workerId: "worker_id",
+      sessionId: "session_id",
+      startedAt: "started_at",
+      endedAt: "ended_at",
+      failureCount: "failure_count",
+      interruptionCount: "interruption_count",
+      progress: "progress",
+      statusMessage: "status_message",
+    };
+    for (const [key, value] of Object.entries(patch) as Array<[keyof TaskPatch, string | number | null | undefined]>) {
+      if (value === undefined) continue;
+      sets.push(`${column[key]} = ?`);
+      values.push(value);
+    }
+    this.sqlite.prepare(`UPDATE tasks SET ${sets.join(", ")} WHERE id = ?`).run(...values, task.id);
+    if (task.status === to) return;
+    const step = this.statements.stepCounts.get(task.step_id);
+    if (!step) return;
+    const counts = JSON.parse(step.counts) as StatusCounts;
+    counts[task.status] = Math.max(0, counts[task.status] - 1);
+    counts[to] += 1;
+    this.statements.setStepCounts.run(JSON.stringify(counts), rollUpStatus(counts), task.step_id);
+  }
+
+  /** Recounts a step from its task rows (after a bulk UPDATE). */
+  recountStep(stepId: string): void {
+    const counts = emptyCounts();
+    for (const row of this.statements.groupStep.all(stepId)) counts[row.status] = row.n;
+    this.statements.setStepCounts.run(JSON.stringify(counts), rollUpStatus(counts), stepId);
+  }
+
+  /**
+   * Makes PENDING tasks READY in every step whose dependencies all succeeded, then rolls the
+   * steps up into the job's counts and status. Call once per transaction that changed tasks.
+   */
+  settleJob(jobId: string, now: number): void {
+    let steps = this.statements.jobSteps.all(jobId);
+    const succeeded = new Set(steps.filter((s) => (JSON.parse(s.counts) as StatusCounts).SUCCEEDED === s.task_count).map((s) => s.name));
+    let released = false;
+    for (const step of steps) {
+      const counts = JSON.parse(step.counts) as StatusCounts;
+      const dependencies = JSON.parse(step.dependencies) as string[];
+      if (counts.PENDING > 0 && dependencies.every((d) => succeeded.has(d))) {
+        this.statements.release.run(step.id);
+        this.recountStep(step.id);
+        released = true;
+      }
+    }
+    if (released) steps = this.statements.jobSteps.all(jobId);
+    const total = emptyCounts();
+    for (const step of steps) {
+      const counts = JSON.parse(step.counts) as StatusCounts;
+      for (const status of TASK_STATUSES) total[status] += counts[status];
+    }
+    const job = this.statements.job.get(jobId);
+    if (!job) return;
+    const status = jobStatus(total, job);
+    const active = total.ASSIGNED + total.RUNNING > 0;
+    const finished = ["SUCCEEDED", "FAILED", "CANCELED"].includes(status) && !active;
+    const startedAt = job.started_at ?? (active || total.SUCCEEDED + total.FAILED > 0 ? now : null);
+    const endedAt = finished ? (job.ended_at ?? now) : null;
+    this.statements.setJob.run(JSON.stringify(total), status, startedAt, endedAt, jobId);
+  }
+}
+
+/** A job's status: its tasks' roll-up (suspending moves its waiting tasks to SUSPENDED). */
+export function jobStatus(counts: StatusCounts, _job: { suspended: number; canceled: number }): TaskStatus {
+  return rollUpStatus(counts);
+}

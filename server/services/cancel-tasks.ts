@@ -1,0 +1,18 @@
+/**
+ * Cancel (a job, a step or tasks): nothing of it starts any more; what runs is canceled by its
+ * action's cancelation method on the worker's next sync. Idempotent: canceling twice changes
+ * nothing more.
+ */
+import type { Farm } from "./farm";
+import { moveTasks, resolveTarget, type TaskTarget } from "./task-target";
+
+export function cancelTasks(farm: Farm, target: TaskTarget): { changed: number } {
+  const sqlite = farm.store.sqlite;
+  const changed = sqlite.transaction(() => {
+    const resolved = resolveTarget(farm, target);
+    if (!target.stepId && !target.taskIds) sqlite.prepare("UPDATE jobs SET canceled = 1 WHERE id = ?").run(target.jobId);
+    return moveTasks(farm, resolved, ["PENDING", "READY", "ASSIGNED", "RUNNING", "SUSPENDED", "NOT_COMPATIBLE"], "CANCELED", `, ended_at = ${Number(farm.now())}`);
+  })();
+  farm.events.emit("jobs", [target.jobId]);
+  return { changed };
+}

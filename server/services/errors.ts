@@ -1,0 +1,26 @@
+/**
+ * The closed set of errors services raise (CONVENTIONS rule 4), mapped to HTTP statuses in one
+ * place; tRPC maps the same codes.
+ */
+export const ERROR_CODES = ["BAD_REQUEST", "UNAUTHORIZED", "NOT_FOUND", "CONFLICT", "LEASE_CONFLICT", "INTERNAL"] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export const HTTP_STATUS: Record<ErrorCode, number> = {
+  BAD_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  LEASE_CONFLICT: 409,
+  INTERNAL: 500,
+};
+
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = "AppError";
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * Test support for the farm services: a migrated in-memory store with a controllable clock, job
+ * submission from YAML text, and an in-process protocol client that plays a worker — it calls
+ * the same services the HTTP API calls and "runs" each action by deciding its outcome with a
+ * callback (real subprocesses are exercised by the worker agent's and the end-to-end tests).
+ */
+import { onTestFinished } from "vitest";
+import type { ActionUpdate, AssignedAction, RegisterRequest, SessionAssignment, SyncResponse } from "../../lib/farm/protocol";
+import { TASK_STATUSES } from "../../lib/farm/statuses";
+import { openStore } from "../db/connection";
+import { createFarm, type Farm, type FarmSettings } from "./farm";
+import { authenticatePool, createPool, type PoolRow } from "./pools";
+import { registerWorker } from "./register-worker";
+import { submitJob, type SubmitSettings } from "./submit-job";
+import { syncWorker } from "./sync-worker";
+
+export interface TestFarm {
+  farm: Farm;
+  clock: { now: number };
+  pool: PoolRow;
+  token: string;
+}
+
+export function testFarm(settings: Partial<FarmSettings> = {}): TestFarm {
+  const store = openStore(":memory:");
+  onTestFinished(() => store.close());
+  const clock = { now: 1_700_000_000_000 };
+  const farm = createFarm(store, { settings, now: () => clock.now });
+  const { token } = createPool(farm, { name: "default" });
+  const pool = authenticatePool(farm, token);
+  if (!pool) throw new Error("pool token does not authenticate");
+  return { farm, clock, pool, token };
+}
+
+export function submit(t: TestFarm, yaml: string, options: { parameters?: Record<string, string>; settings?: SubmitSettings } = {}): string {
+  const result = submitJob(t.farm.store, {
+    template: { text: yaml, format: "yaml" },
+    parameterValues: options.parameters ?? {},
+    templateDir: null,
+    workingDir: "/tmp",
+    settings: options.settings ?? {},
+    now: t.clock.now,
+  });
+  if (!result.ok) throw new Error(`submission failed: ${result.errors.map((e) => `${e.path}: ${e.message}`).join("; ")}`);
+  return result.jobId;
+}
+
+export type Outcome = Omit<ActionUpdate, "actionId" | "startedAt" | "endedAt"> | "hold";
+
+/** A worker played in-process: it runs every action it receives at once, with the outcome `decide` gives. */
+export class SimulatedWorker {
+  readonly workerId: string;
+  leaseEpoch: number;
+  readonly log: string[] = [];
+  private readonly queue: Array<{ sessionId: string; action: AssignedAction }> = [];
+  private readonly held: string[] = [];
+  private pending: ActionUpdate[] = [];
+  private sessions = new Set<string>();
+  private readonly ending = new Set<string>();
+
+  constructor(
+    private readonly t: TestFarm,
+    request: RegisterRequest,
+    private readonly decide: (action: AssignedAction) => Outcome = () => ({ status: "SUCCEEDED", exitCode: 0 }),
+    /** Shared by several workers: every action run, in the order they ran across workers. */
+    private readonly timeline: string[] = [],
+  ) {
+    const registered = registerWorker(t.farm, t.pool, request);
+    this.workerId = registered.workerId;
+    this.leaseEpoch = registered.leaseEpoch;
+  }
+
+  /** One sync; then runs what it received (unless an outcome says "hold"). */
+  sync(options: { draining?: boolean; runActions?: boolean } = {}): SyncResponse {
+    const response = syncWorker(this.t.farm, this.t.pool, {
+      workerId: this.workerId,
+      leaseEpoch: this.leaseEpoch,
+      sessions: [...this.sessions],
+      actions: [...this.held, ...this.queue.map((q) => q.action.actionId)],
+      updates: this.pending,
+      ...(options.draining ? { draining: true } : {}),
+    });
+    this.pending = [];
+    for (const assignment of response.assignments) this.accept(assignment);
+    for (const id of response.cancel) this.cancel(id);
+    if (options.runActions !== false) this.runQueued();
+    return response;
+  }
+
+  /** Syncs until the worker gets nothing more to do (or `max` syncs). */
+  runUntilIdle(max = 1000): number {
+    for (let i = 0; i < max; i++) {
+      const response = this.sync();
+      if (response.assignments.length === 0 && this.pending.length === 0 && this.held.length === 0) return i;
+    }
+    throw new Error(`worker ${this.workerId} still busy after ${max} syncs`);
+  }
+
+  /** Ends a held action with this outcome (reported on the next sync). */
+  finish(actionId: string, outcome: Exclude<Outcome, "hold">): void {
+    const at = this.held.indexOf(actionId);
+    if (at < 0) throw new Error(`action ${actionId} is not held`);
+    this.held.splice(at, 1);
+    this.pending.push({ actionId, ...outcome, endedAt: this.t.clock.now });
+  }
+
+  get heldActions(): readonly string[] {
+    return this.held;
+  }
+
+  private accept(assignment: SessionAssignment): void {
+    this.sessions.add(assignment.sessionId);
+    for (const action of assignment.actions) this.queue.push({ sessionId: assignment.sessionId, action });
+    if (assignment.end) this.ending.add(assignment.sessionId);
+  }
+
+  private cancel(actionId: string): void {
+    if (this.held.includes(actionId)) this.finish(actionId, { status: "CANCELED", exitCode: null });
+  }
+
+  private runQueued(): void {
+    while (this.queue.length > 0) {
+      const { sessionId, action } = this.queue.shift() as { sessionId: string; action: AssignedAction };
+      const values = Object.values(action.parameters ?? {}).map((p) => p.value);
+      const entry = `${action.kind} ${action.environmentId ?? action.stepName ?? ""}${values.length > 0 ? ` ${values.join(",")}` : ""}`;
+      this.log.push(entry);
+      this.timeline.push(entry);
+      const outcome = this.decide(action);
+      this.pending.push({ actionId: action.actionId, status: "RUNNING", startedAt: this.t.clock.now });
+      if (outcome === "hold") {
+        this.held.push(action.actionId);
+        continue;
+      }
+      this.pending.push({ actionId: action.actionId, ...outcome, endedAt: this.t.clock.now });
+      if (this.ending.has(sessionId) && !this.queue.some((q) => q.sessionId === sessionId)) {
+        this.sessions.delete(sessionId);
+        this.ending.delete(sessionId);
+      }
+    }
+  }
+}
+
+export const LINUX_WORKER = (name: string): RegisterRequest => ({
+  name,
+  capabilities: { amounts: { "amount.worker.vcpu": 4, "amount.worker.memory": 8192 }, attributes: { "attr.worker.os.family": ["linux"], "attr.worker.cpu.arch": ["x86_64"] } },
+});
+
+/** Task status counts of a job as `STATUS:n` strings (non-zero only, vocabulary order), e.g. ["SUCCEEDED:3"]. */
+export function jobCounts(t: TestFarm, jobId: string): string[] {
+  const row = t.farm.store.sqlite.prepare<[string], { counts: string }>("SELECT counts FROM jobs WHERE id = ?").get(jobId);
+  const counts = JSON.parse(row?.counts ?? "{}") as Record<string, number>;
+  return TASK_STATUSES.filter((s) => (counts[s] ?? 0) > 0).map((s) => `${s}:${counts[s]}`);
+}
+
+export function jobStatus(t: TestFarm, jobId: string): string {
+  return t.farm.store.sqlite.prepare<[string], { status: string }>("SELECT status FROM jobs WHERE id = ?").get(jobId)?.status ?? "?";
+}

@@ -1,0 +1,288 @@
+import { asc, eq } from "drizzle-orm";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createJob } from "../../lib/openjd/job/create-job";
+import { parameterValueToJson } from "../../lib/openjd/job/parameter-values";
+import { checkTemplateText } from "../../lib/openjd/template";
+import { openStore, type Store } from "../db/connection";
+import { jobs, steps, tasks } from "../db/schema";
+import { submitJob, type SubmitJobInput } from "./submit-job";
+
+const RENDER = `specificationVersion: jobtemplate-2023-09
+name: "Render {{Param.Scene}}"
+parameterDefinitions:
+- name: Scene
+  type: STRING
+  default: shot1
+- name: Frames
+  type: INT
+  default: 10
+- name: Output
+  type: PATH
+  default: renders
+jobEnvironments:
+- name: Farm
+  variables:
+    RENDERER: loom
+steps:
+- name: Render
+  parameterSpace:
+    taskParameterDefinitions:
+    - name: Frame
+      type: INT
+      range: "1-{{Param.Frames}}"
+    - name: Layer
+      type: STRING
+      range: [bg, fg]
+  hostRequirements:
+    amounts:
+    - name: amount.worker.vcpu
+      min: 2
+  script:
+    actions:
+      onRun:
+        command: echo
+        args: ["{{Task.Param.Frame}}"]
+- name: Encode
+  dependencies:
+  - dependsOn: Render
+  script:
+    actions:
+      onRun:
+        command: echo
+`;
+
+const CONDA = `specificationVersion: environment-2023-09
+environment:
+  name: Conda
+  script:
+    actions:
+      onEnter:
+        command: echo
+`;
+
+let store: Store;
+beforeEach(() => {
+  store = openStore(":memory:");
+});
+afterEach(() => store.close());
+
+function input(overrides: Partial<SubmitJobInput> = {}): SubmitJobInput {
+  return {
+    template: { text: RENDER, format: "yaml" },
+    parameterValues: {},
+    templateDir: "/bundles/shot1",
+    workingDir: "/home/artist/work",
+    now: 1_700_000_000_000,
+    ids: { jobId: () => "job-abcdefghij" },
+    ...overrides,
+  };
+}
+
+function rowCounts() {
+  return {
+    jobs: store.db.select().from(jobs).all().length,
+    steps: store.db.select().from(steps).all().length,
+    tasks: store.db.select().from(tasks).all().length,
+  };
+}
+
+function stepTasks(stepId: string) {
+  return store.db.select().from(tasks).where(eq(tasks.stepId, stepId)).orderBy(asc(tasks.taskIndex)).all();
+}
+
+describe("submitJob", () => {
+  it("writes the job, its steps and every task with roll-up counts", () => {
+    const result = submitJob(store, input());
+    expect(result).toEqual({ ok: true, jobId: "job-abcdefghij", taskCount: 21 });
+    const [job] = store.db.select().from(jobs).all();
+    expect(job).toMatchObject({
+      id: "job-abcdefghij",
+      seq: 1,
+      name: "Render shot1",
+      submitter: "anonymous",
+      templateText: RENDER,
+      templateFormat: "yaml",
+      environmentTemplates: [],
+      priority: 50,
+      suspended: false,
+      status: "READY",
+      taskCount: 21,
+      maxRetriesPerTask: 2,
+      maxFailedTasks: 100,
+      submittedAt: 1_700_000_000_000,
+    });
+    expect(job?.counts).toMatchObject({ READY: 20, PENDING: 1, SUSPENDED: 0 });
+    expect(job?.parameters).toEqual({
+      Scene: { type: "STRING", value: "shot1" },
+      Frames: { type: "INT", value: "10" },
+      Output: { type: "PATH", value: "/bundles/shot1/renders" },
+    });
+
+    const [render, encode] = store.db.select().from(steps).orderBy(asc(steps.stepIndex)).all();
+    expect(render).toMatchObject({ id: "job-abcdefghij:0", stepIndex: 0, name: "Render", dependencies: [], chunked: false, status: "READY", taskCount: 20 });
+    expect(render?.hostRequirements).toEqual({ amounts: [{ name: "amount.worker.vcpu", min: 2 }], attributes: [] });
+    expect(JSON.parse(render!.environmentStack)).toEqual(["job:Farm"]);
+    expect(render?.counts).toMatchObject({ READY: 20, PENDING: 0 });
+    expect(encode).toMatchObject({ id: "job-abcdefghij:1", name: "Encode", dependencies: ["Render"], status: "PENDING", taskCount: 1 });
+
+    const renderTasks = stepTasks("job-abcdefghij:0");
+    expect(renderTasks.map((t) => t.taskIndex)).toEqual([...Array(20).keys()]);
+    expect(renderTasks.every((t) => t.status === "READY" && t.jobId === "job-abcdefghij")).toBe(true);
+    expect(renderTasks[0]?.parameters).toBe('{"Frame":{"type":"INT","value":"1"},"Layer":{"type":"STRING","value":"bg"}}');
+    expect(JSON.parse(renderTasks[19]!.parameters)).toEqual({ Frame: { type: "INT", value: "10" }, Layer: { type: "STRING", value: "fg" } });
+    expect(stepTasks("job-abcdefghij:1").map((t) => [t.parameters, t.status])).toEqual([["{}", "PENDING"]]);
+  });
+
+  it("numbers jobs in submission order and makes random ids", () => {
+    const first = submitJob(store, input({ ids: undefined }));
+    const second = submitJob(store, input({ ids: undefined }));
+    if (!first.ok || !second.ok) throw new Error("submission failed");
+    expect(first.jobId).toMatch(/^job-[a-z2-7]{10}$/);
+    expect(second.jobId).not.toBe(first.jobId);
+    const seqs = store.db.select({ id: jobs.id, seq: jobs.seq }).from(jobs).orderBy(asc(jobs.seq)).all();
+    expect(seqs).toEqual([{ id: first.jobId, seq: 1 }, { id: second.jobId, seq: 2 }]);
+  });
+
+  it("holds a SUSPENDED job: every task SUSPENDED", () => {
+    const result = submitJob(store, input({ settings: { initialState: "SUSPENDED", priority: 80, submitter: "ana", maxRetriesPerTask: 0, maxFailedTasks: 5 } }));
+    expect(result.ok).toBe(true);
+    const [job] = store.db.select().from(jobs).all();
+    expect(job).toMatchObject({ suspended: true, status: "SUSPENDED", priority: 80, submitter: "ana", maxRetriesPerTask: 0, maxFailedTasks: 5 });
+    expect(job?.counts).toMatchObject({ SUSPENDED: 21, READY: 0, PENDING: 0 });
+    expect(store.db.select().from(steps).all().map((s) => s.status)).toEqual(["SUSPENDED", "SUSPENDED"]);
+    expect(new Set(store.db.select().from(tasks).all().map((t) => t.status))).toEqual(new Set(["SUSPENDED"]));
+  });
+
+  it("makes one task per chunk, valued with the chunk's range expression", () => {
+    const chunked = `specificationVersion: jobtemplate-2023-09
+extensions: [TASK_CHUNKING]
+name: Chunked
+steps:
+- name: Render
+  parameterSpace:
+    taskParameterDefinitions:
+    - name: Frame
+      type: CHUNK[INT]
+      range: 1-10
+      chunks:
+        defaultTaskCount: 4
+        rangeConstraint: CONTIGUOUS
+  script:
+    actions:
+      onRun:
+        command: echo
+`;
+    expect(submitJob(store, input({ template: { text: chunked, format: "yaml" } }))).toMatchObject({ ok: true, taskCount: 3 });
+    expect(store.db.select().from(steps).all()[0]).toMatchObject({ chunked: true, taskCount: 3 });
+    expect(stepTasks("job-abcdefghij:0").map((t) => JSON.parse(t.parameters).Frame)).toEqual([
+      { type: "CHUNK[INT]", value: "1-4" },
+      { type: "CHUNK[INT]", value: "5-7" },
+      { type: "CHUNK[INT]", value: "8-10" },
+    ]);
+  });
+
+  it("writes tasks across insert batches, remainder included", () => {
+    const result = submitJob(store, input({ parameterValues: { Frames: 1001 } }));
+    expect(result).toMatchObject({ ok: true, taskCount: 2003 });
+    const rows = stepTasks("job-abcdefghij:0");
+    expect(rows).toHaveLength(2002);
+    expect(rows.at(-1)).toMatchObject({ taskIndex: 2001, parameters: '{"Frame":{"type":"INT","value":"1001"},"Layer":{"type":"STRING","value":"fg"}}' });
+  });
+
+  it("returns located template errors and writes nothing", () => {
+    const broken = RENDER.replace("    - name: Layer\n      type: STRING", "    - name: Layer\n      type: STRANGE");
+    const result = submitJob(store, input({ template: { text: broken, format: "yaml" } }));
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors.length).toBeGreaterThan(0);
+    expect(result.errors[0]).toMatchObject({ origin: "template", path: expect.stringContaining("steps[0].parameterSpace.taskParameterDefinitions[1].type"), line: 25, column: 13 });
+    expect(rowCounts()).toEqual({ jobs: 0, steps: 0, tasks: 0 });
+  });
+
+  it("reports YAML syntax errors with their position", () => {
+    const result = submitJob(store, input({ template: { text: "name: [unclosed\n", format: "yaml" } }));
+    expect(result).toMatchObject({ ok: false, errors: [{ origin: "template", line: expect.any(Number) }] });
+  });
+
+  it("refuses an environment template where a job template belongs", () => {
+    const result = submitJob(store, input({ template: { text: CONDA, format: "yaml" } }));
+    expect(result).toMatchObject({ ok: false, errors: [{ origin: "template" }] });
+    expect(rowCounts().jobs).toBe(0);
+  });
+
+  it("blames bad parameter values on the parameters", () => {
+    const result = submitJob(store, input({ parameterValues: { Frames: "ten", Nope: 1 } }));
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ origin: "parameters", path: "parameters.Frames", line: null, message: expect.stringContaining("Frames") }),
+        expect.objectContaining({ origin: "parameters", path: "parameters", message: expect.stringContaining("Nope") }),
+      ]),
+    );
+    expect(rowCounts()).toEqual({ jobs: 0, steps: 0, tasks: 0 });
+  });
+
+  it.each([
+    [{ priority: 101 }, "settings.priority"],
+    [{ priority: -1 }, "settings.priority"],
+    [{ priority: 2.5 }, "settings.priority"],
+    [{ maxRetriesPerTask: -1 }, "settings.maxRetriesPerTask"],
+    [{ maxFailedTasks: 0.5 }, "settings.maxFailedTasks"],
+    [{ initialState: "RUNNING" as never }, "settings.initialState"],
+    [{ submitter: "" }, "settings.submitter"],
+  ])("refuses settings %j", (settings, path) => {
+    const result = submitJob(store, input({ settings }));
+    expect(result).toMatchObject({ ok: false, errors: [{ origin: "settings", path }] });
+    expect(rowCounts().jobs).toBe(0);
+  });
+
+  it("reports settings and parameter problems together", () => {
+    const result = submitJob(store, input({ settings: { priority: 500 }, parameterValues: { Frames: "ten" } }));
+    expect(result.ok ? [] : result.errors.map((e) => [e.origin, e.path])).toEqual([
+      ["settings", "settings.priority"],
+      ["parameters", "parameters.Frames"],
+    ]);
+  });
+
+  it("stores PATH values absolute: submitted ones against workingDir, defaults against templateDir", () => {
+    const result = submitJob(store, input({ parameterValues: { Output: "out/../final" }, workingDir: "/home/artist/work" }));
+    expect(result.ok).toBe(true);
+    expect(store.db.select().from(jobs).all()[0]?.parameters.Output).toEqual({ type: "PATH", value: "/home/artist/work/final" });
+  });
+
+  it("keeps environment templates and puts them first in every step's stack", () => {
+    const result = submitJob(store, input({ environmentTemplates: [{ text: CONDA, format: "yaml" }] }));
+    expect(result.ok).toBe(true);
+    expect(store.db.select().from(jobs).all()[0]?.environmentTemplates).toEqual([{ text: CONDA, format: "yaml" }]);
+    for (const step of store.db.select().from(steps).all()) expect(JSON.parse(step.environmentStack)).toEqual(["template:0:Conda", "job:Farm"]);
+  });
+
+  it("locates environment template errors under environments[i]", () => {
+    const result = submitJob(store, input({ environmentTemplates: [{ text: CONDA.replace("name: Conda", "name: 5"), format: "yaml" }] }));
+    expect(result).toMatchObject({ ok: false, errors: [{ origin: "environment", path: expect.stringMatching(/^environments\[0\]\.environment\.name/), line: 3 }] });
+  });
+
+  it("refuses jobs over the maximum task count", () => {
+    const result = submitJob(store, input({ maxTaskCount: 20 }));
+    expect(result).toMatchObject({ ok: false, errors: [{ origin: "template", path: "steps", message: expect.stringContaining("21 tasks; this farm accepts at most 20") }] });
+    expect(rowCounts()).toEqual({ jobs: 0, steps: 0, tasks: 0 });
+  });
+
+  it("stores what a worker needs to recreate the identical job", () => {
+    submitJob(store, input({ parameterValues: { Scene: "shot9", Frames: 3 }, environmentTemplates: [{ text: CONDA, format: "yaml" }] }));
+    const [row] = store.db.select().from(jobs).all();
+    const checked = checkTemplateText(row!.templateText, row!.templateFormat, "job");
+    const envs = row!.environmentTemplates.map((t) => checkTemplateText(t.text, t.format, "environment").template);
+    if (checked.template?.kind !== "job" || envs.some((t) => t?.kind !== "environment")) throw new Error("stored templates are invalid");
+    const recreated = createJob({
+      template: checked.template.template,
+      environmentTemplates: envs.map((t) => (t as { kind: "environment"; template: never }).template),
+      parameterValues: Object.fromEntries(Object.entries(row!.parameters).map(([k, v]) => [k, parameterValueToJson(v as never) as string])),
+    });
+    if (!recreated.ok) throw new Error(JSON.stringify(recreated.errors));
+    expect(recreated.job.parameters).toEqual(row!.parameters);
+    const step = recreated.job.steps.find((s) => s.name === "Render")!;
+    expect(stepTasks("job-abcdefghij:0").map((t) => JSON.parse(t.parameters))).toEqual([...step.parameterSpace].map((set) => ({ ...set })));
+  });
+});

@@ -1,0 +1,27 @@
+/**
+ * Suspend and resume. Suspending stops dispatch of the target's waiting tasks and cancels the
+ * running ones (they come back as SUSPENDED and run again after resume); resuming makes them
+ * PENDING again, and READY as their dependencies allow. Both are idempotent.
+ */
+import type { Farm } from "./farm";
+import { moveTasks, resolveTarget, type TaskTarget } from "./task-target";
+
+export function suspendTasks(farm: Farm, target: TaskTarget): { changed: number } {
+  const changed = farm.store.sqlite.transaction(() => {
+    const resolved = resolveTarget(farm, target);
+    if (!target.stepId && !target.taskIds) farm.store.sqlite.prepare("UPDATE jobs SET suspended = 1 WHERE id = ?").run(target.jobId);
+    return moveTasks(farm, resolved, ["PENDING", "READY", "ASSIGNED", "RUNNING"], "SUSPENDED", ", worker_id = NULL, session_id = NULL");
+  })();
+  farm.events.emit("jobs", [target.jobId]);
+  return { changed };
+}
+
+export function resumeTasks(farm: Farm, target: TaskTarget): { changed: number } {
+  const changed = farm.store.sqlite.transaction(() => {
+    const resolved = resolveTarget(farm, target);
+    if (!target.stepId && !target.taskIds) farm.store.sqlite.prepare("UPDATE jobs SET suspended = 0 WHERE id = ?").run(target.jobId);
+    return moveTasks(farm, resolved, ["SUSPENDED"], "PENDING");
+  })();
+  farm.events.emit("jobs", [target.jobId]);
+  return { changed };
+}

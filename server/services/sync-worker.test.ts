@@ -1,0 +1,198 @@
+/**
+ * The scheduler through the worker protocol's services (register, sync) against a real migrated
+ * SQLite: dependency order, Session reuse, retries and the failure limit, NOT_COMPATIBLE, leases
+ * and lost workers, cancel and drain. Workers are played in-process (farm-test-support.ts).
+ */
+import { describe, expect, it } from "vitest";
+import { AppError } from "./errors";
+import { cancelTasks } from "./cancel-tasks";
+import { refreshCompatibility } from "./compatibility";
+import { drainWorker } from "./drain-worker";
+import { jobCounts, jobStatus, LINUX_WORKER, SimulatedWorker, submit, testFarm } from "./farm-test-support";
+import { sweepWorkers } from "./sweep-workers";
+import { syncWorker } from "./sync-worker";
+
+const echo = "script:\n    actions:\n      onRun: {command: echo, args: ['{{Task.Param.F}}']}";
+const frames = (range: string) => `parameterSpace:\n    taskParameterDefinitions:\n    - {name: F, type: INT, range: '${range}'}`;
+
+const THREE_STEPS = `
+specificationVersion: jobtemplate-2023-09
+name: three
+jobEnvironments:
+- name: Farm
+  variables: {A: '1'}
+steps:
+- name: Render
+  ${frames("1-4")}
+  ${echo}
+- name: Comp
+  dependencies: [{dependsOn: Render}]
+  ${frames("1-2")}
+  ${echo}
+- name: Publish
+  dependencies: [{dependsOn: Comp}]
+  ${echo.replace("{{Task.Param.F}}", "done")}
+`;
+
+describe("dispatch", () => {
+  it("runs a 3-step job in dependency order on two workers to SUCCEEDED", () => {
+    const t = testFarm();
+    const jobId = submit(t, THREE_STEPS);
+    expect(jobCounts(t, jobId)).toEqual(["PENDING:3", "READY:4"]);
+    const timeline: string[] = [];
+    const a = new SimulatedWorker(t, LINUX_WORKER("a"), undefined, timeline);
+    const b = new SimulatedWorker(t, LINUX_WORKER("b"), undefined, timeline);
+    for (let i = 0; i < 50 && jobStatus(t, jobId) !== "SUCCEEDED"; i++) {
+      a.sync();
+      b.sync();
+    }
+    expect(jobStatus(t, jobId)).toBe("SUCCEEDED");
+    expect(jobCounts(t, jobId)).toEqual(["SUCCEEDED:7"]);
+    const tasks = [...a.log, ...b.log].filter((l) => l.startsWith("TASK_RUN"));
+    expect(tasks.sort()).toEqual(["TASK_RUN Comp 1", "TASK_RUN Comp 2", "TASK_RUN Publish", "TASK_RUN Render 1", "TASK_RUN Render 2", "TASK_RUN Render 3", "TASK_RUN Render 4"]);
+    // Across both workers: no Comp before every Render ran, no Publish before every Comp.
+    const tasksInOrder = timeline.filter((l) => l.startsWith("TASK_RUN")).map((l) => l.split(" ")[1]);
+    expect(tasksInOrder.lastIndexOf("Render")).toBeLessThan(tasksInOrder.indexOf("Comp"));
+    expect(tasksInOrder.lastIndexOf("Comp")).toBeLessThan(tasksInOrder.indexOf("Publish"));
+    expect(a.log.some((l) => l.startsWith("TASK_RUN")) && b.log.some((l) => l.startsWith("TASK_RUN"))).toBe(true);
+  });
+
+  it("runs 10 tasks of one step on one worker entering the environments once", () => {
+    const t = testFarm();
+    const jobId = submit(t, THREE_STEPS.replace("range: '1-4'", "range: '1-10'"));
+    const worker = new SimulatedWorker(t, LINUX_WORKER("solo"));
+    worker.runUntilIdle();
+    expect(jobStatus(t, jobId)).toBe("SUCCEEDED");
+    expect(worker.log.filter((l) => l.startsWith("ENV_ENTER"))).toEqual(["ENV_ENTER job:Farm"]);
+    expect(worker.log.filter((l) => l.startsWith("ENV_EXIT"))).toEqual(["ENV_EXIT job:Farm"]);
+    expect(worker.log.filter((l) => l.startsWith("TASK_RUN"))).toHaveLength(13);
+  });
+
+  it("prefers higher priority, then earlier submission", () => {
+    const t = testFarm();
+    const low = submit(t, THREE_STEPS, { settings: { priority: 10 } });
+    const high = submit(t, THREE_STEPS, { settings: { priority: 90 } });
+    const worker = new SimulatedWorker(t, LINUX_WORKER("w"), () => "hold");
+    const first = worker.sync().assignments[0];
+    expect(first?.job.id).toBe(high);
+    expect(low).not.toBe(high);
+  });
+});
+
+describe("failures", () => {
+  const failing = `
+specificationVersion: jobtemplate-2023-09
+name: flaky
+steps:
+- name: S
+  ${frames("1-3")}
+  ${echo}
+`;
+
+  it("retries a failed task up to maxRetriesPerTask, then FAILED; the job fails after maxFailedTasks", () => {
+    const t = testFarm();
+    const jobId = submit(t, failing, { settings: { maxRetriesPerTask: 1, maxFailedTasks: 0 } });
+    const worker = new SimulatedWorker(t, LINUX_WORKER("w"), (a) => (a.kind === "TASK_RUN" && a.parameters?.F?.value === "2" ? { status: "FAILED", exitCode: 3 } : { status: "SUCCEEDED", exitCode: 0 }));
+    worker.runUntilIdle();
+    const attempts = worker.log.filter((l) => l === "TASK_RUN S 2");
+    expect(attempts).toHaveLength(2);
+    expect(jobStatus(t, jobId)).toBe("FAILED");
+    const task2 = t.farm.store.sqlite.prepare<[string], { status: string; failure_count: number }>("SELECT status, failure_count FROM tasks WHERE job_id = ? AND task_index = 1").get(jobId);
+    expect(task2).toEqual({ status: "FAILED", failure_count: 2 });
+  });
+
+  it("a failure ends the Session: its environments are exited before the next Session starts", () => {
+    const t = testFarm();
+    submit(t, THREE_STEPS, { settings: { maxRetriesPerTask: 5 } });
+    let failed = false;
+    const worker = new SimulatedWorker(t, LINUX_WORKER("w"), (a) => {
+      if (a.kind === "TASK_RUN" && !failed) {
+        failed = true;
+        return { status: "FAILED", exitCode: 1 };
+      }
+      return { status: "SUCCEEDED", exitCode: 0 };
+    });
+    worker.runUntilIdle();
+    expect(worker.log.slice(0, 4)).toEqual(["ENV_ENTER job:Farm", "TASK_RUN Render 1", "ENV_EXIT job:Farm", "ENV_ENTER job:Farm"]);
+  });
+});
+
+describe("NOT_COMPATIBLE", () => {
+  it("holds a step no worker can run, with the reason, and releases it when a matching worker registers", () => {
+    const t = testFarm();
+    new SimulatedWorker(t, LINUX_WORKER("linux"));
+    const jobId = submit(t, `
+specificationVersion: jobtemplate-2023-09
+name: win
+steps:
+- name: W
+  hostRequirements:
+    attributes: [{name: attr.worker.os.family, anyOf: [windows]}]
+  ${echo.replace("{{Task.Param.F}}", "x")}
+`);
+    refreshCompatibility(t.farm);
+    expect(jobStatus(t, jobId)).toBe("NOT_COMPATIBLE");
+    const reason = t.farm.store.sqlite.prepare<[string], { r: string }>("SELECT incompatible_reason AS r FROM steps WHERE job_id = ?").get(jobId)?.r;
+    expect(reason).toBe("no worker of an enabled pool matches its host requirements (1 checked): needs attr.worker.os.family any of [windows], worker has [linux]");
+    new SimulatedWorker(t, { name: "win", capabilities: { amounts: {}, attributes: { "attr.worker.os.family": ["windows"] } } });
+    expect(jobStatus(t, jobId)).toBe("READY");
+  });
+});
+
+describe("leases", () => {
+  it("a silent worker is declared lost: its task goes back to READY and another worker finishes it, once", () => {
+    const t = testFarm({ workerTimeoutSeconds: 60 });
+    const jobId = submit(t, THREE_STEPS);
+    const lost = new SimulatedWorker(t, LINUX_WORKER("lost"), (a) => (a.kind === "TASK_RUN" ? "hold" : { status: "SUCCEEDED", exitCode: 0 }));
+    lost.sync();
+    expect(lost.heldActions).toHaveLength(1);
+    t.clock.now += 61_000;
+    expect(sweepWorkers(t.farm).lost).toEqual([lost.workerId]);
+    expect(jobCounts(t, jobId)).toEqual(["PENDING:3", "READY:4"]);
+    const other = new SimulatedWorker(t, LINUX_WORKER("other"));
+    other.runUntilIdle();
+    expect(jobStatus(t, jobId)).toBe("SUCCEEDED");
+    // The lost worker comes back and reports success for the task it held: refused.
+    lost.finish(lost.heldActions[0] as string, { status: "SUCCEEDED", exitCode: 0 });
+    expect(() => lost.sync()).toThrow(AppError);
+    const interruptions = t.farm.store.sqlite.prepare<[string], { n: number }>("SELECT SUM(interruption_count) AS n FROM tasks WHERE job_id = ?").get(jobId)?.n;
+    expect(interruptions).toBe(1);
+    expect(jobCounts(t, jobId)).toEqual(["SUCCEEDED:7"]);
+  });
+
+  it("refuses a sync with an old lease epoch", () => {
+    const t = testFarm();
+    const worker = new SimulatedWorker(t, LINUX_WORKER("w"));
+    expect(() => syncWorker(t.farm, t.pool, { workerId: worker.workerId, leaseEpoch: worker.leaseEpoch + 1, sessions: [], actions: [], updates: [] })).toThrow(/no longer valid/);
+  });
+});
+
+describe("wrangler and admin actions", () => {
+  it("cancel reaches the running task's worker; the Session's environments are exited", () => {
+    const t = testFarm();
+    const jobId = submit(t, THREE_STEPS);
+    const worker = new SimulatedWorker(t, LINUX_WORKER("w"), (a) => (a.kind === "TASK_RUN" ? "hold" : { status: "SUCCEEDED", exitCode: 0 }));
+    worker.sync();
+    const running = worker.heldActions[0] as string;
+    cancelTasks(t.farm, { jobId });
+    const response = worker.sync();
+    expect(response.cancel).toEqual([running]);
+    worker.runUntilIdle();
+    expect(worker.log).toEqual(["ENV_ENTER job:Farm", "TASK_RUN Render 1", "ENV_EXIT job:Farm"]);
+    expect(jobStatus(t, jobId)).toBe("CANCELED");
+  });
+
+  it("drain NOW cancels the running task, which goes back to READY for another worker", () => {
+    const t = testFarm();
+    const jobId = submit(t, THREE_STEPS);
+    const drained = new SimulatedWorker(t, LINUX_WORKER("d"), (a) => (a.kind === "TASK_RUN" ? "hold" : { status: "SUCCEEDED", exitCode: 0 }));
+    drained.sync();
+    drainWorker(t.farm, drained.workerId, "NOW");
+    expect(drained.sync().cancel).toHaveLength(1);
+    drained.runUntilIdle();
+    expect(drained.log.at(-1)).toBe("ENV_EXIT job:Farm");
+    expect(jobCounts(t, jobId)).toEqual(["PENDING:3", "READY:4"]);
+    new SimulatedWorker(t, LINUX_WORKER("e")).runUntilIdle();
+    expect(jobStatus(t, jobId)).toBe("SUCCEEDED");
+  });
+});

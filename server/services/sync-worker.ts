@@ -1,0 +1,101 @@
+/**
+ * A worker's heartbeat (`POST /api/worker/sync`), in one transaction: check its lease, apply its
+ * reports, send again anything it never received, tell it what to cancel, and — when it has
+ * nothing outstanding — give it its next piece of work. One piece at a time: the worker syncs at
+ * once when an action ends, so a Session is fed task after task without entering its
+ * environments again.
+ */
+import type { SessionAssignment, SyncRequest, SyncResponse } from "../../lib/farm/protocol";
+import { TERMINAL_ACTION_STATUSES, type WorkerStatus } from "../../lib/farm/statuses";
+import type { WorkerCapabilities } from "../../lib/openjd/capabilities";
+import { AppError } from "./errors";
+import type { Farm } from "./farm";
+import type { PoolRow } from "./pools";
+
+interface WorkerRow {
+  id: string;
+  pool_id: string;
+  status: WorkerStatus;
+  capabilities: string;
+  lease_epoch: number;
+  drain: "AFTER_TASK" | "NOW" | null;
+  disabled: number;
+}
+
+export function syncWorker(farm: Farm, pool: PoolRow, request: SyncRequest): SyncResponse {
+  const sqlite = farm.store.sqlite;
+  const now = farm.now();
+  const touched = new Set<string>();
+  const response = sqlite.transaction((): SyncResponse => {
+    const worker = sqlite
+      .prepare<[string, string], WorkerRow>("SELECT id, pool_id, status, capabilities, lease_epoch, drain, disabled FROM workers WHERE id = ? AND pool_id = ?")
+      .get(request.workerId, pool.id);
+    if (!worker) throw new AppError("NOT_FOUND", `worker ${request.workerId} is not registered in pool ${pool.name}; register again`);
+    if (worker.lease_epoch !== request.leaseEpoch || worker.status === "NOT_RESPONDING") {
+      throw new AppError("LEASE_CONFLICT", `lease ${request.leaseEpoch} of worker ${worker.id} is no longer valid (now ${worker.lease_epoch}): stop everything and register again`);
+    }
+
+    // 1. Reports, in the order the worker made them.
+    for (const update of request.updates) {
+      const action = farm.sessions.action(update.actionId);
+      const session = action && farm.sessions.session(action.session_id);
+      if (!action || !session || session.worker_id !== worker.id || session.lease_epoch !== worker.lease_epoch) continue;
+      const job = farm.updates.apply(session, action, update, now);
+      if (job) touched.add(job);
+    }
+
+    // Dependents of steps that just finished become READY before anything is dispatched.
+    for (const jobId of touched) farm.tasks.settleJob(jobId, now);
+
+    // 2. Open Sessions: settle the finished ones, collect what the worker lost and what to cancel.
+    const assignments: SessionAssignment[] = [];
+    const cancel: string[] = [];
+    const held = new Set(request.actions);
+    let outstanding = 0;
+    let open = farm.sessions.openSessions(worker.id, worker.lease_epoch);
+    for (const session of open) {
+      const actions = farm.sessions.actions(session.id);
+      const lost = actions.filter((a) => a.status === "ASSIGNED" && !held.has(a.id));
+      if (lost.length > 0) {
+        assignments.push({ sessionId: session.id, job: farm.sessions.jobDefinition(session.job_id), actions: lost.map((a) => farm.sessions.describe(a)), end: Boolean(session.end_issued) && lost.at(-1) === actions.at(-1) });
+      }
+      for (const action of actions) {
+        if (TERMINAL_ACTION_STATUSES.has(action.status)) continue;
+        outstanding++;
+        if (action.kind !== "ENV_EXIT" && shouldCancel(farm, action.task_id, session.id, worker)) cancel.push(action.id);
+      }
+      if (farm.sessions.settle(session, now)) touched.add(session.job_id);
+    }
+    open = farm.sessions.openSessions(worker.id, worker.lease_epoch);
+
+    // 3. New work only when nothing is outstanding.
+    const acceptsWork = !worker.drain && !worker.disabled && !request.draining && pool.enabled === 1;
+    if (outstanding === 0) {
+      const current = open[0] ?? null;
+      const next = farm.dispatcher.next(
+        { id: worker.id, leaseEpoch: worker.lease_epoch, capabilities: JSON.parse(worker.capabilities) as WorkerCapabilities, acceptsWork },
+        current,
+        now,
+      );
+      if (next) {
+        assignments.push(next);
+        touched.add(next.job.id);
+      }
+    }
+    const busy = outstanding > 0 || assignments.length > 0;
+    const status: WorkerStatus = request.draining && !busy && open.length === 0 ? "STOPPED" : request.draining || worker.drain ? (busy ? "STOPPING" : "IDLE") : busy ? "RUNNING" : "IDLE";
+    sqlite.prepare("UPDATE workers SET last_heartbeat_at = ?, status = ? WHERE id = ?").run(now, status, worker.id);
+    for (const jobId of touched) farm.tasks.settleJob(jobId, now);
+    return { leaseEpoch: worker.lease_epoch, syncIntervalSeconds: farm.settings.syncIntervalSeconds, assignments, cancel, stop: false };
+  })();
+  if (touched.size > 0) farm.events.emit("jobs", [...touched]);
+  return response;
+}
+
+/** A running task is canceled when the wrangler took it away (canceled, suspended, requeued) or the worker is drained now. */
+function shouldCancel(farm: Farm, taskId: number | null, sessionId: string, worker: WorkerRow): boolean {
+  if (worker.drain === "NOW" || worker.disabled) return true;
+  if (taskId === null) return false;
+  const task = farm.tasks.task(taskId);
+  return !task || task.session_id !== sessionId || (task.status !== "ASSIGNED" && task.status !== "RUNNING");
+}

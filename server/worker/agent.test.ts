@@ -1,0 +1,165 @@
+/**
+ * The WorkerAgent's HTTP behaviour against a tiny in-test farm (fake-farm.ts) with real Session
+ * subprocesses: registration with the pool's bearer token, sync and log shipping, 409 → register
+ * again, retries after 503, lines re-sent until acknowledged, refusal, drain and stop.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { PROTOCOL_PATHS } from "../../lib/farm/protocol";
+import { py, sh, TEST_PATH, tempRoot } from "../session/session-test-support";
+import { WorkerAgent, type AgentNotice, type WorkerAgentOptions } from "./agent";
+import { FakeFarm } from "./fake-farm";
+import { assignment, definition, enter, exit, task, waitUntil } from "./worker-test-support";
+
+const JOB = definition(
+  "job-1",
+  `
+  specificationVersion: jobtemplate-2023-09
+  name: Agent
+  jobEnvironments:
+  - name: Farm
+    script:
+      actions:
+        onEnter: ${sh("echo FARM_ENTER")}
+        onExit: ${sh("echo FARM_EXIT")}
+  steps:
+  - name: Work
+    parameterSpace:
+      taskParameterDefinitions:
+      - { name: Seconds, type: FLOAT, range: ["0", "0.5", "30"] }
+    script:
+      actions:
+        onRun: ${py("import sys, time\nfor i in range(5): print('line', i, flush=True)\nprint('openjd_progress: 50', flush=True)\ntime.sleep(float(sys.argv[1]))\nprint('TASK_DONE', flush=True)", {}, "{{Task.Param.Seconds}}")}
+  `,
+);
+const work = (id: string, seconds: string) => task(id, "Work", { Seconds: seconds }, "FLOAT");
+const SESSION = (sessionId: string, seconds = "0") => assignment(sessionId, JOB, [enter("e1", "job:Farm"), work("t1", seconds), exit("x1", "job:Farm")], true);
+
+let farm: FakeFarm;
+const agents: WorkerAgent[] = [];
+afterEach(async () => {
+  await Promise.all(agents.splice(0).map((a) => a.stop()));
+  await farm?.close();
+});
+
+async function startFarm(): Promise<FakeFarm> {
+  farm = await new FakeFarm().start();
+  return farm;
+}
+
+function makeAgent(options: Partial<WorkerAgentOptions> = {}): { agent: WorkerAgent; notices: AgentNotice[]; done: Promise<string> } {
+  const notices: AgentNotice[] = [];
+  const agent = new WorkerAgent({
+    serverUrl: farm.url,
+    token: farm.token,
+    name: "test-worker",
+    capabilities: { amounts: { "amount.worker.vcpu": 2 }, attributes: { "attr.worker.os.family": ["linux"] } },
+    rootDirectory: tempRoot(),
+    baseEnvironment: { PATH: TEST_PATH },
+    retry: { initialMs: 20, maxMs: 100 },
+    onNotice: (n) => notices.push(n),
+    ...options,
+  });
+  agents.push(agent);
+  return { agent, notices, done: agent.start() };
+}
+
+describe("WorkerAgent", () => {
+  it("registers with the bearer token, runs what sync assigns, ships its log and drains out", async () => {
+    await startFarm();
+    farm.assignments = [SESSION("s1")];
+    const { agent, notices, done } = makeAgent();
+    await waitUntil(() => farm.finalStatus("x1") !== undefined && farm.syncs.at(-1)?.sessions.length === 0, "the Session to be reported ended");
+    expect(farm.requests[0]).toMatchObject({ path: PROTOCOL_PATHS.register, authorization: `Bearer ${farm.token}` });
+    expect(farm.registrations).toEqual([{ name: "test-worker", capabilities: { amounts: { "amount.worker.vcpu": 2 }, attributes: { "attr.worker.os.family": ["linux"] } } }]);
+    // A progress message after a sync took the RUNNING update comes as another RUNNING update.
+    const transitions = farm.updates.map((u) => `${u.actionId} ${u.status}`).filter((t, i, all) => t !== all[i - 1]);
+    expect(transitions).toEqual(["e1 RUNNING", "e1 SUCCEEDED", "t1 RUNNING", "t1 SUCCEEDED", "x1 RUNNING", "x1 SUCCEEDED"]);
+    expect(farm.updates.filter((u) => u.actionId === "t1" && u.status === "RUNNING").at(-1)).toMatchObject({ progress: 50, startedAt: expect.any(Number) });
+    expect(farm.syncs.every((s) => s.workerId === "worker-1" && s.leaseEpoch === 1)).toBe(true);
+    await waitUntil(() => agent.logs.pending === 0, "every line acknowledged");
+    const text = farm.storedText("s1");
+    expect(farm.storedSeqs("s1")).toEqual(text.map((_, i) => i));
+    expect(text).toEqual(expect.arrayContaining(["FARM_ENTER", "line 4", "TASK_DONE", "FARM_EXIT"]));
+    agent.drain();
+    expect(await done).toBe("drained");
+    expect(farm.syncs.at(-1)).toMatchObject({ draining: true, sessions: [], actions: [] });
+    expect(notices.map((n) => n.type)).toEqual(["registered", "session_started", "action_ended", "action_ended", "action_ended", "session_ended", "draining", "stopped"]);
+  });
+
+  it("on 409 LEASE_CONFLICT stops everything, reports nothing of it and registers again", async () => {
+    await startFarm();
+    farm.assignments = [SESSION("s1", "30")];
+    const { agent, notices } = makeAgent();
+    await waitUntil(() => farm.storedText("s1").includes("line 4"), "the task to run");
+    // Held actions (running, then queued) are reported, so the server can tell a lost assignment.
+    await waitUntil(() => farm.syncs.some((s) => s.actions.join(" ") === "t1 x1"), "a sync listing the held actions");
+    const began = Date.now();
+    farm.fence();
+    await waitUntil(() => farm.registrations.length === 2 && farm.syncs.some((s) => s.leaseEpoch === 3), "a sync under the new lease");
+    expect(Date.now() - began).toBeLessThan(10_000);
+    expect(notices.some((n) => n.type === "lease_conflict")).toBe(true);
+    expect(agent.executor.sessionIds).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(farm.finalStatus("t1")).toBeUndefined();
+    expect(farm.finalStatus("x1")).toBeUndefined();
+    const after = farm.syncs.filter((s) => s.leaseEpoch === 3);
+    expect(after.every((s) => s.sessions.length === 0 && s.updates.length === 0 && s.actions.length === 0)).toBe(true);
+  });
+
+  it("retries after 503s with backoff, keeping the action running, and says when the server is back", async () => {
+    await startFarm();
+    farm.script(PROTOCOL_PATHS.register, { status: 503 }, { status: 503 });
+    farm.assignments = [SESSION("s1", "0.5")];
+    const { notices } = makeAgent();
+    await waitUntil(() => farm.updates.some((u) => u.actionId === "t1"), "the task to start");
+    farm.script(PROTOCOL_PATHS.sync, { status: 503 }, { status: 503 }, { status: 503 });
+    farm.script(PROTOCOL_PATHS.logs, { status: 502 });
+    await waitUntil(() => farm.finalStatus("x1") !== undefined, "the Session's end to be reported");
+    expect(farm.finalStatus("t1")).toBe("SUCCEEDED");
+    expect(farm.requests.filter((r) => r.path === PROTOCOL_PATHS.register).map((r) => r.status)).toEqual([503, 503, 200]);
+    const unavailable = notices.filter((n) => n.type === "server_unavailable");
+    expect(unavailable.length).toBeGreaterThanOrEqual(2);
+    expect(unavailable[0]).toMatchObject({ message: expect.stringContaining("HTTP 503") });
+    await waitUntil(() => notices.filter((n) => n.type === "server_available").length === unavailable.length, "a notice for each recovery");
+  });
+
+  it("sends log lines again until the server acknowledges them", async () => {
+    await startFarm();
+    farm.ackLimit = 2;
+    farm.script(PROTOCOL_PATHS.logs, { status: 503 });
+    farm.assignments = [SESSION("s1")];
+    const { agent } = makeAgent({ logBatchLines: 4 });
+    await waitUntil(() => farm.finalStatus("x1") !== undefined && (farm.received.get("s1")?.length ?? 0) > 20, "lines to be re-sent");
+    expect(agent.logs.pending).toBeGreaterThan(0);
+    const received = farm.received.get("s1") ?? [];
+    expect(received.filter((seq) => seq === 3).length).toBeGreaterThan(1);
+    farm.ackLimit = null;
+    await waitUntil(() => agent.logs.pending === 0, "every line acknowledged");
+    const seqs = farm.storedSeqs("s1");
+    expect(seqs).toEqual(seqs.map((_, i) => i));
+    expect(farm.storedText("s1")).toContain("FARM_EXIT");
+  });
+
+  it("stops when the server refuses its token", async () => {
+    await startFarm();
+    const { notices, done } = makeAgent({ token: "wrong" });
+    expect(await done).toBe("refused");
+    expect(notices.at(-1)).toMatchObject({ type: "stopped", reason: "refused", message: expect.stringContaining("HTTP 401: unknown worker token") });
+  });
+
+  it("drains when the server says stop, and a second drain stops at once", async () => {
+    await startFarm();
+    farm.assignments = [assignment("s1", JOB, [enter("e1", "job:Farm"), work("t1", "30"), work("t2", "0")])];
+    const { agent, notices, done } = makeAgent();
+    await waitUntil(() => farm.storedText("s1").includes("line 4"), "the task to run");
+    farm.stop = true;
+    await waitUntil(() => farm.syncs.some((s) => s.draining), "a draining sync");
+    expect(notices.some((n) => n.type === "draining" && n.by === "server")).toBe(true);
+    const began = Date.now();
+    agent.drain();
+    agent.drain();
+    expect(await done).toBe("stopped");
+    expect(Date.now() - began).toBeLessThan(5_000);
+    expect(agent.executor.sessionIds).toEqual([]);
+  });
+});

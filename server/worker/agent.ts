@@ -1,0 +1,260 @@
+/**
+ * The worker agent (DESIGN "Processes": workers pull). It registers with the pool's token, then
+ * loops: ship log lines, sync (report updates and the Sessions it holds, receive assignments,
+ * cancels and stop), sleep until the next sync is due or an action ends. A fenced lease (409)
+ * interrupts everything and registers again; an unreachable server is retried with capped
+ * exponential backoff while the actions keep running. Nothing the server has not acknowledged
+ * is dropped, except what a fenced lease makes meaningless.
+ */
+import type { ActionUpdate } from "../../lib/farm/protocol";
+import type { WorkerCapabilities } from "../../lib/openjd/capabilities";
+import { Alarm } from "./alarm";
+import { LogShipper } from "./log-shipper";
+import { SessionExecutor, type ExecutorNotice } from "./session-executor";
+import type { SessionRuntimeOptions } from "./session-host";
+import { LeaseConflictError, RequestRefusedError, WorkerClient } from "./worker-client";
+
+export type AgentStopReason = "drained" | "stopped" | "refused";
+
+export type AgentNotice =
+  | ExecutorNotice
+  | { type: "registered"; workerId: string; leaseEpoch: number }
+  /** The first failure of a streak (the agent keeps retrying); `refused`: the server answered 4xx. */
+  | { type: "server_unavailable"; message: string; retryInMs: number; refused: boolean }
+  | { type: "server_available" }
+  | { type: "lease_conflict"; message: string }
+  | { type: "draining"; by: "worker" | "server" }
+  | { type: "stopped"; reason: AgentStopReason; message?: string };
+
+export interface WorkerAgentOptions extends SessionRuntimeOptions {
+  serverUrl: string;
+  token: string;
+  name: string;
+  capabilities: WorkerCapabilities;
+  onNotice?: (notice: AgentNotice) => void;
+  fetch?: typeof fetch;
+  retry?: { initialMs?: number; maxMs?: number };
+  requestTimeoutMs?: number;
+  /** Lines per POST /api/worker/logs (at most 2,000). */
+  logBatchLines?: number;
+  /** Unacknowledged lines past which the agent ships before anything else. */
+  logHighWaterMark?: number;
+  random?: () => number;
+}
+
+const MAX_LOG_BATCH = 2_000;
+/** Unless the shipper is backed up, a cycle ships at most this many batches before it syncs. */
+const BATCHES_PER_CYCLE = 10;
+/** Protocol limit on updates per sync; the rest wait for the next one. */
+const MAX_UPDATES_PER_SYNC = 10_000;
+
+export class WorkerAgent {
+  readonly logs: LogShipper;
+  readonly executor: SessionExecutor;
+  private readonly client: WorkerClient;
+  private readonly alarm = new Alarm();
+  private readonly stopping = new AbortController();
+  private lease: { workerId: string; leaseEpoch: number } | null = null;
+  private intervalMs = 10_000;
+  /** Updates taken from the executor that no sync has delivered yet. */
+  private unsent: ActionUpdate[] = [];
+  /** What the last successful sync told the server. */
+  private reported = { sessions: 0, draining: false };
+  private failures = 0;
+  private drainRequests = 0;
+  private stopReason: AgentStopReason | null = null;
+  private stopMessage: string | undefined;
+  private loop: Promise<AgentStopReason> | null = null;
+  private readonly interruptions: Promise<void>[] = [];
+
+  constructor(private readonly options: WorkerAgentOptions) {
+    this.client = new WorkerClient({ serverUrl: options.serverUrl, token: options.token, fetch: options.fetch, timeoutMs: options.requestTimeoutMs });
+    this.logs = new LogShipper(options.logHighWaterMark);
+    this.executor = new SessionExecutor({
+      logs: this.logs,
+      rootDirectory: options.rootDirectory,
+      baseEnvironment: options.baseEnvironment,
+      onUrgent: () => this.alarm.wake(),
+      onNotice: (notice) => this.notice(notice),
+    });
+  }
+
+  /** Runs until drained or stopped; resolves with why it stopped. */
+  start(): Promise<AgentStopReason> {
+    this.loop ??= this.run();
+    return this.loop;
+  }
+
+  /** First call: take no new work, finish the running action, let the server send the exits, then stop. Second call: stop now. */
+  drain(): void {
+    this.drainRequests++;
+    if (this.drainRequests > 1) void this.stop();
+    else this.beginDrain("worker");
+  }
+
+  /** Stops at once: kills every action and forgets the Sessions (the server will requeue their work). */
+  async stop(): Promise<void> {
+    this.stopReason ??= "stopped";
+    this.interruptions.push(this.executor.interruptAll());
+    this.stopping.abort();
+    await this.loop;
+    await Promise.all(this.interruptions);
+  }
+
+  get workerId(): string | null {
+    return this.lease?.workerId ?? null;
+  }
+
+  private async run(): Promise<AgentStopReason> {
+    const signal = this.stopping.signal;
+    while (!signal.aborted) {
+      if (this.executor.draining && !this.lease && this.executor.sessionIds.length === 0) {
+        this.stopReason ??= "drained"; // nothing held and nothing to tell anyone
+        break;
+      }
+      const step = await this.cycle(signal);
+      if (signal.aborted) break;
+      if (step === "again") continue;
+      if (step === "failed") {
+        await this.alarm.sleep(this.backoffMs(), signal, { wakeable: false });
+        continue;
+      }
+      if (this.drainedOut()) {
+        this.stopReason ??= "drained";
+        break;
+      }
+      await this.alarm.sleep(this.intervalMs, signal);
+    }
+    await Promise.all(this.interruptions);
+    const reason = this.stopReason ?? "stopped";
+    this.notice({ type: "stopped", reason, ...(this.stopMessage ? { message: this.stopMessage } : {}) });
+    return reason;
+  }
+
+  private async cycle(signal: AbortSignal): Promise<"ok" | "failed" | "again"> {
+    try {
+      if (!this.lease) await this.register(signal);
+      await this.shipLogs(signal);
+      await this.sync(signal);
+      if (this.failures > 0) this.notice({ type: "server_available" });
+      this.failures = 0;
+      return "ok";
+    } catch (error) {
+      if (signal.aborted) return "failed";
+      if (error instanceof LeaseConflictError) {
+        await this.fenced(error.message);
+        return "again";
+      }
+      const message = error instanceof Error ? error.message : String(error);
+      if (error instanceof RequestRefusedError && !this.lease) {
+        // A refused registration (bad token, bad capabilities) will not succeed by retrying.
+        this.stopReason = "refused";
+        this.stopMessage = message;
+        this.stopping.abort();
+        return "failed";
+      }
+      this.failures++;
+      if (this.failures === 1) this.notice({ type: "server_unavailable", message, retryInMs: this.backoffMs(), refused: error instanceof RequestRefusedError });
+      return "failed";
+    }
+  }
+
+  private async register(signal: AbortSignal): Promise<void> {
+    const response = await this.client.register({ name: this.options.name, capabilities: toRecord(this.options.capabilities) }, signal);
+    this.lease = { workerId: response.workerId, leaseEpoch: response.leaseEpoch };
+    this.intervalMs = intervalMs(response.syncIntervalSeconds, this.intervalMs);
+    this.reported = { sessions: 0, draining: false };
+    this.notice({ type: "registered", workerId: response.workerId, leaseEpoch: response.leaseEpoch });
+  }
+
+  private async shipLogs(signal: AbortSignal): Promise<void> {
+    const lease = this.lease as { workerId: string; leaseEpoch: number };
+    const max = Math.min(MAX_LOG_BATCH, Math.max(1, this.options.logBatchLines ?? MAX_LOG_BATCH));
+    let batches = 0;
+    for (;;) {
+      const before = this.logs.pending;
+      for (const sessionId of this.logs.sessionIds()) {
+        const lines = this.logs.takeBatch(sessionId, max);
+        if (lines.length === 0) continue;
+        const response = await this.client.logs({ ...lease, sessionId, lines }, signal);
+        this.logs.acknowledge(sessionId, response.acknowledgedThrough);
+        batches++;
+      }
+      // Lines the server did not acknowledge stay and go again next cycle.
+      if (this.logs.pending === 0 || this.logs.pending >= before) return;
+      if (!this.logs.isBackedUp() && batches >= BATCHES_PER_CYCLE) return;
+    }
+  }
+
+  private async sync(signal: AbortSignal): Promise<void> {
+    const lease = this.lease as { workerId: string; leaseEpoch: number };
+    this.unsent.push(...this.executor.takeUpdates());
+    const updates = this.unsent.slice(0, MAX_UPDATES_PER_SYNC);
+    // Taken in the same turn as the updates: every assigned action is either held or reported.
+    const sessions = this.executor.sessionIds;
+    const actions = this.executor.actionIds;
+    const draining = this.executor.draining;
+    const response = await this.client.sync({ ...lease, sessions, actions, updates, draining }, signal);
+    this.unsent.splice(0, updates.length);
+    this.reported = { sessions: sessions.length, draining };
+    if (Number.isInteger(response.leaseEpoch) && response.leaseEpoch > 0) lease.leaseEpoch = response.leaseEpoch;
+    this.intervalMs = intervalMs(response.syncIntervalSeconds, this.intervalMs);
+    // Assignments first: a cancel may name an action assigned in the same answer.
+    for (const assignment of response.assignments ?? []) this.executor.assign(assignment);
+    if (response.cancel?.length) this.executor.cancel(response.cancel);
+    if (response.stop) this.beginDrain("server");
+  }
+
+  /** The server declared this worker lost: whatever it runs now belongs to nobody. */
+  private async fenced(message: string): Promise<void> {
+    this.notice({ type: "lease_conflict", message });
+    this.lease = null;
+    this.unsent = [];
+    const interrupted = this.executor.interruptAll();
+    this.logs.clear();
+    await interrupted;
+  }
+
+  private beginDrain(by: "worker" | "server"): void {
+    if (this.executor.draining) return;
+    this.executor.drain();
+    this.notice({ type: "draining", by });
+    this.alarm.wake();
+  }
+
+  /** Draining is over when the server has heard that the worker drains, holds no Session, and has every update and line. */
+  private drainedOut(): boolean {
+    return (
+      this.executor.draining &&
+      this.reported.draining &&
+      this.reported.sessions === 0 &&
+      this.executor.sessionIds.length === 0 &&
+      this.executor.pendingUpdates === 0 &&
+      this.unsent.length === 0 &&
+      this.logs.pending === 0
+    );
+  }
+
+  private backoffMs(): number {
+    const initial = this.options.retry?.initialMs ?? 1_000;
+    const max = this.options.retry?.maxMs ?? 30_000;
+    const base = Math.min(max, initial * 2 ** Math.min(30, Math.max(0, this.failures - 1)));
+    // Jitter keeps a farm of workers from retrying in lock-step after a server restart.
+    return Math.round(base * (0.75 + 0.25 * (this.options.random ?? Math.random)()));
+  }
+
+  private notice(notice: AgentNotice): void {
+    this.options.onNotice?.(notice);
+  }
+}
+
+function intervalMs(seconds: number, fallback: number): number {
+  return Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds, 3600) * 1000 : fallback;
+}
+
+function toRecord(capabilities: WorkerCapabilities): { amounts: Record<string, number>; attributes: Record<string, string[]> } {
+  return {
+    amounts: { ...capabilities.amounts },
+    attributes: Object.fromEntries(Object.entries(capabilities.attributes).map(([k, v]) => [k, [...v]])),
+  };
+}

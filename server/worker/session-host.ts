@@ -1,0 +1,34 @@
+/**
+ * What the executor lends each WorkerSession: where updates, log lines and notices go, and the
+ * worker-wide state a Session needs (draining, the clock, Session options).
+ */
+import type { AssignedAction, ActionUpdate } from "../../lib/farm/protocol";
+import type { SessionEndStatus } from "../session/events";
+import type { LogShipper } from "./log-shipper";
+import type { UpdateQueue } from "./update-queue";
+
+/** Notable events, one line each in `loom worker`'s output. */
+export type ExecutorNotice =
+  | { type: "session_started"; sessionId: string; jobName: string; workingDirectory: string }
+  | { type: "session_ended"; sessionId: string; status: SessionEndStatus }
+  | { type: "action_ended"; sessionId: string; action: AssignedAction; status: ActionUpdate["status"]; failMessage: string | null };
+
+export interface SessionRuntimeOptions {
+  /** Where Session working directories are made (default: the OS temp dir's loom-sessions). */
+  rootDirectory?: string;
+  /** The process environment actions start from (default: the worker's). */
+  baseEnvironment?: Readonly<Record<string, string>>;
+}
+
+export interface SessionHost {
+  readonly updates: UpdateQueue;
+  readonly logs: LogShipper;
+  readonly sessionOptions: SessionRuntimeOptions;
+  now(): number;
+  /** The worker is shutting down: no new enters or tasks. */
+  draining(): boolean;
+  /** Something the server should hear about soon (an action or Session ended). */
+  urgent(): void;
+  notice(notice: ExecutorNotice): void;
+  sessionEnded(sessionId: string, status: SessionEndStatus): void;
+}

@@ -1,0 +1,114 @@
+/**
+ * The worker's side of lib/farm/protocol.ts over HTTP: JSON POSTs with the pool's bearer token.
+ * Failures are classified for the agent: the lease was fenced (409 LEASE_CONFLICT), the server
+ * refused the request (another 4xx: retrying the same request will not help), or the server
+ * could not be reached or failed (network error, timeout, 5xx: retry later).
+ */
+import {
+  PROTOCOL_PATHS,
+  type LogsRequest,
+  type LogsResponse,
+  type RegisterRequest,
+  type RegisterResponse,
+  type SyncRequest,
+  type SyncResponse,
+} from "../../lib/farm/protocol";
+
+export class LeaseConflictError extends Error {}
+
+/** The server answered 4xx (but 408, 409 fencing, 429): the request itself is refused. */
+export class RequestRefusedError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Unreachable, timed out, or 5xx / 408 / 429: worth retrying. */
+export class ServerUnavailableError extends Error {}
+
+export interface WorkerClientOptions {
+  serverUrl: string;
+  token: string;
+  fetch?: typeof fetch;
+  /** Per request (default 30 s). */
+  timeoutMs?: number;
+}
+
+export class WorkerClient {
+  private readonly fetchImpl: typeof fetch;
+
+  constructor(private readonly options: WorkerClientOptions) {
+    this.fetchImpl = options.fetch ?? fetch;
+  }
+
+  register(request: RegisterRequest, signal?: AbortSignal): Promise<RegisterResponse> {
+    return this.post(PROTOCOL_PATHS.register, request, signal);
+  }
+
+  sync(request: SyncRequest, signal?: AbortSignal): Promise<SyncResponse> {
+    return this.post(PROTOCOL_PATHS.sync, request, signal);
+  }
+
+  logs(request: LogsRequest, signal?: AbortSignal): Promise<LogsResponse> {
+    return this.post(PROTOCOL_PATHS.logs, request, signal);
+  }
+
+  private async post<T>(path: string, body: unknown, signal?: AbortSignal): Promise<T> {
+    const url = new URL(path, this.options.serverUrl).toString();
+    const timeout = AbortSignal.timeout(this.options.timeoutMs ?? 30_000);
+    let response: Response;
+    let text: string;
+    try {
+      response = await this.fetchImpl(url, {
+        method: "POST",
+        headers: { authorization: `Bearer ${this.options.token}`, "content-type": "application/json", accept: "application/json" },
+        body: JSON.stringify(body),
+        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      });
+      text = await response.text();
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      throw new ServerUnavailableError(`${url}: ${describeFetchError(error)}`);
+    }
+    if (response.ok) {
+      try {
+        return JSON.parse(text) as T;
+      } catch {
+        throw new ServerUnavailableError(`${url}: the answer is not JSON (HTTP ${response.status})`);
+      }
+    }
+    const detail = errorDetail(text);
+    if (response.status === 409 && detail.code === "LEASE_CONFLICT") throw new LeaseConflictError(detail.message ?? "lease conflict");
+    const message = `${url}: HTTP ${response.status}${detail.message ? `: ${detail.message}` : ""}`;
+    if (response.status >= 400 && response.status < 500 && response.status !== 408 && response.status !== 429) {
+      throw new RequestRefusedError(response.status, message);
+    }
+    throw new ServerUnavailableError(message);
+  }
+}
+
+function errorDetail(text: string): { code?: string; message?: string } {
+  try {
+    const body = JSON.parse(text) as { error?: unknown; message?: unknown };
+    return {
+      ...(typeof body.error === "string" ? { code: body.error } : {}),
+      ...(typeof body.message === "string" ? { message: body.message } : {}),
+    };
+  } catch {
+    const plain = text.trim().slice(0, 200);
+    return plain ? { message: plain } : {};
+  }
+}
+
+function describeFetchError(error: unknown): string {
+  if (error instanceof Error) {
+    if (error.name === "TimeoutError") return "no answer in time";
+    const cause = (error as { cause?: unknown }).cause;
+    if (cause instanceof Error && cause.message) return cause.message;
+    return error.message;
+  }
+  return String(error);
+}
