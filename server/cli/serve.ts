@@ -8,14 +8,14 @@
  * environments), then stops the server; a second one stops everything at once.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
+import { createHash, randomBytes } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { apiHandler } from "../api/app-handler";
 import { startNodeServer } from "../api/node-server";
 import { databaseFile, openStore } from "../db/connection";
-import { childEnvironment } from "../env";
+import { childEnvironment, serverEnv } from "../env";
 import { refreshCompatibility } from "../services/compatibility";
 import { createFarm } from "../services/farm";
 import { FarmLoop } from "../services/farm-loop";
@@ -24,6 +24,18 @@ import { parseArgs, UsageError } from "./args";
 import type { CliIo } from "./io";
 
 export const SERVE_USAGE = "usage: loom serve [--host 127.0.0.1] [--port 3000] [--data ./data] [--workers 2] [--headless]";
+
+/** Children in their own process groups: killed if `loom serve` exits without stopping them. */
+const children = new Set<ChildProcess>();
+process.once("exit", () => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+});
+
+function track(child: ChildProcess): ChildProcess {
+  children.add(child);
+  child.once("exit", () => children.delete(child));
+  return child;
+}
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const LOOM_BIN = join(REPO, "bin", "loom.mjs");
@@ -66,7 +78,8 @@ interface ServerHandle {
 
 async function headless(dataDir: string, token: string, host: string, port: number): Promise<ServerHandle> {
   const store = openStore(databaseFile(dataDir));
-  const farm = createFarm(store);
+  const env = serverEnv();
+  const farm = createFarm(store, { settings: { syncIntervalSeconds: env.LOOM_SYNC_INTERVAL_SECONDS, workerTimeoutSeconds: env.LOOM_WORKER_TIMEOUT_SECONDS } });
   ensurePool(farm, "default", token);
   refreshCompatibility(farm);
   const loop = new FarmLoop(farm);
@@ -85,14 +98,25 @@ async function headless(dataDir: string, token: string, host: string, port: numb
 async function nextServer(io: CliIo, dataDir: string, token: string, host: string, port: number): Promise<ServerHandle> {
   const env = childEnvironment({ LOOM_DATA_DIR: dataDir, LOOM_POOL_TOKEN: token, NEXT_TELEMETRY_DISABLED: "1" });
   const next = join(REPO, "node_modules", "next", "dist", "bin", "next");
-  if (!existsSync(join(REPO, ".next", "BUILD_ID"))) {
-    io.out("Building the web app (first start only)…");
+  const stampFile = join(REPO, ".next", "loom-build-stamp");
+  const stamp = sourceStamp();
+  const built = existsSync(join(REPO, ".next", "BUILD_ID")) && existsSync(stampFile) && readFileSync(stampFile, "utf8") === stamp;
+  if (!built) {
+    io.out("Building the web app (the sources changed since the last build, or it was never built)…");
     const build = spawn(process.execPath, [next, "build"], { cwd: REPO, env, stdio: "inherit" });
     if ((await exited(build)) !== 0) throw new Error("next build failed");
+    writeFileSync(stampFile, stamp);
   }
-  const child = spawn(process.execPath, [next, "start", "-H", host, "-p", String(port)], { cwd: REPO, env, stdio: ["ignore", "inherit", "inherit"] });
+  // Its own process group: a terminal's Ctrl-C reaches only `loom serve`, which stops the
+  // workers first (they need the server to report their last task) and the server last.
+  const child = track(spawn(process.execPath, [next, "start", "-H", host, "-p", String(port)], { cwd: REPO, env, stdio: ["ignore", "inherit", "inherit"], detached: true }));
   const url = `http://${host}:${port}`;
-  await waitForServer(`${url}/api/trpc/pools.list`, child);
+  try {
+    await waitForServer(`${url}/api/trpc/pools.list`, child);
+  } catch (error) {
+    child.kill("SIGKILL");
+    throw error;
+  }
   return {
     url,
     stop: async () => {
@@ -100,6 +124,28 @@ async function nextServer(io: CliIo, dataDir: string, token: string, host: strin
       await exited(child);
     },
   };
+}
+
+/** Changes whenever a source the web app is built from changes (size and modification time of each file). */
+function sourceStamp(): string {
+  const hash = createHash("sha256");
+  const walk = (dir: string) => {
+    if (!existsSync(dir)) return;
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (/\.(tsx?|css|svg|json|mjs|sql)$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)) {
+        const stat = statSync(path);
+        hash.update(`${path}\0${stat.size}\0${stat.mtimeMs}\n`);
+      }
+    }
+  };
+  for (const dir of ["app", "components", "lib", "server", "public", "drizzle"]) walk(join(REPO, dir));
+  for (const file of ["next.config.ts", "instrumentation.ts", "package-lock.json", "tsconfig.json"]) {
+    const path = join(REPO, file);
+    if (existsSync(path)) hash.update(`${file}\0${statSync(path).mtimeMs}\n`);
+  }
+  return hash.digest("hex");
 }
 
 async function waitForServer(url: string, child: ChildProcess): Promise<void> {
@@ -117,11 +163,12 @@ async function waitForServer(url: string, child: ChildProcess): Promise<void> {
 }
 
 function startAgent(io: CliIo, url: string, token: string, name: string, dataDir: string): ChildProcess {
-  const child = spawn(process.execPath, [LOOM_BIN, "worker", "--server", url, "--name", name, "--session-root", join(dataDir, "sessions", name)], {
+  const child = track(spawn(process.execPath, [LOOM_BIN, "worker", "--server", url, "--name", name, "--session-root", join(dataDir, "sessions", name)], {
     cwd: REPO,
     env: childEnvironment({ LOOM_WORKER_TOKEN: token }),
     stdio: ["ignore", "pipe", "pipe"],
-  });
+    detached: true, // see nextServer: signals come from `loom serve` alone
+  }));
   for (const stream of [child.stdout, child.stderr]) {
     let rest = "";
     stream?.on("data", (chunk: Buffer) => {

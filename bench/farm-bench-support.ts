@@ -1,0 +1,251 @@
+/**
+ * What the farm benchmarks (bench/dispatch.ts, bench/load.ts) share: a farm on a temp-file
+ * SQLite database, optionally behind the real Node HTTP server; no-op jobs submitted through the
+ * service; the worker protocol either over HTTP (the real WorkerClient, keep-alive fetch) or
+ * straight into the services; latency percentiles; and the checks that fail a run loudly.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { LogsRequest, LogsResponse, RegisterRequest, RegisterResponse, SyncRequest, SyncResponse } from "../lib/farm/protocol";
+import { apiHandler } from "../server/api/app-handler";
+import { startNodeServer, type RunningServer } from "../server/api/node-server";
+import { openStore } from "../server/db/connection";
+import { refreshCompatibility } from "../server/services/compatibility";
+import { createFarm, type Farm, type FarmSettings } from "../server/services/farm";
+import { FarmLoop } from "../server/services/farm-loop";
+import { ingestLogs } from "../server/services/ingest-logs";
+import { authenticatePool, createPool, type PoolRow } from "../server/services/pools";
+import { registerWorker } from "../server/services/register-worker";
+import { submitJob } from "../server/services/submit-job";
+import { syncWorker } from "../server/services/sync-worker";
+import { WorkerClient } from "../server/worker/worker-client";
+
+export { numberFlag } from "./corpus";
+
+/** A temp folder removed by `remove()` (call it in `finally`). */
+export function tempFolder(prefix: string): { path: string; remove(): void } {
+  const path = mkdtempSync(join(tmpdir(), prefix));
+  return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+export interface BenchFarm {
+  farm: Farm;
+  pool: PoolRow;
+  token: string;
+  file: string;
+  /** Set by `serve()`. */
+  server: RunningServer | null;
+  /** Starts the real HTTP server (and the scheduler's sweep loop, as `loom serve` runs it). */
+  serve(): Promise<string>;
+  close(): Promise<void>;
+}
+
+export function openBenchFarm(file: string, settings: Partial<FarmSettings> = {}): BenchFarm {
+  const store = openStore(file);
+  const farm = createFarm(store, { settings });
+  const { token } = createPool(farm, { name: "bench" });
+  const pool = authenticatePool(farm, token);
+  if (!pool) throw new Error("the bench pool's token does not authenticate");
+  let loop: FarmLoop | null = null;
+  const bench: BenchFarm = {
+    farm,
+    pool,
+    token,
+    file,
+    server: null,
+    async serve() {
+      bench.server = await startNodeServer(apiHandler(farm));
+      loop = new FarmLoop(farm);
+      loop.start();
+      return bench.server.url;
+    },
+    async close() {
+      await loop?.stop();
+      await bench.server?.close();
+      store.close();
+    },
+  };
+  return bench;
+}
+
+/**
+ * A job of `frames` tasks. `run` is the onRun command, which the simulated workers never start:
+ * they decide the outcome themselves.
+ */
+export function noopTemplate(name: string, frames: number, run = "true"): string {
+  return `specificationVersion: jobtemplate-2023-09
+name: ${name}
+steps:
+- name: Render
+  parameterSpace:
+    taskParameterDefinitions:
+    - name: Frame
+      type: INT
+      range: "1-${frames}"
+  script:
+    actions:
+      onRun:
+        command: "${run}"
+        args: ["{{Task.Param.Frame}}"]
+`;
+}
+
+export function submitJobs(farm: Farm, count: number, frames: number, settings: { priority?: number } = {}): string[] {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const result = submitJob(farm.store, {
+      template: { text: noopTemplate(`bench-${i + 1}`, frames), format: "yaml" },
+      parameterValues: {},
+      templateDir: null,
+      workingDir: tmpdir(),
+      settings,
+      now: farm.now(),
+    });
+    if (!result.ok) throw new Error(`submission failed: ${JSON.stringify(result.errors)}`);
+    ids.push(result.jobId);
+  }
+  refreshCompatibility(farm);
+  return ids;
+}
+
+export const BENCH_CAPABILITIES: RegisterRequest["capabilities"] = {
+  amounts: { "amount.worker.vcpu": 4, "amount.worker.memory": 8192 },
+  attributes: { "attr.worker.os.family": ["linux"], "attr.worker.cpu.arch": ["x86_64"] },
+};
+
+export const ENDPOINTS = ["register", "sync", "logs"] as const;
+export type Endpoint = (typeof ENDPOINTS)[number];
+
+/** The worker protocol, however it travels, timing every call per endpoint. */
+export interface Transport {
+  kind: "http" | "direct";
+  latency: Record<Endpoint, Latencies>;
+  register(request: RegisterRequest): Promise<RegisterResponse>;
+  sync(request: SyncRequest): Promise<SyncResponse>;
+  logs(request: LogsRequest): Promise<LogsResponse>;
+}
+
+function endpointLatencies(): Record<Endpoint, Latencies> {
+  return { register: new Latencies(), sync: new Latencies(), logs: new Latencies() };
+}
+
+/**
+ * The real path: the worker agent's own HTTP client (fetch, keep-alive) against the server.
+ * Latency is what the caller waits, from the request to the parsed answer.
+ */
+export function httpTransport(url: string, token: string): Transport {
+  const client = new WorkerClient({ serverUrl: url, token });
+  const latency = endpointLatencies();
+  return {
+    kind: "http",
+    latency,
+    register: (r) => timed(latency.register, () => client.register(r)),
+    sync: (r) => timed(latency.sync, () => client.sync(r)),
+    logs: (r) => timed(latency.logs, () => client.logs(r)),
+  };
+}
+
+/**
+ * The services without HTTP, JSON or validation: what the farm's own work costs. Each call is
+ * synchronous, so it is timed by itself (awaiting it would add every other worker's turn).
+ */
+export function directTransport(bench: BenchFarm): Transport {
+  const { farm, pool } = bench;
+  const latency = endpointLatencies();
+  const call = <T>(into: Latencies, work: () => T): Promise<T> => {
+    const started = performance.now();
+    try {
+      return Promise.resolve(work());
+    } finally {
+      into.add(performance.now() - started);
+    }
+  };
+  return {
+    kind: "direct",
+    latency,
+    register: (r) => call(latency.register, () => registerWorker(farm, pool, r)),
+    sync: (r) => call(latency.sync, () => syncWorker(farm, pool, r)),
+    logs: (r) => call(latency.logs, () => ingestLogs(farm, pool, r)),
+  };
+}
+
+/** Latency samples in milliseconds. */
+export class Latencies {
+  private readonly samples: number[] = [];
+  private sorted = true;
+
+  add(ms: number): void {
+    this.samples.push(ms);
+    this.sorted = false;
+  }
+
+  get count(): number {
+    return this.samples.length;
+  }
+
+  /** The q-quantile (0–1), nearest rank; 0 without samples. */
+  quantile(q: number): number {
+    if (this.samples.length === 0) return 0;
+    if (!this.sorted) {
+      this.samples.sort((a, b) => a - b);
+      this.sorted = true;
+    }
+    const rank = Math.min(this.samples.length - 1, Math.max(0, Math.ceil(q * this.samples.length) - 1));
+    return this.samples[rank]!;
+  }
+
+  summary(): { count: number; p50Ms: number; p99Ms: number; maxMs: number } {
+    return { count: this.count, p50Ms: round(this.quantile(0.5)), p99Ms: round(this.quantile(0.99)), maxMs: round(this.quantile(1)) };
+  }
+}
+
+/** Times `work` into `latencies`. */
+export async function timed<T>(latencies: Latencies, work: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  try {
+    return await work();
+  } finally {
+    latencies.add(performance.now() - started);
+  }
+}
+
+export function round(value: number, digits = 2): number {
+  const scale = 10 ** digits;
+  return Math.round(value * scale) / scale;
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Task status counts over the whole farm (`{ SUCCEEDED: 20000 }`). */
+export function taskStatusCounts(farm: Farm): Record<string, number> {
+  const rows = farm.store.sqlite.prepare<[], { status: string; n: number }>("SELECT status, COUNT(*) AS n FROM tasks GROUP BY status").all();
+  return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+}
+
+/**
+ * Every task SUCCEEDED, by exactly one TASK_RUN action that SUCCEEDED (no task run twice), and
+ * every job's counts and status agree. Returns the problems found (empty when all is well).
+ */
+export function exactlyOnceProblems(farm: Farm, expectedTasks: number): string[] {
+  const sqlite = farm.store.sqlite;
+  const problems: string[] = [];
+  const counts = taskStatusCounts(farm);
+  if ((counts.SUCCEEDED ?? 0) !== expectedTasks || Object.keys(counts).length !== 1) problems.push(`task statuses ${JSON.stringify(counts)}, expected { SUCCEEDED: ${expectedTasks} }`);
+  const runs = sqlite
+    .prepare<[], { task_id: number; runs: number; succeeded: number }>(
+      `SELECT t.id AS task_id, COUNT(a.id) AS runs, SUM(a.status = 'SUCCEEDED') AS succeeded
+       FROM tasks t LEFT JOIN session_actions a ON a.task_id = t.id AND a.kind = 'TASK_RUN'
+       GROUP BY t.id HAVING runs != 1 OR succeeded != 1`,
+    )
+    .all();
+  if (runs.length > 0) problems.push(`${runs.length} tasks not run exactly once, e.g. ${JSON.stringify(runs.slice(0, 5))}`);
+  const jobs = sqlite.prepare<[], { id: string; status: string; counts: string; task_count: number }>("SELECT id, status, counts, task_count FROM jobs").all();
+  for (const job of jobs) {
+    const succeeded = (JSON.parse(job.counts) as Record<string, number>).SUCCEEDED;
+    if (job.status !== "SUCCEEDED" || succeeded !== job.task_count) problems.push(`job ${job.id}: status ${job.status}, SUCCEEDED ${succeeded} of ${job.task_count}`);
+  }
+  return problems;
+}

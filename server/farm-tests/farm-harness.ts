@@ -1,0 +1,290 @@
+/**
+ * Support for the farm's integration and fault tests: a real farm server in-process (temp-file
+ * SQLite, the plain Node HTTP server, the scheduler loop), real `loom worker` / `loom serve`
+ * child processes, a tRPC client as the portal and the CLI use it, and the cleanup that keeps a
+ * failed test from leaving anything behind.
+ *
+ * Every child is spawned as the leader of its own process group, and carries a tag in its
+ * environment (LOOM_FARM_TEST_TAG). Session actions inherit the worker's environment but run in
+ * process groups of their own, so a task can outlive a worker killed with SIGKILL; cleanup finds
+ * such orphans by the tag in /proc/<pid>/environ and kills them too.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createTRPCClient, httpBatchLink } from "@trpc/client";
+import { apiHandler } from "../api/app-handler";
+import { startNodeServer } from "../api/node-server";
+import { openStore, type Store } from "../db/connection";
+import type { AppRouter } from "../router";
+import { createFarm, type Farm, type FarmSettings } from "../services/farm";
+import { FarmLoop } from "../services/farm-loop";
+import { createPool } from "../services/pools";
+
+export const REPO = fileURLToPath(new URL("../../", import.meta.url));
+export const LOOM_BIN = join(REPO, "bin", "loom.mjs");
+const TAG = "LOOM_FARM_TEST_TAG";
+/** Set on each worker child (and so on its actions): which worker ran a task. */
+export const WORKER_TAG = "LOOM_FARM_TEST_WORKER";
+
+export type FarmClient = ReturnType<typeof farmClient>;
+
+export function farmClient(url: string) {
+  return createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: `${url}/api/trpc` })] });
+}
+
+export async function sleep(ms: number): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Polls `condition` (sync or async) until it returns a value other than false/undefined/null. */
+export async function waitFor<T>(condition: () => T | Promise<T>, what: string, timeoutMs = 15_000, everyMs = 50): Promise<Exclude<T, false | null | undefined>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await condition();
+    if (value !== false && value !== null && value !== undefined) return value as Exclude<T, false | null | undefined>;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(everyMs);
+  }
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Pids of live processes whose environment holds NAME=value (this process excluded). */
+export function processesWithEnv(name: string, value: string): number[] {
+  const wanted = `${name}=${value}`;
+  const found: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/environ`, "latin1").split("\0").includes(wanted)) found.push(Number(entry));
+    } catch {
+      // gone, or not ours
+    }
+  }
+  return found;
+}
+
+/** SIGKILLs every process (and its group) whose environment holds NAME=value; returns the pids found. */
+export function killProcessesWithEnv(name: string, value: string): number[] {
+  const pids = processesWithEnv(name, value);
+  for (const pid of pids) {
+    for (const target of [-pid, pid]) {
+      try {
+        process.kill(target, "SIGKILL");
+      } catch {
+        // not a group leader, or already gone
+      }
+    }
+  }
+  return pids;
+}
+
+export interface Spawned {
+  name: string;
+  child: ChildProcess;
+  /** stdout and stderr so far, interleaved. */
+  output(): string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  alive(): boolean;
+}
+
+export interface InProcessFarm {
+  farm: Farm;
+  store: Store;
+  url: string;
+  /** The token of the pool the test workers join. */
+  token: string;
+  api: FarmClient;
+}
+
+/** One per test: everything it starts, stopped and removed by dispose() (call it in afterEach). */
+export class FarmHarness {
+  readonly tag = `loom-farm-test-${randomBytes(6).toString("hex")}`;
+  private readonly children: Spawned[] = [];
+  private readonly dirs: string[] = [];
+  private readonly stops: Array<() => Promise<void> | void> = [];
+
+  tempDir(prefix = "loom-farm-test-"): string {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+    this.dirs.push(dir);
+    return dir;
+  }
+
+  /** A farm server in this process: SQLite in a temp file, a pool "test", the sweep loop, HTTP on a free port. */
+  async startFarm(settings: Partial<FarmSettings> = {}, options: { sweepMs?: number } = {}): Promise<InProcessFarm> {
+    const store = openStore(join(this.tempDir("loom-farm-db-"), "loom.db"));
+    const farm = createFarm(store, { settings: { syncIntervalSeconds: 0.25, workerTimeoutSeconds: 3, ...settings } });
+    const { token } = createPool(farm, { name: "test" });
+    const loop = new FarmLoop(farm, options.sweepMs ?? 250);
+    loop.start();
+    const server = await startNodeServer(apiHandler(farm));
+    this.stops.push(async () => {
+      await loop.stop();
+      await server.close();
+      store.close();
+    });
+    return { farm, store, url: server.url, token, api: farmClient(server.url) };
+  }
+
+  /** `node bin/loom.mjs ARGS…` as a process-group leader, tagged. */
+  spawnLoom(name: string, args: readonly string[], env: Record<string, string> = {}): Spawned {
+    const child = spawn(process.execPath, [LOOM_BIN, ...args], {
+      cwd: REPO,
+      env: { ...process.env, [TAG]: this.tag, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
+    let text = "";
+    child.stdout?.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
+    child.stderr?.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+    const spawned: Spawned = { name, child, output: () => text, exited, alive: () => child.exitCode === null && child.signalCode === null };
+    this.children.push(spawned);
+    return spawned;
+  }
+
+  /** `loom worker` joining `url` with `token` (given through LOOM_WORKER_TOKEN, as an operator would). */
+  startWorker(url: string, token: string, name: string, extraArgs: readonly string[] = []): Spawned {
+    const root = this.tempDir(`loom-worker-${name}-`);
+    return this.spawnLoom(name, ["worker", "--server", url, "--name", name, "--session-root", root, ...extraArgs], {
+      LOOM_WORKER_TOKEN: token,
+      [WORKER_TAG]: this.workerTag(name),
+    });
+  }
+
+  workerTag(name: string): string {
+    return `${this.tag}:${name}`;
+  }
+
+  /** Runs `loom ARGS…` to its end (for submit / job wait); kills it after `timeoutMs`. */
+  async runLoom(args: readonly string[], timeoutMs = 30_000): Promise<{ code: number | null; output: string }> {
+    const run = this.spawnLoom(`loom ${args[0] ?? ""}`, args);
+    const timer = setTimeout(() => killGroup(run.child), timeoutMs);
+    const { code } = await run.exited;
+    clearTimeout(timer);
+    return { code, output: run.output() };
+  }
+
+  /** Kills every child (whole groups), every orphan carrying the tag, stops servers, removes temp dirs. */
+  async dispose(): Promise<void> {
+    for (const spawned of this.children) if (spawned.alive()) killGroup(spawned.child);
+    killProcessesWithEnv(TAG, this.tag);
+    await Promise.all(this.children.map((c) => Promise.race([c.exited, sleep(5_000)])));
+    // Orphans that were forking while we looked.
+    killProcessesWithEnv(TAG, this.tag);
+    for (const stop of this.stops.splice(0).reverse()) await stop();
+    for (const dir of this.dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export function killGroup(child: ChildProcess, signal: NodeJS.Signals = "SIGKILL"): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    try {
+      child.kill(signal);
+    } catch {
+      // gone
+    }
+  }
+}
+
+/** Submits a job template (as JSON text) through the tRPC API; returns its id or throws with the errors. */
+export async function submitTemplate(
+  api: FarmClient,
+  template: object,
+  parameterValues: Record<string, string> = {},
+  settings: { maxRetriesPerTask?: number } = { maxRetriesPerTask: 0 },
+): Promise<string> {
+  const result = await api.jobs.submit.mutate({ template: { text: JSON.stringify(template), format: "json" }, parameterValues, workingDir: tmpdir(), settings });
+  if (!result.ok) throw new Error(`submission failed: ${result.errors.map((e) => `${e.path}: ${e.message}`).join("; ")}`);
+  return result.jobId;
+}
+
+const ENDED = new Set(["SUCCEEDED", "FAILED", "CANCELED", "NOT_COMPATIBLE"]);
+
+/** Waits until the job has ended (no task assigned or running); returns its detail. */
+export async function waitForJobEnd(api: FarmClient, jobId: string, timeoutMs = 20_000) {
+  return waitFor(
+    async () => {
+      const job = await api.jobs.get.query({ jobId });
+      return ENDED.has(job.status) && job.counts.ASSIGNED + job.counts.RUNNING === 0 ? job : null;
+    },
+    `job ${jobId} to end`,
+    timeoutMs,
+    100,
+  );
+}
+
+/** Waits until `count` workers have registered in the in-process farm. */
+export async function waitForWorkers(api: FarmClient, count: number, timeoutMs = 15_000) {
+  return waitFor(
+    async () => {
+      const workers = await api.workers.list.query({});
+      return workers.length >= count ? workers : null;
+    },
+    `${count} worker(s) to register`,
+    timeoutMs,
+    100,
+  );
+}
+
+/** An action as the OpenJD template's `{ command, args }` running an inline Python script. */
+export function python(code: string, ...args: string[]): { command: string; args: string[] } {
+  return { command: "python3", args: ["-c", code, ...args] };
+}
+
+/** An inline /bin/sh script; its positional parameters $1… are `args`. */
+export function shell(script: string, ...args: string[]): { command: string; args: string[] } {
+  return { command: "/bin/sh", args: ["-c", script, "sh", ...args] };
+}
+
+export interface TaskRunRow {
+  actionId: string;
+  sessionId: string;
+  workerId: string;
+  workerName: string;
+  taskId: number;
+  taskIndex: number;
+  stepName: string;
+  status: string;
+}
+
+/** Every TASK_RUN action the farm recorded for a job, in issue order. */
+export function taskRuns(farm: Farm, jobId: string): TaskRunRow[] {
+  return farm.store.sqlite
+    .prepare<[string], TaskRunRow>(
+      `SELECT a.id AS actionId, s.id AS sessionId, s.worker_id AS workerId, w.name AS workerName, t.id AS taskId, t.task_index AS taskIndex,
+              st.name AS stepName, a.status AS status
+       FROM session_actions a JOIN sessions s ON s.id = a.session_id JOIN workers w ON w.id = s.worker_id
+       JOIN tasks t ON t.id = a.task_id JOIN steps st ON st.id = t.step_id
+       WHERE s.job_id = ? AND a.kind = 'TASK_RUN' ORDER BY s.started_at, a.seq`,
+    )
+    .all(jobId);
+}
+
+/** Tasks with more than one SUCCEEDED TASK_RUN action: completions the farm recorded twice. */
+export function doubleCompletions(farm: Farm, jobId: string): Array<{ taskId: number; n: number }> {
+  return farm.store.sqlite
+    .prepare<[string], { taskId: number; n: number }>(
+      `SELECT a.task_id AS taskId, COUNT(*) AS n FROM session_actions a JOIN sessions s ON s.id = a.session_id
+       WHERE s.job_id = ? AND a.kind = 'TASK_RUN' AND a.status = 'SUCCEEDED' GROUP BY a.task_id HAVING COUNT(*) > 1`,
+    )
+    .all(jobId);
+}

@@ -1,0 +1,132 @@
+/**
+ * Wrangler operations on a job, a step or tasks: each is idempotent, keeps the per-status counts
+ * true, refuses unknown targets, and is honoured by the next worker sync.
+ */
+import { describe, expect, it } from "vitest";
+import { cancelTasks } from "./cancel-tasks";
+import { jobCounts, jobStatus, LINUX_WORKER, SimulatedWorker, submit, testFarm, type TestFarm } from "./farm-test-support";
+import { requeueTasks, retryFailedTasks } from "./requeue-tasks";
+import { setJobPriority } from "./set-priority";
+import { resumeTasks, suspendTasks } from "./suspend-tasks";
+
+const JOB = `
+specificationVersion: jobtemplate-2023-09
+name: frames
+steps:
+- name: Render
+  parameterSpace:
+    taskParameterDefinitions:
+    - {name: F, type: INT, range: '1-5'}
+  script:
+    actions:
+      onRun: {command: echo, args: ['{{Task.Param.F}}']}
+- name: Encode
+  dependencies: [{dependsOn: Render}]
+  script:
+    actions:
+      onRun: {command: echo, args: [encode]}
+`;
+
+const stepId = (t: TestFarm, jobId: string, index: number) =>
+  t.farm.store.sqlite.prepare<[string, number], { id: string }>("SELECT id FROM steps WHERE job_id = ? AND step_index = ?").get(jobId, index)?.id as string;
+
+/** Recounts every step from the task rows and compares with the stored counts. */
+function countsAreTrue(t: TestFarm, jobId: string): boolean {
+  const sqlite = t.farm.store.sqlite;
+  const steps = sqlite.prepare<[string], { id: string; counts: string }>("SELECT id, counts FROM steps WHERE job_id = ?").all(jobId);
+  return steps.every((step) => {
+    const stored = JSON.parse(step.counts) as Record<string, number>;
+    const actual = sqlite.prepare<[string], { status: string; n: number }>("SELECT status, COUNT(*) AS n FROM tasks WHERE step_id = ? GROUP BY status").all(step.id);
+    return actual.every((row) => stored[row.status] === row.n) && Object.values(stored).reduce((a, b) => a + b, 0) === actual.reduce((a, r) => a + r.n, 0);
+  });
+}
+
+describe("suspend and resume", () => {
+  it("suspends waiting tasks (nothing dispatches), resumes them; twice changes nothing more", () => {
+    const t = testFarm();
+    const jobId = submit(t, JOB);
+    expect(suspendTasks(t.farm, { jobId }).changed).toBe(6);
+    expect(suspendTasks(t.farm, { jobId }).changed).toBe(0);
+    expect(jobStatus(t, jobId)).toBe("SUSPENDED");
+    const worker = new SimulatedWorker(t, LINUX_WORKER("w"));
+    expect(worker.sync().assignments).toEqual([]);
+    expect(resumeTasks(t.farm, { jobId }).changed).toBe(6);
+    expect(resumeTasks(t.farm, { jobId }).changed).toBe(0);
+    expect(jobCounts(t, jobId)).toEqual(["PENDING:1", "READY:5"]);
+    worker.runUntilIdle();
+    expect(jobStatus(t, jobId)).toBe("SUCCEEDED");
+    expect(countsAreTrue(t, jobId)).toBe(true);
+  });
+
+  it("suspending a running task cancels it on its worker; it runs again after resume", () => {
+    const t = testFarm();
+    const jobId = submit(t, JOB);
+    const worker = new SimulatedWorker(t, LINUX_WORKER("w"), (a) => (a.kind === "TASK_RUN" && a.parameters?.F?.value === "1" && !resumed ? "hold" : { status: "SUCCEEDED", exitCode: 0 }));
+    let resumed = false;
+    worker.sync();
+    suspendTasks(t.farm, { jobId, stepId: stepId(t, jobId, 0) });
+    expect(worker.sync().cancel).toHaveLength(1);
+    worker.runUntilIdle();
+    expect(jobCounts(t, jobId)).toEqual(["PENDING:1", "SUSPENDED:5"]);
+    resumed = true;
+    resumeTasks(t.farm, { jobId, stepId: stepId(t, jobId, 0) });
+    worker.runUntilIdle();
+    expect(jobStatus(t, jobId)).toBe("SUCCEEDED");
+    expect(worker.log.filter((l) => l === "TASK_RUN Render 1")).toHaveLength(2);
+  });
+});
+
+describe("cancel, requeue, retry", () => {
+  it("cancels one task; the rest of the job runs; the job ends CANCELED only when the cancel left work undone", () => {
+    const t = testFarm();
+    const jobId = submit(t, JOB);
+    const [task] = t.farm.store.sqlite.prepare<[string], { id: number }>("SELECT id FROM tasks WHERE job_id = ? AND task_index = 2").all(jobId);
+    expect(cancelTasks(t.farm, { jobId, taskIds: [task!.id] }).changed).toBe(1);
+    expect(cancelTasks(t.farm, { jobId, taskIds: [task!.id] }).changed).toBe(0);
+    new SimulatedWorker(t, LINUX_WORKER("w")).runUntilIdle();
+    // Encode depends on every Render task succeeding: it never becomes READY.
+    expect(jobCounts(t, jobId)).toEqual(["PENDING:1", "CANCELED:1", "SUCCEEDED:4"]);
+    expect(countsAreTrue(t, jobId)).toBe(true);
+    expect(requeueTasks(t.farm, { jobId, taskIds: [task!.id] }).changed).toBe(1);
+    new SimulatedWorker(t, LINUX_WORKER("w2")).runUntilIdle();
+    expect(jobStatus(t, jobId)).toBe("SUCCEEDED");
+  });
+
+  it("retry-failed requeues only FAILED tasks with a fresh retry budget", () => {
+    const t = testFarm();
+    const jobId = submit(t, JOB, { settings: { maxRetriesPerTask: 0, maxFailedTasks: 10 } });
+    let broken = true;
+    const worker = new SimulatedWorker(t, LINUX_WORKER("w"), (a) => (broken && a.parameters?.F?.value === "4" ? { status: "FAILED", exitCode: 2 } : { status: "SUCCEEDED", exitCode: 0 }));
+    worker.runUntilIdle();
+    expect(jobCounts(t, jobId)).toEqual(["PENDING:1", "FAILED:1", "SUCCEEDED:4"]);
+    expect(jobStatus(t, jobId)).toBe("FAILED");
+    broken = false;
+    expect(retryFailedTasks(t.farm, { jobId }).changed).toBe(1);
+    expect(retryFailedTasks(t.farm, { jobId }).changed).toBe(0);
+    worker.runUntilIdle();
+    expect(jobStatus(t, jobId)).toBe("SUCCEEDED");
+    expect(countsAreTrue(t, jobId)).toBe(true);
+  });
+
+  it("refuses unknown jobs, steps and tasks with NOT_FOUND and changes nothing", () => {
+    const t = testFarm();
+    const jobId = submit(t, JOB);
+    expect(() => cancelTasks(t.farm, { jobId: "job-nope" })).toThrow(/no job job-nope/);
+    expect(() => cancelTasks(t.farm, { jobId, stepId: "nope" })).toThrow(/has no step nope/);
+    expect(() => cancelTasks(t.farm, { jobId, taskIds: [999_999] })).toThrow(/1 of the given tasks are not in job/);
+    expect(jobCounts(t, jobId)).toEqual(["PENDING:1", "READY:5"]);
+  });
+});
+
+describe("priority", () => {
+  it("takes effect at the next dispatch and is validated", () => {
+    const t = testFarm();
+    const first = submit(t, JOB);
+    const second = submit(t, JOB);
+    setJobPriority(t.farm, second, 99);
+    const worker = new SimulatedWorker(t, LINUX_WORKER("w"), () => "hold");
+    expect(worker.sync().assignments[0]?.job.id).toBe(second);
+    expect(() => setJobPriority(t.farm, first, 101)).toThrow(/from 0 to 100/);
+    expect(() => setJobPriority(t.farm, "job-nope", 1)).toThrow(/no job/);
+  });
+});
