@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Worker } from "node:worker_threads";
 import type { LogsRequest, LogsResponse, RegisterRequest, RegisterResponse, SyncRequest, SyncResponse } from "../lib/farm/protocol";
 import { apiHandler } from "../server/api/app-handler";
 import { startNodeServer, type RunningServer } from "../server/api/node-server";
@@ -27,6 +28,25 @@ export { numberFlag } from "./corpus";
 export function tempFolder(prefix: string): { path: string; remove(): void } {
   const path = mkdtempSync(join(tmpdir(), prefix));
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+/**
+ * Runs a TypeScript module in a worker thread (tsx registered there first) and resolves with the
+ * first message it posts. The simulated workers run there, on the second core, so the server's
+ * event loop carries only the server, as it would with workers on other machines.
+ */
+export function runInThread<T>(moduleUrl: string, workerData: unknown): Promise<T> {
+  const tsx = import.meta.resolve("tsx/esm/api");
+  const boot = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(moduleUrl)}); })`;
+  const worker = new Worker(boot, { eval: true, workerData });
+  return new Promise<T>((resolve, reject) => {
+    worker.once("message", (message: T) => {
+      resolve(message);
+      void worker.terminate();
+    });
+    worker.once("error", reject);
+    worker.once("exit", (code) => reject(new Error(`the client thread exited (${code}) before reporting`)));
+  });
 }
 
 export interface BenchFarm {
@@ -70,10 +90,11 @@ export function openBenchFarm(file: string, settings: Partial<FarmSettings> = {}
 }
 
 /**
- * A job of `frames` tasks. `run` is the onRun command, which the simulated workers never start:
- * they decide the outcome themselves.
+ * A job of `frames` × `tiles` tasks (OpenJD allows 1,024 values per parameter; the product makes
+ * bigger jobs). The onRun command is never started: simulated workers decide the outcome.
  */
-export function noopTemplate(name: string, frames: number, run = "true"): string {
+export function noopTemplate(name: string, frames: number, tiles = 1): string {
+  const tile = tiles > 1 ? `\n    - name: Tile\n      type: INT\n      range: "1-${tiles}"` : "";
   return `specificationVersion: jobtemplate-2023-09
 name: ${name}
 steps:
@@ -82,20 +103,27 @@ steps:
     taskParameterDefinitions:
     - name: Frame
       type: INT
-      range: "1-${frames}"
+      range: "1-${frames}"${tile}
   script:
     actions:
       onRun:
-        command: "${run}"
+        command: "true"
         args: ["{{Task.Param.Frame}}"]
 `;
 }
 
-export function submitJobs(farm: Farm, count: number, frames: number, settings: { priority?: number } = {}): string[] {
+/** The identity of a task as a worker sees it: its job and parameter values. */
+export function taskKey(jobId: string, parameters: Record<string, { value: string }> | undefined): string {
+  return `${jobId}/${Object.values(parameters ?? {})
+    .map((p) => p.value)
+    .join(",")}`;
+}
+
+export function submitJobs(farm: Farm, count: number, frames: number, tiles = 1, settings: { priority?: number } = {}): string[] {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     const result = submitJob(farm.store, {
-      template: { text: noopTemplate(`bench-${i + 1}`, frames), format: "yaml" },
+      template: { text: noopTemplate(`bench-${i + 1}`, frames, tiles), format: "yaml" },
       parameterValues: {},
       templateDir: null,
       workingDir: tmpdir(),

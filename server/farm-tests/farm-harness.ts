@@ -264,17 +264,19 @@ export interface TaskRunRow {
   taskIndex: number;
   stepName: string;
   status: string;
+  startedAt: number | null;
+  endedAt: number | null;
 }
 
-/** Every TASK_RUN action the farm recorded for a job, in issue order. */
+/** Every TASK_RUN action the farm recorded for a job, in the order they were issued (rowid: insertion order). */
 export function taskRuns(farm: Farm, jobId: string): TaskRunRow[] {
   return farm.store.sqlite
     .prepare<[string], TaskRunRow>(
       `SELECT a.id AS actionId, s.id AS sessionId, s.worker_id AS workerId, w.name AS workerName, t.id AS taskId, t.task_index AS taskIndex,
-              st.name AS stepName, a.status AS status
+              st.name AS stepName, a.status AS status, a.started_at AS startedAt, a.ended_at AS endedAt
        FROM session_actions a JOIN sessions s ON s.id = a.session_id JOIN workers w ON w.id = s.worker_id
        JOIN tasks t ON t.id = a.task_id JOIN steps st ON st.id = t.step_id
-       WHERE s.job_id = ? AND a.kind = 'TASK_RUN' ORDER BY s.started_at, a.seq`,
+       WHERE s.job_id = ? AND a.kind = 'TASK_RUN' ORDER BY a.rowid`,
     )
     .all(jobId);
 }

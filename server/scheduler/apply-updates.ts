@@ -122,8 +122,8 @@ export class UpdateApplier {
    * attempt (otherwise a broken environment would bounce the same task between workers forever).
    */
   private chargeQueuedTasks(session: SessionRow, now: number): void {
-    for (const queued of this.sessions.actions(session.id)) {
-      if (queued.kind !== "TASK_RUN" || queued.task_id === null || TERMINAL_ACTION_STATUSES.has(queued.status)) continue;
+    for (const queued of this.sessions.openActions(session.id)) {
+      if (queued.kind !== "TASK_RUN" || queued.task_id === null) continue;
       const task = this.tasks.task(queued.task_id);
       if (task && task.session_id === session.id && (task.status === "ASSIGNED" || task.status === "RUNNING")) this.fail(task, now, "an environment of its Session failed to enter");
     }

@@ -78,7 +78,7 @@ export class Dispatcher {
 
   private heldView(held: SessionRow): HeldSession {
     const order = this.statements.jobOrder.get(held.job_id) ?? { priority: 0, seq: 0 };
-    return { jobId: held.job_id, priority: order.priority, jobSeq: order.seq, stack: plannedStack(this.sessions.actions(held.id)), ending: held.state !== "ACTIVE" };
+    return { jobId: held.job_id, priority: order.priority, jobSeq: order.seq, stack: plannedStack(this.sessions.environmentActions(held.id)), ending: held.state !== "ACTIVE" };
   }
 
   private runTask(sessionId: string, jobId: string, current: readonly string[], step: CandidateStep): SessionAssignment | null {
@@ -105,7 +105,7 @@ export class Dispatcher {
 
   /** An exit names the step that entered the environment (step environments need it to be found). */
   private environmentAction(kind: "ENV_EXIT", environmentId: string, sessionId: string, fallback: CandidateStep | null): NewAction {
-    const enter = this.sessions.actions(sessionId).find((a) => a.kind === "ENV_ENTER" && a.environment_id === environmentId);
+    const enter = this.sessions.environmentActions(sessionId).find((a) => a.kind === "ENV_ENTER" && a.environment_id === environmentId);
     const stepId = enter?.step_id ?? fallback?.stepId ?? "";
     return { kind, environmentId, stepId, stepName: this.statements.stepOf.get(stepId)?.name ?? "" };
   }

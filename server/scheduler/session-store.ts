@@ -5,7 +5,7 @@
  */
 import type Database from "better-sqlite3";
 import type { AssignedAction, JobDefinition } from "../../lib/farm/protocol";
-import { TERMINAL_ACTION_STATUSES, type ActionKind, type ActionStatus, type SessionState } from "../../lib/farm/statuses";
+import { ACTION_STATUSES, TERMINAL_ACTION_STATUSES, type ActionKind, type ActionStatus, type SessionState } from "../../lib/farm/statuses";
 import type { Store } from "../db/connection";
 
 export interface SessionRow {
@@ -38,6 +38,12 @@ export interface NewAction {
   parameters?: Record<string, { type: string; value: string }>;
 }
 
+/** `IN (…)` of the statuses an action is still open in (issued, not ended). */
+const OPEN_STATUSES = ACTION_STATUSES.filter((status) => !TERMINAL_ACTION_STATUSES.has(status))
+  .map((status) => `'${status}'`)
+  .join(", ");
+const ACTION_COLUMNS = "id, session_id, seq, kind, environment_id, step_id, task_id, status, started_at";
+
 export class SessionStore {
   private readonly statements;
 
@@ -52,8 +58,13 @@ export class SessionStore {
       setState: s.prepare<[SessionState, string]>("UPDATE sessions SET state = ? WHERE id = ?"),
       endIssued: s.prepare<[string]>("UPDATE sessions SET end_issued = 1 WHERE id = ?"),
       ended: s.prepare<[number, string]>("UPDATE sessions SET state = 'ENDED', ended_at = ? WHERE id = ?"),
-      actions: s.prepare<[string], ActionRow>("SELECT id, session_id, seq, kind, environment_id, step_id, task_id, status, started_at FROM session_actions WHERE session_id = ? ORDER BY seq"),
-      action: s.prepare<[string], ActionRow>("SELECT id, session_id, seq, kind, environment_id, step_id, task_id, status, started_at FROM session_actions WHERE id = ?"),
+      actions: s.prepare<[string], ActionRow>(`SELECT ${ACTION_COLUMNS} FROM session_actions WHERE session_id = ? ORDER BY seq`),
+      // A long Session holds thousands of ended task runs: the sync path reads only what it needs,
+      // filtered in SQL, so its cost does not grow with the Session's history in JavaScript.
+      openActions: s.prepare<[string], ActionRow>(`SELECT ${ACTION_COLUMNS} FROM session_actions WHERE session_id = ? AND status IN (${OPEN_STATUSES}) ORDER BY seq`),
+      anyOpen: s.prepare<[string], { one: number }>(`SELECT 1 AS one FROM session_actions WHERE session_id = ? AND status IN (${OPEN_STATUSES}) LIMIT 1`),
+      environmentActions: s.prepare<[string], ActionRow>(`SELECT ${ACTION_COLUMNS} FROM session_actions WHERE session_id = ? AND environment_id IS NOT NULL ORDER BY seq`),
+      action: s.prepare<[string], ActionRow>(`SELECT ${ACTION_COLUMNS} FROM session_actions WHERE id = ?`),
       maxSeq: s.prepare<[string], { seq: number | null }>("SELECT MAX(seq) AS seq FROM session_actions WHERE session_id = ?"),
       insertAction: s.prepare<[string, string, number, ActionKind, string | null, string | null, number | null]>(
         "INSERT INTO session_actions (id, session_id, seq, kind, environment_id, step_id, task_id, status) VALUES (?, ?, ?, ?, ?, ?, ?, 'ASSIGNED')",
@@ -83,6 +94,21 @@ export class SessionStore {
     return this.statements.actions.all(sessionId);
   }
 
+  /** The Session's actions that have not ended (issued or running), in order. */
+  openActions(sessionId: string): ActionRow[] {
+    return this.statements.openActions.all(sessionId);
+  }
+
+  /** The Session's environment actions (enters and exits), in order: what its stack is made of. */
+  environmentActions(sessionId: string): ActionRow[] {
+    return this.statements.environmentActions.all(sessionId);
+  }
+
+  /** The sequence number of the Session's last action (-1 without any). */
+  lastSeq(sessionId: string): number {
+    return this.statements.maxSeq.get(sessionId)?.seq ?? -1;
+  }
+
   start(id: string, jobId: string, workerId: string, leaseEpoch: number, reserved: Record<string, number>, now: number): void {
     this.statements.insert.run(id, jobId, workerId, leaseEpoch, JSON.stringify(reserved), now);
   }
@@ -98,14 +124,14 @@ export class SessionStore {
   /** Ends the Session when its end was issued and every action has ended. */
   settle(session: SessionRow, now: number): boolean {
     if (!session.end_issued && session.state !== "ENDED") return false;
-    if (this.actions(session.id).some((a) => !TERMINAL_ACTION_STATUSES.has(a.status))) return false;
+    if (this.statements.anyOpen.get(session.id)) return false;
     this.statements.ended.run(now, session.id);
     return true;
   }
 
   /** Records new actions at the end of the Session; returns them as the worker receives them. */
   issue(sessionId: string, actions: readonly NewAction[]): AssignedAction[] {
-    let seq = (this.statements.maxSeq.get(sessionId)?.seq ?? -1) + 1;
+    let seq = this.lastSeq(sessionId) + 1;
     return actions.map((action) => {
       const actionId = `${sessionId}:${seq}`;
       this.statements.insertAction.run(actionId, sessionId, seq++, action.kind, action.environmentId ?? null, action.stepId, action.taskId ?? null);

@@ -27,3 +27,12 @@ export function setWorkerDisabled(farm: Farm, workerId: string, disabled: boolea
   update(farm, workerId, "disabled = ?", disabled ? 1 : 0);
   refreshCompatibility(farm);
 }
+
+/** Drains every worker of a pool (after their current task, or now). */
+export function drainPool(farm: Farm, poolId: string, mode: DrainMode): { workers: number } {
+  const exists = farm.store.sqlite.prepare("SELECT 1 FROM pools WHERE id = ?").get(poolId);
+  if (!exists) throw new AppError("NOT_FOUND", `no pool ${poolId}`);
+  const changed = farm.store.sqlite.prepare("UPDATE workers SET drain = ? WHERE pool_id = ?").run(mode, poolId).changes;
+  farm.events.emit("workers");
+  return { workers: changed };
+}

@@ -6,7 +6,7 @@
  * environments again.
  */
 import type { SessionAssignment, SyncRequest, SyncResponse } from "../../lib/farm/protocol";
-import { TERMINAL_ACTION_STATUSES, type WorkerStatus } from "../../lib/farm/statuses";
+import type { WorkerStatus } from "../../lib/farm/statuses";
 import type { WorkerCapabilities } from "../../lib/openjd/capabilities";
 import { AppError } from "./errors";
 import type { Farm } from "./farm";
@@ -54,13 +54,14 @@ export function syncWorker(farm: Farm, pool: PoolRow, request: SyncRequest): Syn
     let outstanding = 0;
     let open = farm.sessions.openSessions(worker.id, worker.lease_epoch);
     for (const session of open) {
-      const actions = farm.sessions.actions(session.id);
-      const lost = actions.filter((a) => a.status === "ASSIGNED" && !held.has(a.id));
+      // Only the actions still open: a long Session's ended history is never read here.
+      const pending = farm.sessions.openActions(session.id);
+      const lost = pending.filter((a) => a.status === "ASSIGNED" && !held.has(a.id));
       if (lost.length > 0) {
-        assignments.push({ sessionId: session.id, job: farm.sessions.jobDefinition(session.job_id), actions: lost.map((a) => farm.sessions.describe(a)), end: Boolean(session.end_issued) && lost.at(-1) === actions.at(-1) });
+        const end = Boolean(session.end_issued) && lost.at(-1)?.seq === farm.sessions.lastSeq(session.id);
+        assignments.push({ sessionId: session.id, job: farm.sessions.jobDefinition(session.job_id), actions: lost.map((a) => farm.sessions.describe(a)), end });
       }
-      for (const action of actions) {
-        if (TERMINAL_ACTION_STATUSES.has(action.status)) continue;
+      for (const action of pending) {
         outstanding++;
         if (action.kind !== "ENV_EXIT" && shouldCancel(farm, action.task_id, session.id, worker)) cancel.push(action.id);
       }

@@ -1,0 +1,51 @@
+/** Pools: tokens shown once and stored hashed, rotation, enable/disable and pool-wide drain. */
+import { describe, expect, it } from "vitest";
+import { drainPool } from "./drain-worker";
+import { jobCounts, LINUX_WORKER, SimulatedWorker, submit, testFarm } from "./farm-test-support";
+import { authenticatePool, createPool, hashToken, rotatePoolToken, setPoolEnabled } from "./pools";
+
+const JOB = "specificationVersion: jobtemplate-2023-09\nname: J\nsteps:\n- name: S\n  script:\n    actions:\n      onRun: {command: echo}\n";
+
+describe("pools", () => {
+  it("stores only the token's hash; the token authenticates, a rotated one no longer does", () => {
+    const t = testFarm();
+    const { poolId, token } = createPool(t.farm, { name: "gpu" });
+    const stored = t.farm.store.sqlite.prepare<[string], { token_hash: string }>("SELECT token_hash FROM pools WHERE id = ?").get(poolId)?.token_hash;
+    expect(stored).toBe(hashToken(token));
+    expect(JSON.stringify(t.farm.store.sqlite.prepare("SELECT * FROM pools").all())).not.toContain(token);
+    expect(authenticatePool(t.farm, token)?.name).toBe("gpu");
+    const rotated = rotatePoolToken(t.farm, poolId).token;
+    expect(rotated).not.toBe(token);
+    expect(authenticatePool(t.farm, token)).toBeNull();
+    expect(authenticatePool(t.farm, rotated)?.id).toBe(poolId);
+  });
+
+  it("refuses duplicate and malformed names", () => {
+    const t = testFarm();
+    expect(() => createPool(t.farm, { name: "default" })).toThrow(/already exists/);
+    expect(() => createPool(t.farm, { name: "bad name!" })).toThrow(/letters, digits/);
+  });
+
+  it("a disabled pool's workers get no new work; enabling it again resumes dispatch", () => {
+    const t = testFarm();
+    const jobId = submit(t, JOB);
+    const worker = new SimulatedWorker(t, LINUX_WORKER("w"));
+    setPoolEnabled(t.farm, t.pool.id, false);
+    t.pool.enabled = 0;
+    expect(worker.sync().assignments).toEqual([]);
+    setPoolEnabled(t.farm, t.pool.id, true);
+    t.pool.enabled = 1;
+    worker.runUntilIdle();
+    expect(jobCounts(t, jobId)).toEqual(["SUCCEEDED:1"]);
+  });
+
+  it("drains every worker of a pool", () => {
+    const t = testFarm();
+    const a = new SimulatedWorker(t, LINUX_WORKER("a"));
+    new SimulatedWorker(t, LINUX_WORKER("b"));
+    expect(drainPool(t.farm, t.pool.id, "AFTER_TASK")).toEqual({ workers: 2 });
+    submit(t, JOB);
+    expect(a.sync().assignments).toEqual([]);
+    expect(() => drainPool(t.farm, "pool-nope", "NOW")).toThrow(/no pool/);
+  });
+});
