@@ -21,6 +21,12 @@ const capabilities = z.object({
 export const registerRequest = z.object({
   name: z.string().min(1).max(128),
   capabilities,
+  /**
+   * Random per agent process. A registration under a name whose worker is still connected is
+   * refused (409 CONFLICT) unless it comes from the same process (fenced, registering again):
+   * two agents started with one name must not take each other's lease in turn.
+   */
+  instanceId: z.string().min(8).max(100).optional(),
 });
 export type RegisterRequest = z.infer<typeof registerRequest>;
 

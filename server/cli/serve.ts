@@ -9,7 +9,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { apiHandler } from "../api/app-handler";
@@ -49,9 +49,10 @@ export async function runServe(argv: readonly string[], io: CliIo, signal: Abort
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError("--port takes a port number");
   if (!Number.isInteger(workers) || workers < 0 || workers > 64) throw new UsageError("--workers takes a number from 0 to 64");
   const dataDir = resolve(io.cwd, args.values.get("--data") ?? "data");
-  const token = `loom_${randomBytes(24).toString("base64url")}`;
+  const env = serverEnv();
+  const token = env.LOOM_POOL_TOKEN ?? localPoolToken(dataDir);
 
-  const server = args.booleans.has("--headless") ? await headless(dataDir, token, host, port) : await nextServer(io, dataDir, token, host, port);
+  const server = args.booleans.has("--headless") ? await headless(dataDir, token, env.LOOM_POOL_NAME, host, port) : await nextServer(io, dataDir, token, host, port);
   io.out(`Loom is serving at ${server.url} (data in ${dataDir})`);
   const agents = Array.from({ length: workers }, (_, i) => startAgent(io, server.url, token, `local-${i + 1}`, dataDir));
 
@@ -76,11 +77,27 @@ interface ServerHandle {
   stop(): Promise<void>;
 }
 
-async function headless(dataDir: string, token: string, host: string, port: number): Promise<ServerHandle> {
+/**
+ * The local pool's token: kept in the data folder (readable by this user only), so workers that
+ * outlive a crashed `loom serve` — and remote workers given the file — reconnect after a restart.
+ */
+function localPoolToken(dataDir: string): string {
+  const file = join(dataDir, "local-pool.token");
+  if (existsSync(file)) {
+    const saved = readFileSync(file, "utf8").trim();
+    if (saved.length >= 16) return saved;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const token = `loom_${randomBytes(24).toString("base64url")}`;
+  writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  return token;
+}
+
+async function headless(dataDir: string, token: string, poolName: string, host: string, port: number): Promise<ServerHandle> {
   const store = openStore(databaseFile(dataDir));
   const env = serverEnv();
   const farm = createFarm(store, { settings: { syncIntervalSeconds: env.LOOM_SYNC_INTERVAL_SECONDS, workerTimeoutSeconds: env.LOOM_WORKER_TIMEOUT_SECONDS } });
-  ensurePool(farm, "default", token);
+  ensurePool(farm, poolName, token);
   refreshCompatibility(farm);
   const loop = new FarmLoop(farm);
   loop.start();

@@ -27,6 +27,8 @@ export const workers = sqliteTable(
     id: text("id").primaryKey(),
     poolId: text("pool_id").notNull().references(() => pools.id),
     name: text("name").notNull(),
+    /** The agent process that holds the name (see RegisterRequest.instanceId). */
+    instanceId: text("instance_id"),
     status: text("status").$type<WorkerStatus>().notNull(),
     /** `{ amounts: {name: number}, attributes: {name: string[]} }` as lib/openjd/capabilities expects. */
     capabilities: text("capabilities", { mode: "json" }).notNull(),

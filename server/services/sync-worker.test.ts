@@ -9,6 +9,7 @@ import { cancelTasks } from "./cancel-tasks";
 import { refreshCompatibility } from "./compatibility";
 import { drainWorker } from "./drain-worker";
 import { jobCounts, jobStatus, LINUX_WORKER, SimulatedWorker, submit, testFarm } from "./farm-test-support";
+import { registerWorker } from "./register-worker";
 import { sweepWorkers } from "./sweep-workers";
 import { syncWorker } from "./sync-worker";
 
@@ -158,6 +159,18 @@ describe("leases", () => {
     const interruptions = t.farm.store.sqlite.prepare<[string], { n: number }>("SELECT SUM(interruption_count) AS n FROM tasks WHERE job_id = ?").get(jobId)?.n;
     expect(interruptions).toBe(1);
     expect(jobCounts(t, jobId)).toEqual(["SUCCEEDED:7"]);
+  });
+
+  it("a second agent under a connected worker's name is refused; the same agent, or one after the timeout, takes it", () => {
+    const t = testFarm({ workerTimeoutSeconds: 60 });
+    const capabilities = LINUX_WORKER("x").capabilities;
+    const first = registerWorker(t.farm, t.pool, { name: "render-01", capabilities, instanceId: "instance-a" });
+    expect(() => registerWorker(t.farm, t.pool, { name: "render-01", capabilities, instanceId: "instance-b" })).toThrow(/a worker named 'render-01' is connected/);
+    const again = registerWorker(t.farm, t.pool, { name: "render-01", capabilities, instanceId: "instance-a" });
+    expect(again).toMatchObject({ workerId: first.workerId, leaseEpoch: first.leaseEpoch + 1 });
+    t.clock.now += 61_000;
+    const taken = registerWorker(t.farm, t.pool, { name: "render-01", capabilities, instanceId: "instance-b" });
+    expect(taken).toMatchObject({ workerId: first.workerId, leaseEpoch: first.leaseEpoch + 2 });
   });
 
   it("refuses a sync with an old lease epoch", () => {

@@ -70,7 +70,9 @@ describe("WorkerAgent", () => {
     const { agent, notices, done } = makeAgent();
     await waitUntil(() => farm.finalStatus("x1") !== undefined && farm.syncs.at(-1)?.sessions.length === 0, "the Session to be reported ended");
     expect(farm.requests[0]).toMatchObject({ path: PROTOCOL_PATHS.register, authorization: `Bearer ${farm.token}` });
-    expect(farm.registrations).toEqual([{ name: "test-worker", capabilities: { amounts: { "amount.worker.vcpu": 2 }, attributes: { "attr.worker.os.family": ["linux"] } } }]);
+    expect(farm.registrations).toEqual([
+      { name: "test-worker", capabilities: { amounts: { "amount.worker.vcpu": 2 }, attributes: { "attr.worker.os.family": ["linux"] } }, instanceId: expect.stringMatching(/^[0-9a-f-]{36}$/) },
+    ]);
     // A progress message after a sync took the RUNNING update comes as another RUNNING update.
     const transitions = farm.updates.map((u) => `${u.actionId} ${u.status}`).filter((t, i, all) => t !== all[i - 1]);
     expect(transitions).toEqual(["e1 RUNNING", "e1 SUCCEEDED", "t1 RUNNING", "t1 SUCCEEDED", "x1 RUNNING", "x1 SUCCEEDED"]);

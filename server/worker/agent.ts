@@ -6,6 +6,7 @@
  * exponential backoff while the actions keep running. Nothing the server has not acknowledged
  * is dropped, except what a fenced lease makes meaningless.
  */
+import { randomUUID } from "node:crypto";
 import type { ActionUpdate } from "../../lib/farm/protocol";
 import type { WorkerCapabilities } from "../../lib/openjd/capabilities";
 import { Alarm } from "./alarm";
@@ -55,6 +56,8 @@ export class WorkerAgent {
   private readonly alarm = new Alarm();
   private readonly stopping = new AbortController();
   private lease: { workerId: string; leaseEpoch: number } | null = null;
+  /** Identifies this agent process to the server (a fenced agent may take its own name back). */
+  private readonly instanceId = randomUUID();
   private intervalMs = 10_000;
   /** Updates taken from the executor that no sync has delivered yet. */
   private unsent: ActionUpdate[] = [];
@@ -146,7 +149,8 @@ export class WorkerAgent {
         return "again";
       }
       const message = error instanceof Error ? error.message : String(error);
-      if (error instanceof RequestRefusedError && !this.lease) {
+      // 409 at registration: another agent holds this name; it may stop or time out, so keep trying.
+      if (error instanceof RequestRefusedError && !this.lease && error.status !== 409) {
         // A refused registration (bad token, bad capabilities) will not succeed by retrying.
         this.stopReason = "refused";
         this.stopMessage = message;
@@ -160,7 +164,7 @@ export class WorkerAgent {
   }
 
   private async register(signal: AbortSignal): Promise<void> {
-    const response = await this.client.register({ name: this.options.name, capabilities: toRecord(this.options.capabilities) }, signal);
+    const response = await this.client.register({ name: this.options.name, capabilities: toRecord(this.options.capabilities), instanceId: this.instanceId }, signal);
     this.lease = { workerId: response.workerId, leaseEpoch: response.leaseEpoch };
     this.intervalMs = intervalMs(response.syncIntervalSeconds, this.intervalMs);
     this.reported = { sessions: 0, draining: false };

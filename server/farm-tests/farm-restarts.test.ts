@@ -1,6 +1,7 @@
 /**
- * Product bugs the farm tests found, each as a test that fails until the bug is fixed (then it
- * simply passes and stays as a regression test). See the comment above each for the cause.
+ * Restarts and names: a restarted `loom serve` keeps its pool's token, so workers reconnect; two
+ * agents started with one name do not fence each other off in turn. (Both were bugs the farm
+ * tests found; these stay as their regression tests.)
  */
 import { randomBytes } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -14,16 +15,8 @@ afterEach(async () => {
   await h.dispose();
 });
 
-describe("farm product bugs (these fail until fixed)", () => {
-  /**
-   * server/cli/serve.ts: runServe makes a fresh random token on every start (`const token =
-   * loom_${randomBytes(24)…}`) and headless() gives it to the "default" pool with ensurePool,
-   * replacing the stored hash; LOOM_POOL_TOKEN is not read (the Next.js mode even overrides it for
-   * its child). So after a restart every worker of the default pool is refused with 401 — also
-   * serve's own local workers of the previous run, which (own process groups) survive a SIGKILL of
-   * serve and then retry forever. Fix: use serverEnv().LOOM_POOL_TOKEN (and LOOM_POOL_NAME) when
-   * set, and only generate a token when it is not (or keep the generated one in the data folder).
-   */
+describe("restarts and worker names", () => {
+  /** The pool token survives a server restart (LOOM_POOL_TOKEN, else data/local-pool.token). */
   it("`loom serve --headless` honours LOOM_POOL_TOKEN, so its pool's workers keep working across a server restart", async () => {
     const data = h.tempDir("loom-serve-data-");
     const port = await freePort();
@@ -51,16 +44,9 @@ describe("farm product bugs (these fail until fixed)", () => {
   }, 30_000);
 
   /**
-   * server/services/register-worker.ts (registerWorker): a registration under a name the pool
-   * knows always takes that worker over — new lease epoch, its Sessions interrupted. Two live
-   * agents with one name (two `loom worker` on one host without --name, whose default is the host
-   * name; or serve's orphaned local-N and a restarted serve's new local-N) therefore fence each
-   * other off on every sync: measured 57 lease epochs and 57 interrupted runs in 8 s, no task ever
-   * finishes, and each task ends FAILED after MAX_INTERRUPTIONS. Fix: refuse (409 CONFLICT) a
-   * registration under the name of a worker whose lease is still live (heartbeat within the
-   * timeout), telling the agent to pick a unique --name; to keep a quick restart working, let the
-   * agent send a per-process instance id so the same agent re-registering after a fence is told
-   * apart, and have a refused agent retry registration until the old lease times out.
+   * Two agents with one name (two `loom worker` on one host without --name, whose default is the
+   * host name): the second is refused while the first is connected and keeps retrying, instead of
+   * the two taking the lease from each other on every sync.
    */
   it("two live workers given the same name do not fence each other off forever", async () => {
     const farm = await h.startFarm();
