@@ -1,11 +1,12 @@
 /**
- * `npm run bench:dispatch [-- --workers W --jobs J --frames F --tiles T --only http|direct --inline-clients]`:
+ * `npm run bench:dispatch [-- --workers W --jobs J --frames F --tiles T --only http|direct --inline-clients --global-fetch]`:
  * how fast the farm hands out and completes tasks. W simulated workers (default 200) drain J
  * no-op jobs of F × T tasks (default 20 × 1,000): each syncs, receives an assignment, and reports
  * RUNNING and SUCCEEDED for its actions on its next sync, which also brings its next task, until
  * every task SUCCEEDED.
  *
- * The measured path is the real one: the worker agent's HTTP client (keep-alive fetch) against
+ * The measured path is the real one: the worker agent's HTTP client (WorkerClient, over a
+ * keep-alive node:http agent; `--global-fetch` for undici's fetch) against
  * startNodeServer(apiHandler(farm)) over a temp-file SQLite database. The simulated workers run
  * in a worker thread of this process, so the server's event loop carries only the server (as with
  * workers on other machines); `--inline-clients` puts them on the server's thread instead. The
@@ -24,7 +25,7 @@ import { join } from "node:path";
 import { isMainThread, parentPort, workerData } from "node:worker_threads";
 import type { SyncResponse } from "../lib/farm/protocol";
 import {
-  BENCH_CAPABILITIES,
+  benchRegistration,
   directTransport,
   exactlyOnceProblems,
   httpTransport,
@@ -42,6 +43,8 @@ import {
 const GOAL = 0.5;
 /** An idle worker (nothing left for it while the last tasks finish) asks again after this long. */
 const IDLE_MS = 100;
+/** No task completed for this long: the farm lost work (a task stuck ASSIGNED or READY forever). */
+const STALL_MS = 30_000;
 
 interface FleetOptions {
   workers: number;
@@ -64,7 +67,7 @@ interface FleetResult {
  * at once and reports it on its next sync, until every task was reported SUCCEEDED.
  */
 async function runFleet(transport: Transport, options: FleetOptions): Promise<FleetResult> {
-  const leases = await Promise.all(Array.from({ length: options.workers }, (_, i) => transport.register({ name: `bench-${i + 1}`, capabilities: BENCH_CAPABILITIES })));
+  const leases = await Promise.all(Array.from({ length: options.workers }, (_, i) => transport.register(benchRegistration(`bench-${i + 1}`))));
   const claimed = new Set<string>();
   const duplicates: string[] = [];
   const unexpected: string[] = [];
@@ -73,6 +76,7 @@ async function runFleet(transport: Transport, options: FleetOptions): Promise<Fl
   let lastClaimAt = 0;
   let doneAt = 0;
   const startedAt = performance.now();
+  let progressAt = startedAt;
 
   async function worker({ workerId, leaseEpoch }: { workerId: string; leaseEpoch: number }): Promise<void> {
     const sessions = new Set<string>();
@@ -81,6 +85,8 @@ async function runFleet(transport: Transport, options: FleetOptions): Promise<Fl
     while (completions < options.tasks) {
       const response: SyncResponse = await transport.sync({ workerId, leaseEpoch, sessions: [...sessions], actions: [], updates });
       completions += reportedTasks;
+      if (reportedTasks > 0) progressAt = performance.now();
+      else if (performance.now() - progressAt > STALL_MS) throw new Error(`stalled: ${completions} of ${options.tasks} tasks completed, none for ${STALL_MS / 1000} s`);
       if (completions >= options.tasks && doneAt === 0) doneAt = performance.now();
       if (response.cancel.length > 0) unexpected.push(`${workerId} was told to cancel ${response.cancel.join(", ")}`);
       updates = [];
@@ -163,6 +169,7 @@ interface RunResult {
 }
 
 interface Settings extends FleetOptions {
+  globalFetch: boolean;
   jobs: number;
   frames: number;
   tiles: number;
@@ -179,8 +186,8 @@ async function run(kind: "http" | "http-inline" | "direct", file: string, settin
       const url = await bench.serve();
       fleet =
         kind === "http-inline"
-          ? await runFleet(httpTransport(url, bench.token), settings)
-          : await runInThread<FleetResult>(import.meta.url, { url, token: bench.token, options: { workers: settings.workers, tasks: settings.tasks } });
+          ? await runFleet(httpTransport(url, bench.token, settings.globalFetch), settings)
+          : await runInThread<FleetResult>(import.meta.url, { url, token: bench.token, globalFetch: settings.globalFetch, options: { workers: settings.workers, tasks: settings.tasks } });
     }
 
     const problems = [...exactlyOnceProblems(bench.farm, settings.tasks), ...fleet.unexpected];
@@ -217,7 +224,7 @@ async function main(): Promise<void> {
   const jobs = numberFlag(args, "--jobs", 20);
   const frames = numberFlag(args, "--frames", 1000);
   const tiles = numberFlag(args, "--tiles", 1);
-  const settings: Settings = { workers: numberFlag(args, "--workers", 200), jobs, frames, tiles, tasks: jobs * frames * tiles };
+  const settings: Settings = { workers: numberFlag(args, "--workers", 200), jobs, frames, tiles, tasks: jobs * frames * tiles, globalFetch: args.includes("--global-fetch") };
   const httpKind = args.includes("--inline-clients") ? "http-inline" : "http";
   const folder = tempFolder("loom-bench-dispatch-");
   try {
@@ -253,6 +260,6 @@ async function main(): Promise<void> {
 if (isMainThread) await main();
 else {
   // The client thread: the simulated workers over HTTP, reporting their figures to the main thread.
-  const { url, token, options } = workerData as { url: string; token: string; options: FleetOptions };
-  parentPort!.postMessage(await runFleet(httpTransport(url, token), options));
+  const { url, token, globalFetch, options } = workerData as { url: string; token: string; globalFetch: boolean; options: FleetOptions };
+  parentPort!.postMessage(await runFleet(httpTransport(url, token, globalFetch), options));
 }

@@ -1,10 +1,13 @@
 /**
  * What the farm benchmarks (bench/dispatch.ts, bench/load.ts) share: a farm on a temp-file
  * SQLite database, optionally behind the real Node HTTP server; no-op jobs submitted through the
- * service; the worker protocol either over HTTP (the real WorkerClient, keep-alive fetch) or
- * straight into the services; latency percentiles; and the checks that fail a run loudly.
+ * service; the worker protocol either over HTTP (the agent's WorkerClient over keep-alive
+ * connections) or straight into the services; a worker thread for the simulated clients; latency
+ * percentiles; and the checks that fail a run loudly.
  */
+import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
+import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
@@ -137,10 +140,17 @@ export function submitJobs(farm: Farm, count: number, frames: number, tiles = 1,
   return ids;
 }
 
-export const BENCH_CAPABILITIES: RegisterRequest["capabilities"] = {
-  amounts: { "amount.worker.vcpu": 4, "amount.worker.memory": 8192 },
-  attributes: { "attr.worker.os.family": ["linux"], "attr.worker.cpu.arch": ["x86_64"] },
-};
+/** What a simulated worker registers with, as the agent does (one instance id per agent process). */
+export function benchRegistration(name: string): RegisterRequest {
+  return {
+    name,
+    instanceId: randomUUID(),
+    capabilities: {
+      amounts: { "amount.worker.vcpu": 4, "amount.worker.memory": 8192 },
+      attributes: { "attr.worker.os.family": ["linux"], "attr.worker.cpu.arch": ["x86_64"] },
+    },
+  };
+}
 
 export const ENDPOINTS = ["register", "sync", "logs"] as const;
 export type Endpoint = (typeof ENDPOINTS)[number];
@@ -159,11 +169,34 @@ function endpointLatencies(): Record<Endpoint, Latencies> {
 }
 
 /**
- * The real path: the worker agent's own HTTP client (fetch, keep-alive) against the server.
- * Latency is what the caller waits, from the request to the parsed answer.
+ * `fetch` over a keep-alive node:http Agent, for the simulated workers. Global fetch (undici)
+ * costs about twice the CPU per request, and shared by hundreds of simulated workers it serves
+ * them unfairly (some wait seconds while others cycle): artefacts of the load generator, not of
+ * the server, which a real worker (one agent, one connection) never sees. Enough of fetch for
+ * WorkerClient: method, headers, string body, status and text; no abort.
  */
-export function httpTransport(url: string, token: string): Transport {
-  const client = new WorkerClient({ serverUrl: url, token });
+export function keepAliveFetch(): typeof fetch {
+  const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
+  return ((input: string | URL, init: RequestInit = {}) =>
+    new Promise<Response>((resolve, reject) => {
+      const req = request(input, { method: init.method ?? "GET", headers: init.headers as Record<string, string>, agent }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => resolve(new Response(Buffer.concat(chunks), { status: res.statusCode ?? 500 })));
+        res.on("error", reject);
+      });
+      req.on("error", reject);
+      req.end(init.body as string | undefined);
+    })) as typeof fetch;
+}
+
+/**
+ * The real path: the worker agent's own HTTP client (WorkerClient: JSON, bearer token, error
+ * classification) over keep-alive HTTP to the server — through `keepAliveFetch` unless
+ * `useGlobalFetch`. Latency is what the caller waits, from the request to the parsed answer.
+ */
+export function httpTransport(url: string, token: string, useGlobalFetch = false): Transport {
+  const client = new WorkerClient({ serverUrl: url, token, fetch: useGlobalFetch ? fetch : keepAliveFetch() });
   const latency = endpointLatencies();
   return {
     kind: "http",

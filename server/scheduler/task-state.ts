@@ -47,10 +47,24 @@ export class TaskState {
       jobSteps: s.prepare<[string], { id: string; counts: string; dependencies: string; name: string; task_count: number }>(
         "SELECT id, counts, dependencies, name, task_count FROM steps WHERE job_id = ? ORDER BY step_index",
       ),
-      job: s.prepare<[string], { suspended: number; canceled: number; started_at: number | null; ended_at: number | null }>("SELECT suspended, canceled, started_at, ended_at FROM jobs WHERE id = ?"),
+      job: s.prepare<[string], { status: TaskStatus; suspended: number; canceled: number; started_at: number | null; ended_at: number | null }>(
+        "SELECT status, suspended, canceled, started_at, ended_at FROM jobs WHERE id = ?",
+      ),
       setJob: s.prepare<[string, string, number | null, number | null, string]>("UPDATE jobs SET counts = ?, status = ?, started_at = ?, ended_at = ? WHERE id = ?"),
+      // Without status: an UPDATE that names an indexed column rewrites its index entry (the
+      // dispatch index) even when the value is unchanged, one more page per sync transaction.
+      setJobCounts: s.prepare<[string, number | null, number | null, string]>("UPDATE jobs SET counts = ?, started_at = ?, ended_at = ? WHERE id = ?"),
       release: s.prepare<[string]>("UPDATE tasks SET status = 'READY' WHERE step_id = ? AND status = 'PENDING'"),
     };
+  }
+
+  /** `UPDATE tasks SET <sets>` statements by their SET clause (a handful of shapes; preparing one costs more than running it). */
+  private readonly updates = new Map<string, Database.Statement>();
+
+  private update(sets: string): Database.Statement {
+    let statement = this.updates.get(sets);
+    if (!statement) this.updates.set(sets, (statement = this.sqlite.prepare(`UPDATE tasks SET ${sets} WHERE id = ?`)));
+    return statement;
   }
 
   task(id: number): TaskRow | undefined {
@@ -76,7 +90,7 @@ export class TaskState {
       sets.push(`${column[key]} = ?`);
       values.push(value);
     }
-    this.sqlite.prepare(`UPDATE tasks SET ${sets.join(", ")} WHERE id = ?`).run(...values, task.id);
+    this.update(sets.join(", ")).run(...values, task.id);
     if (task.status === to) return;
     const step = this.statements.stepCounts.get(task.step_id);
     if (!step) return;
@@ -123,7 +137,8 @@ export class TaskState {
     const finished = ["SUCCEEDED", "FAILED", "CANCELED"].includes(status) && !active;
     const startedAt = job.started_at ?? (active || total.SUCCEEDED + total.FAILED > 0 ? now : null);
     const endedAt = finished ? (job.ended_at ?? now) : null;
-    this.statements.setJob.run(JSON.stringify(total), status, startedAt, endedAt, jobId);
+    if (status === job.status) this.statements.setJobCounts.run(JSON.stringify(total), startedAt, endedAt, jobId);
+    else this.statements.setJob.run(JSON.stringify(total), status, startedAt, endedAt, jobId);
   }
 }
 

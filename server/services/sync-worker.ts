@@ -5,6 +5,7 @@
  * once when an action ends, so a Session is fed task after task without entering its
  * environments again.
  */
+import type Database from "better-sqlite3";
 import type { SessionAssignment, SyncRequest, SyncResponse } from "../../lib/farm/protocol";
 import type { WorkerStatus } from "../../lib/farm/statuses";
 import type { WorkerCapabilities } from "../../lib/openjd/capabilities";
@@ -22,14 +23,34 @@ interface WorkerRow {
   disabled: number;
 }
 
+/**
+ * Prepared once per database: every sync runs them. The heartbeat leaves `status` out when it does
+ * not change, because naming an indexed column in an UPDATE rewrites its index page even when the
+ * value is the same — one more page written by every sync transaction.
+ */
+const preparedStatements = new WeakMap<Database.Database, ReturnType<typeof prepareStatements>>();
+
+function prepareStatements(sqlite: Database.Database) {
+  return {
+    worker: sqlite.prepare<[string, string], WorkerRow>("SELECT id, pool_id, status, capabilities, lease_epoch, drain, disabled FROM workers WHERE id = ? AND pool_id = ?"),
+    heartbeat: sqlite.prepare<[number, string]>("UPDATE workers SET last_heartbeat_at = ? WHERE id = ?"),
+    heartbeatAndStatus: sqlite.prepare<[number, WorkerStatus, string]>("UPDATE workers SET last_heartbeat_at = ?, status = ? WHERE id = ?"),
+  };
+}
+
+function workerStatements(sqlite: Database.Database): ReturnType<typeof prepareStatements> {
+  let statements = preparedStatements.get(sqlite);
+  if (!statements) preparedStatements.set(sqlite, (statements = prepareStatements(sqlite)));
+  return statements;
+}
+
 export function syncWorker(farm: Farm, pool: PoolRow, request: SyncRequest): SyncResponse {
   const sqlite = farm.store.sqlite;
   const now = farm.now();
   const touched = new Set<string>();
   const response = sqlite.transaction((): SyncResponse => {
-    const worker = sqlite
-      .prepare<[string, string], WorkerRow>("SELECT id, pool_id, status, capabilities, lease_epoch, drain, disabled FROM workers WHERE id = ? AND pool_id = ?")
-      .get(request.workerId, pool.id);
+    const statements = workerStatements(sqlite);
+    const worker = statements.worker.get(request.workerId, pool.id);
     if (!worker) throw new AppError("NOT_FOUND", `worker ${request.workerId} is not registered in pool ${pool.name}; register again`);
     if (worker.lease_epoch !== request.leaseEpoch || worker.status === "NOT_RESPONDING") {
       throw new AppError("LEASE_CONFLICT", `lease ${request.leaseEpoch} of worker ${worker.id} is no longer valid (now ${worker.lease_epoch}): stop everything and register again`);
@@ -85,7 +106,8 @@ export function syncWorker(farm: Farm, pool: PoolRow, request: SyncRequest): Syn
     }
     const busy = outstanding > 0 || assignments.length > 0;
     const status: WorkerStatus = request.draining && !busy && open.length === 0 ? "STOPPED" : request.draining || worker.drain ? (busy ? "STOPPING" : "IDLE") : busy ? "RUNNING" : "IDLE";
-    sqlite.prepare("UPDATE workers SET last_heartbeat_at = ?, status = ? WHERE id = ?").run(now, status, worker.id);
+    if (status === worker.status) statements.heartbeat.run(now, worker.id);
+    else statements.heartbeatAndStatus.run(now, status, worker.id);
     for (const jobId of touched) farm.tasks.settleJob(jobId, now);
     return { leaseEpoch: worker.lease_epoch, syncIntervalSeconds: farm.settings.syncIntervalSeconds, assignments, cancel, stop: false };
   })();
