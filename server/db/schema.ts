@@ -6,6 +6,7 @@
  * that was submitted with lib/openjd. Steps and jobs keep per-status task counts, updated in the
  * same transaction as every task status change, so dashboards never count 100,000 rows.
  */
+import { sql } from "drizzle-orm";
 import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { ActionKind, ActionStatus, DrainMode, SessionState, StatusCounts, TaskStatus, WorkerStatus } from "../../lib/farm/statuses";
 
@@ -107,6 +108,9 @@ export const steps = sqliteTable(
     taskCount: integer("task_count").notNull(),
     /** Why no enabled pool can run it (NOT_COMPATIBLE). */
     incompatibleReason: text("incompatible_reason"),
+    /** Sum and count of its successful task runtimes: how many tasks a worker may queue at once. */
+    runtimeTotalMs: integer("runtime_total_ms").notNull().default(0),
+    runtimeCount: integer("runtime_count").notNull().default(0),
   },
   (t) => [uniqueIndex("steps_job_index").on(t.jobId, t.stepIndex), uniqueIndex("steps_job_name").on(t.jobId, t.name)],
 );
@@ -174,7 +178,14 @@ export const sessionActions = sqliteTable(
     startedAt: integer("started_at"),
     endedAt: integer("ended_at"),
   },
-  (t) => [uniqueIndex("session_actions_seq").on(t.sessionId, t.seq), index("session_actions_task").on(t.taskId)],
+  (t) => [
+    uniqueIndex("session_actions_seq").on(t.sessionId, t.seq),
+    index("session_actions_task").on(t.taskId),
+    // Each sync reads a Session's unfinished actions and its environment actions: partial
+    // indexes keep that cost flat however many tasks the Session has run.
+    index("session_actions_open").on(t.sessionId, t.seq).where(sql`status IN ('ASSIGNED', 'RUNNING')`),
+    index("session_actions_env").on(t.sessionId, t.seq).where(sql`environment_id IS NOT NULL`),
+  ],
 );
 
 export const logLines = sqliteTable(
@@ -182,11 +193,18 @@ export const logLines = sqliteTable(
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     sessionId: text("session_id").notNull().references(() => sessions.id, { onDelete: "cascade" }),
+    /** The Session's job, so a job's log view reads its lines by index. */
+    jobId: text("job_id"),
     /** Per-Session sequence number the worker assigns: uploads are idempotent by it. */
     seq: integer("seq").notNull(),
     actionId: text("action_id"),
     time: integer("time").notNull(),
     line: text("line").notNull(),
   },
-  (t) => [uniqueIndex("log_lines_session_seq").on(t.sessionId, t.seq), index("log_lines_action").on(t.actionId, t.id)],
+  (t) => [
+    uniqueIndex("log_lines_session_seq").on(t.sessionId, t.seq),
+    index("log_lines_session_id").on(t.sessionId, t.id),
+    index("log_lines_job_id").on(t.jobId, t.id),
+    index("log_lines_action").on(t.actionId, t.id),
+  ],
 );
