@@ -11,7 +11,7 @@ import type { Farm } from "../services/farm";
 import { ingestLogs } from "../services/ingest-logs";
 import { authenticatePool, type PoolRow } from "../services/pools";
 import { registerWorker } from "../services/register-worker";
-import { syncWorker } from "../services/sync-worker";
+import { syncBatcher } from "../services/sync-batcher";
 
 /** Bodies larger than this are refused before parsing (a log batch is at most ~5,000 lines). */
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
@@ -25,7 +25,7 @@ export async function handleWorkerRequest(farm: Farm, request: Request): Promise
       case PROTOCOL_PATHS.register:
         return json(200, registerWorker(farm, pool, await body(request, registerRequest)));
       case PROTOCOL_PATHS.sync:
-        return json(200, syncWorker(farm, pool, await body(request, syncRequest)));
+        return json(200, await syncBatcher(farm).sync(pool, await body(request, syncRequest)));
       case PROTOCOL_PATHS.logs:
         return json(200, ingestLogs(farm, pool, await body(request, logsRequest)));
       default:

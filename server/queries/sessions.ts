@@ -3,6 +3,7 @@
  * their actions in order (the timeline), and log lines by id so a live view can resume after
  * the last line it has.
  */
+import type Database from "better-sqlite3";
 import { z } from "zod";
 import type { ActionKind, ActionStatus, SessionState } from "../../lib/farm/statuses";
 import type { Farm } from "../services/farm";
@@ -91,29 +92,43 @@ export const logLinesInput = z.object({
   limit: z.number().int().min(1).max(10_000).default(1000),
 });
 
+type LogLineRow = { id: number; session_id: string; action_id: string | null; time: number; line: string };
+type LogLineFilter = "sessionId" | "jobId" | "actionId";
+
+/** Each filter's column, most selective first: the query seeks the first one given's (column, id) index. */
+const FILTER_COLUMNS: ReadonlyArray<readonly [LogLineFilter, string]> = [
+  ["actionId", "action_id"], // log_lines_action (action_id, id)
+  ["sessionId", "session_id"], // log_lines_session_id (session_id, id)
+  ["jobId", "job_id"], // log_lines_job_id (job_id, id)
+];
+
+/**
+ * One prepared statement per combination of filters, per database handle: a live view reads a page
+ * on every upload it follows, so neither preparing nor the plan may grow with the lines stored.
+ * `col = ? AND id > ? ORDER BY id` seeks the (col, id) index and reads it in order: no sort.
+ */
+const logLineStatements = new WeakMap<Database.Database, Map<string, Database.Statement<unknown[], LogLineRow>>>();
+
+export function logLinesStatement(sqlite: Database.Database, filters: readonly LogLineFilter[]): Database.Statement<unknown[], LogLineRow> {
+  let statements = logLineStatements.get(sqlite);
+  if (!statements) logLineStatements.set(sqlite, (statements = new Map()));
+  const columns = FILTER_COLUMNS.filter(([filter]) => filters.includes(filter)).map(([, column]) => column);
+  const key = columns.join(",");
+  let statement = statements.get(key);
+  if (!statement) {
+    // Unary + keeps the planner off the other filters' indexes (it has no statistics to choose by).
+    const where = [...columns.map((c, i) => `${i === 0 ? "" : "+"}${c} = ?`), "id > ?"].join(" AND ");
+    statement = sqlite.prepare<unknown[], LogLineRow>(`SELECT id, session_id, action_id, time, line FROM log_lines WHERE ${where} ORDER BY id LIMIT ?`);
+    statements.set(key, statement);
+  }
+  return statement;
+}
+
 /** Log lines in the order they were stored, of one Session, one action, or every Session of a job. */
 export function logLines(farm: Farm, raw: z.input<typeof logLinesInput>): LogLineView[] {
   const input = logLinesInput.parse(raw);
-  const where = ["l.id > ?"];
-  const params: Array<string | number> = [input.afterId];
-  let from = "log_lines l";
-  if (input.sessionId) {
-    where.push("l.session_id = ?");
-    params.push(input.sessionId);
-  }
-  if (input.actionId) {
-    where.push("l.action_id = ?");
-    params.push(input.actionId);
-  }
-  if (input.jobId) {
-    from = "log_lines l JOIN sessions s ON s.id = l.session_id";
-    where.push("s.job_id = ?");
-    params.push(input.jobId);
-  }
-  return farm.store.sqlite
-    .prepare<unknown[], { id: number; session_id: string; action_id: string | null; time: number; line: string }>(
-      `SELECT l.id, l.session_id, l.action_id, l.time, l.line FROM ${from} WHERE ${where.join(" AND ")} ORDER BY l.id LIMIT ?`,
-    )
-    .all(...params, input.limit)
+  const given = FILTER_COLUMNS.filter(([filter]) => input[filter] !== undefined);
+  return logLinesStatement(farm.store.sqlite, given.map(([filter]) => filter))
+    .all(...given.map(([filter]) => input[filter]), input.afterId, input.limit)
     .map((r) => ({ id: r.id, sessionId: r.session_id, actionId: r.action_id, time: r.time, line: r.line }));
 }

@@ -3,11 +3,46 @@
  * workers upload them), each line `tracked` by its id so a reconnecting browser resumes exactly
  * after the last line it received.
  */
-import { on } from "node:events";
+import type { EventEmitter } from "node:events";
 import { tracked } from "@trpc/server";
 import { z } from "zod";
 import { logLines, logLinesInput } from "../queries/sessions";
+import type { LogsEvent } from "../services/ingest-logs";
 import { publicProcedure, router } from "./trpc";
+
+const PAGE = 2000;
+
+/**
+ * Uploads that concern one view, collapsed: however many arrive while the view reads, it reads
+ * once more, not once per upload. Uploads of other Sessions or jobs do not wake it. (An action's
+ * view wakes on every upload: the event does not name actions.)
+ */
+export function linesWakeups(events: EventEmitter, view: { sessionId?: string; jobId?: string }, signal: AbortSignal | undefined) {
+  let pending = false;
+  let wake: (() => void) | null = null;
+  const onLogs = (event: LogsEvent) => {
+    if ((view.sessionId && event.sessionId !== view.sessionId) || (view.jobId && event.jobId !== view.jobId)) return;
+    pending = true;
+    wake?.();
+  };
+  const onAbort = () => wake?.();
+  events.on("logs", onLogs);
+  signal?.addEventListener("abort", onAbort);
+  return {
+    /** Called just before a read: lines announced so far are committed, so that read sees them. */
+    clear: () => void (pending = false),
+    /** Whether to read again: true once an upload is pending, false when the view is closed. */
+    async next(): Promise<boolean> {
+      while (!pending && !signal?.aborted) await new Promise<void>((resolve) => (wake = resolve));
+      wake = null;
+      return !signal?.aborted;
+    },
+    close() {
+      events.off("logs", onLogs);
+      signal?.removeEventListener("abort", onAbort);
+    },
+  };
+}
 
 export const logsRouter = router({
   lines: publicProcedure.input(logLinesInput).query(({ ctx, input }) => logLines(ctx.farm, input)),
@@ -15,27 +50,23 @@ export const logsRouter = router({
     .input(z.object({ sessionId: z.string().min(1).optional(), jobId: z.string().min(1).optional(), actionId: z.string().optional(), lastEventId: z.string().nullish() }))
     .subscription(async function* ({ ctx, input, signal }) {
       // Listen first, then backfill: a line stored in between is read by the next query.
-      const wakeups = on(ctx.farm.events, "logs", { signal });
+      const wakeups = linesWakeups(ctx.farm.events, input, signal);
       let after = input.lastEventId ? Number(input.lastEventId) || 0 : 0;
       const filter = { ...(input.sessionId ? { sessionId: input.sessionId } : {}), ...(input.jobId ? { jobId: input.jobId } : {}), ...(input.actionId ? { actionId: input.actionId } : {}) };
-      const drain = function* () {
-        for (;;) {
-          const page = logLines(ctx.farm, { ...filter, afterId: after, limit: 2000 });
-          for (const line of page) {
-            after = line.id;
-            yield tracked(String(line.id), line);
-          }
-          if (page.length < 2000) return;
-        }
-      };
-      yield* drain();
       try {
-        for await (const [sessionId] of wakeups) {
-          if (input.sessionId && sessionId !== input.sessionId) continue;
-          yield* drain();
-        }
-      } catch (error) {
-        if (!signal?.aborted) throw error;
+        do {
+          for (;;) {
+            wakeups.clear();
+            const page = logLines(ctx.farm, { ...filter, afterId: after, limit: PAGE });
+            for (const line of page) {
+              after = line.id;
+              yield tracked(String(line.id), line);
+            }
+            if (page.length < PAGE) break;
+          }
+        } while (await wakeups.next());
+      } finally {
+        wakeups.close();
       }
     }),
 });

@@ -35,6 +35,7 @@ export class UpdateApplier {
       countFailed: this.sqlite.prepare<[string]>("UPDATE jobs SET failed_task_count = failed_task_count + 1 WHERE id = ?"),
       cancelWaiting: this.sqlite.prepare<[number, string]>("UPDATE tasks SET status = 'CANCELED', ended_at = ? WHERE job_id = ? AND status IN ('READY', 'PENDING', 'SUSPENDED', 'NOT_COMPATIBLE')"),
       jobSteps: this.sqlite.prepare<[string], { id: string }>("SELECT id FROM steps WHERE job_id = ?"),
+      addRuntime: this.sqlite.prepare<[number, string]>("UPDATE steps SET runtime_total_ms = runtime_total_ms + ?, runtime_count = runtime_count + 1 WHERE id = ?"),
     };
   }
 
@@ -64,11 +65,11 @@ export class UpdateApplier {
     if (action.kind !== "TASK_RUN" || action.task_id === null) return ended ? session.job_id : null;
     const task = this.tasks.task(action.task_id);
     if (!task || task.session_id !== session.id || (task.status !== "ASSIGNED" && task.status !== "RUNNING")) return null;
-    this.followTask(task, status, update, now);
+    this.followTask(task, status, update, now, action.started_at);
     return task.job_id;
   }
 
-  private followTask(task: TaskRow, status: ActionStatus, update: ActionUpdate, now: number): void {
+  private followTask(task: TaskRow, status: ActionStatus, update: ActionUpdate, now: number, startedAtOf: number | null): void {
     const progress = update.progress ?? undefined;
     const statusMessage = update.statusMessage ?? undefined;
     switch (status) {
@@ -77,9 +78,14 @@ export class UpdateApplier {
       case "RUNNING":
         this.tasks.change(task, "RUNNING", { startedAt: update.startedAt ?? now, progress, statusMessage });
         return;
-      case "SUCCEEDED":
-        this.tasks.change(task, "SUCCEEDED", { endedAt: update.endedAt ?? now, progress: 100, statusMessage });
+      case "SUCCEEDED": {
+        const endedAt = update.endedAt ?? now;
+        this.tasks.change(task, "SUCCEEDED", { endedAt, progress: 100, statusMessage, ...(update.startedAt ? { startedAt: update.startedAt } : {}) });
+        // The step's average runtime decides how many of its tasks a worker may queue (taskBuffer).
+        const startedAt = update.startedAt ?? startedAtOf ?? endedAt;
+        this.statements.addRuntime.run(Math.max(0, endedAt - startedAt), task.step_id);
         return;
+      }
       case "FAILED":
       case "TIMEOUT":
         this.fail(task, now, statusMessage ?? update.failMessage ?? undefined);

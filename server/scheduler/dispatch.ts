@@ -8,7 +8,7 @@ import type Database from "better-sqlite3";
 import type { SessionAssignment } from "../../lib/farm/protocol";
 import type { HostRequirements, WorkerCapabilities } from "../../lib/openjd/capabilities";
 import type { Store } from "../db/connection";
-import { decide, stackPlan, type CandidateStep, type HeldSession } from "./plan";
+import { decide, stackPlan, taskBuffer, type CandidateStep, type HeldSession } from "./plan";
 import { plannedStack, type NewAction, type SessionRow, type SessionStore } from "./session-store";
 import type { TaskRow, TaskState } from "./task-state";
 
@@ -22,6 +22,8 @@ interface StepRow {
   name: string;
   host_requirements: string | null;
   environment_stack: string;
+  runtime_total_ms: number;
+  runtime_count: number;
   priority: number;
   seq: number;
 }
@@ -44,13 +46,15 @@ export class Dispatcher {
     const s: Database.Database = store.sqlite;
     this.statements = {
       candidates: s.prepare<[number], StepRow>(
-        `SELECT st.id, st.job_id, st.step_index, st.name, st.host_requirements, st.environment_stack, j.priority, j.seq
+        `SELECT st.id, st.job_id, st.step_index, st.name, st.host_requirements, st.environment_stack, st.runtime_total_ms, st.runtime_count, j.priority, j.seq
          FROM (SELECT id, priority, seq FROM jobs WHERE status IN ('READY', 'RUNNING', 'ASSIGNED') AND suspended = 0 AND canceled = 0
                ORDER BY priority DESC, seq ASC LIMIT ?) j
          JOIN steps st ON st.job_id = j.id
          WHERE json_extract(st.counts, '$.READY') > 0`,
       ),
-      nextTask: s.prepare<[string], { id: number }>("SELECT id FROM tasks WHERE step_id = ? AND status = 'READY' ORDER BY task_index LIMIT 1"),
+      nextTasks: s.prepare<[string, number], TaskRow>(
+        "SELECT id, job_id, step_id, task_index, parameters, status, failure_count, interruption_count, session_id, worker_id FROM tasks WHERE step_id = ? AND status = 'READY' ORDER BY task_index LIMIT ?",
+      ),
       stepOf: s.prepare<[string], { name: string; environment_stack: string }>("SELECT name, environment_stack FROM steps WHERE id = ?"),
       jobOrder: s.prepare<[string], { priority: number; seq: number }>("SELECT priority, seq FROM jobs WHERE id = ?"),
     };
@@ -58,6 +62,7 @@ export class Dispatcher {
 
   /** The next assignment for a worker that has nothing outstanding; null when it stays idle. */
   next(worker: WorkerContext, held: SessionRow | null, now: number): SessionAssignment | null {
+    this.tasks.flushCounts(); // the candidates are read from the step counts
     const candidates = this.statements.candidates.all(CANDIDATE_JOBS).map(toCandidate);
     const heldView = held ? this.heldView(held) : null;
     const decision = decide({ capabilities: worker.capabilities, acceptsWork: worker.acceptsWork }, heldView, candidates);
@@ -67,11 +72,11 @@ export class Dispatcher {
       case "end":
         return held && heldView ? this.end(held, heldView.stack) : null;
       case "continue":
-        return held && heldView ? this.runTask(held.id, held.job_id, heldView.stack, decision.step) : null;
+        return held && heldView ? this.runTask(held.id, held.job_id, heldView.stack, decision.step, worker.id) : null;
       case "start": {
         const sessionId = `session-${randomBytes(6).toString("hex")}`;
         this.sessions.start(sessionId, decision.step.jobId, worker.id, worker.leaseEpoch, reserve(decision.step.hostRequirements, worker.capabilities), now);
-        return this.runTask(sessionId, decision.step.jobId, [], decision.step);
+        return this.runTask(sessionId, decision.step.jobId, [], decision.step, worker.id);
       }
     }
   }
@@ -81,18 +86,18 @@ export class Dispatcher {
     return { jobId: held.job_id, priority: order.priority, jobSeq: order.seq, stack: plannedStack(this.sessions.environmentActions(held.id)), ending: held.state !== "ACTIVE" };
   }
 
-  private runTask(sessionId: string, jobId: string, current: readonly string[], step: CandidateStep): SessionAssignment | null {
-    const taskId = this.statements.nextTask.get(step.stepId)?.id;
-    const task = taskId === undefined ? undefined : this.tasks.task(taskId);
-    if (!task) return null;
+  /** The stack changes, then the next task of the step — or several when its tasks are short (taskBuffer). */
+  private runTask(sessionId: string, jobId: string, current: readonly string[], step: CandidateStep, workerId: string): SessionAssignment | null {
+    const tasks = this.statements.nextTasks.all(step.stepId, taskBuffer(step.averageRuntimeMs ?? null));
+    if (tasks.length === 0) return null;
     const stepName = this.statements.stepOf.get(step.stepId)?.name ?? "";
     const plan = stackPlan(current, step.stack);
     const actions: NewAction[] = [
       ...plan.exit.map((environmentId) => this.environmentAction("ENV_EXIT", environmentId, sessionId, step)),
       ...plan.enter.map((environmentId) => ({ kind: "ENV_ENTER" as const, environmentId, stepId: step.stepId, stepName })),
-      { kind: "TASK_RUN", stepId: step.stepId, stepName, taskId: task.id, parameters: JSON.parse(task.parameters) as NewAction["parameters"] },
+      ...tasks.map((task) => ({ kind: "TASK_RUN" as const, stepId: step.stepId, stepName, taskId: task.id, parameters: JSON.parse(task.parameters) as NewAction["parameters"] })),
     ];
-    this.bind(task, sessionId);
+    this.tasks.assign(tasks, step.stepId, sessionId, workerId);
     return { sessionId, job: this.sessions.jobDefinition(jobId), actions: this.sessions.issue(sessionId, actions), end: false };
   }
 
@@ -109,11 +114,6 @@ export class Dispatcher {
     const stepId = enter?.step_id ?? fallback?.stepId ?? "";
     return { kind, environmentId, stepId, stepName: this.statements.stepOf.get(stepId)?.name ?? "" };
   }
-
-  private bind(task: TaskRow, sessionId: string): void {
-    const session = this.sessions.session(sessionId);
-    this.tasks.change(task, "ASSIGNED", { sessionId, workerId: session?.worker_id ?? null, progress: null, statusMessage: null });
-  }
 }
 
 function toCandidate(row: StepRow): CandidateStep {
@@ -125,6 +125,7 @@ function toCandidate(row: StepRow): CandidateStep {
     stepIndex: row.step_index,
     hostRequirements: row.host_requirements === null ? null : (JSON.parse(row.host_requirements) as HostRequirements | null),
     stack: JSON.parse(row.environment_stack) as string[],
+    averageRuntimeMs: row.runtime_count > 0 ? row.runtime_total_ms / row.runtime_count : null,
   };
 }
 

@@ -17,6 +17,8 @@ export interface CandidateStep {
   hostRequirements: HostRequirements | null;
   /** Session stack entry ids, outermost first. */
   stack: readonly string[];
+  /** Average runtime of its successful tasks so far (null before the first). */
+  averageRuntimeMs?: number | null;
 }
 
 export interface HeldSession {
@@ -71,6 +73,20 @@ export function decide(worker: WorkerView, held: HeldSession | null, candidates:
 
 function sameStack(a: readonly string[], b: readonly string[]): number {
   return a.length === b.length && a.every((id, i) => id === b[i]) ? 1 : 0;
+}
+
+/**
+ * How many tasks of a step a worker receives at once. Short tasks one per round trip would spend
+ * more time syncing than working (anchors-scheduling §5: a spawn alone is 12–25 ms here), so a
+ * worker may queue up to TASK_BUFFER_SECONDS of them, judged by the step's average successful
+ * runtime so far; long tasks, and a step with no runtime known yet, go one at a time. A failure
+ * ends the Session: its queued tasks come back READY without being charged.
+ */
+export const TASK_BUFFER_SECONDS = 2;
+export const MAX_TASK_BUFFER = 64;
+export function taskBuffer(averageRuntimeMs: number | null): number {
+  if (averageRuntimeMs === null) return 1;
+  return Math.max(1, Math.min(MAX_TASK_BUFFER, Math.floor((TASK_BUFFER_SECONDS * 1000) / Math.max(averageRuntimeMs, 1))));
 }
 
 /** Environments to exit (innermost first) and to enter (outermost first) to go from `current` to `wanted`. */

@@ -92,16 +92,59 @@ export class TaskState {
     }
     this.update(sets.join(", ")).run(...values, task.id);
     if (task.status === to) return;
-    const step = this.statements.stepCounts.get(task.step_id);
-    if (!step) return;
-    const counts = JSON.parse(step.counts) as StatusCounts;
-    counts[task.status] = Math.max(0, counts[task.status] - 1);
-    counts[to] += 1;
-    this.statements.setStepCounts.run(JSON.stringify(counts), rollUpStatus(counts), task.step_id);
+    this.count(task.step_id, task.status, -1);
+    this.count(task.step_id, to, 1);
+  }
+
+  /** Binds READY tasks of one step to a Session (one UPDATE, one counts change). */
+  assign(tasks: readonly TaskRow[], stepId: string, sessionId: string, workerId: string): void {
+    if (tasks.length === 0) return;
+    this.sqlite
+      .prepare("UPDATE tasks SET status = 'ASSIGNED', session_id = ?, worker_id = ?, progress = NULL, status_message = NULL WHERE id IN (SELECT value FROM json_each(?)) AND status = 'READY'")
+      .run(sessionId, workerId, JSON.stringify(tasks.map((t) => t.id)));
+    this.count(stepId, "READY", -tasks.length);
+    this.count(stepId, "ASSIGNED", tasks.length);
+  }
+
+  /**
+   * Count changes of single task moves are gathered per step and written once (a sync moving 64
+   * tasks writes each step's counts once, not 128 times). They must be flushed before the
+   * transaction ends and before anything reads step counts: settleJob and recountStep do it, and
+   * so does every caller that moves tasks without settling (flushCounts), or drops them when its
+   * transaction rolls back (discardCounts).
+   */
+  private readonly deltas = new Map<string, Map<TaskStatus, number>>();
+
+  private count(stepId: string, status: TaskStatus, by: number): void {
+    let step = this.deltas.get(stepId);
+    if (!step) this.deltas.set(stepId, (step = new Map()));
+    step.set(status, (step.get(status) ?? 0) + by);
+  }
+
+  flushCounts(): void {
+    for (const [stepId, changes] of this.deltas) {
+      const step = this.statements.stepCounts.get(stepId);
+      if (!step) continue;
+      const counts = JSON.parse(step.counts) as StatusCounts;
+      let changed = false;
+      for (const [status, by] of changes) {
+        if (by === 0) continue;
+        counts[status] = Math.max(0, counts[status] + by);
+        changed = true;
+      }
+      if (changed) this.statements.setStepCounts.run(JSON.stringify(counts), rollUpStatus(counts), stepId);
+    }
+    this.deltas.clear();
+  }
+
+  /** Forgets gathered count changes (their transaction rolled back). */
+  discardCounts(): void {
+    this.deltas.clear();
   }
 
   /** Recounts a step from its task rows (after a bulk UPDATE). */
   recountStep(stepId: string): void {
+    this.deltas.delete(stepId);
     const counts = emptyCounts();
     for (const row of this.statements.groupStep.all(stepId)) counts[row.status] = row.n;
     this.statements.setStepCounts.run(JSON.stringify(counts), rollUpStatus(counts), stepId);
@@ -112,6 +155,7 @@ export class TaskState {
    * steps up into the job's counts and status. Call once per transaction that changed tasks.
    */
   settleJob(jobId: string, now: number): void {
+    this.flushCounts();
     let steps = this.statements.jobSteps.all(jobId);
     const succeeded = new Set(steps.filter((s) => (JSON.parse(s.counts) as StatusCounts).SUCCEEDED === s.task_count).map((s) => s.name));
     let released = false;

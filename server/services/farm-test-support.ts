@@ -125,8 +125,8 @@ export class SimulatedWorker {
       const entry = `${action.kind} ${action.environmentId ?? action.stepName ?? ""}${values.length > 0 ? ` ${values.join(",")}` : ""}`;
       this.log.push(entry);
       this.timeline.push(entry);
-      const outcome = this.decide(action);
       this.pending.push({ actionId: action.actionId, status: "RUNNING", startedAt: this.t.clock.now });
+      const outcome = this.decide(action);
       if (outcome === "hold") {
         this.held.push(action.actionId);
         continue;

@@ -18,13 +18,6 @@ export interface FarmSettings {
 
 export const DEFAULT_SETTINGS: FarmSettings = { syncIntervalSeconds: 15, workerTimeoutSeconds: 75 };
 
-/** What changed, for live views (tRPC subscriptions). In-process today; one interface to swap later. */
-export interface FarmEvents {
-  emit(event: "jobs", jobIds: readonly string[]): void;
-  emit(event: "logs", sessionId: string): void;
-  emit(event: "workers"): void;
-}
-
 export interface Farm {
   store: Store;
   tasks: TaskState;
@@ -33,6 +26,10 @@ export interface Farm {
   dispatcher: Dispatcher;
   settings: FarmSettings;
   now: () => number;
+  /**
+   * What changed, for live views (tRPC subscriptions): "jobs" (job ids), "logs" (LogsEvent),
+   * "workers". In-process today; one place to swap for LISTEN/NOTIFY with several servers.
+   */
   events: EventEmitter;
 }
 

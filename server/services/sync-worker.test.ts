@@ -11,7 +11,7 @@ import { drainWorker } from "./drain-worker";
 import { jobCounts, jobStatus, LINUX_WORKER, SimulatedWorker, submit, testFarm } from "./farm-test-support";
 import { registerWorker } from "./register-worker";
 import { sweepWorkers } from "./sweep-workers";
-import { syncWorker } from "./sync-worker";
+import { coalesce, syncWorker } from "./sync-worker";
 
 const echo = "script:\n    actions:\n      onRun: {command: echo, args: ['{{Task.Param.F}}']}";
 const frames = (range: string) => `parameterSpace:\n    taskParameterDefinitions:\n    - {name: F, type: INT, range: '${range}'}`;
@@ -77,6 +77,58 @@ describe("dispatch", () => {
     const first = worker.sync().assignments[0];
     expect(first?.job.id).toBe(high);
     expect(low).not.toBe(high);
+  });
+});
+
+describe("task buffering", () => {
+  const many = `
+specificationVersion: jobtemplate-2023-09
+name: short
+steps:
+- name: S
+  ${frames("1-100")}
+  ${echo}
+`;
+  const taskRuns = (r: { assignments: Array<{ actions: Array<{ kind: string }> }> }) => r.assignments.flatMap((a) => a.actions).filter((a) => a.kind === "TASK_RUN").length;
+
+  it("hands out one task until a runtime is known, then as many short ones as fit in 2 s (at most 64)", () => {
+    const t = testFarm();
+    submit(t, many);
+    const worker = new SimulatedWorker(t, LINUX_WORKER("w"), () => {
+      t.clock.now += 100; // every action "takes" 100 ms
+      return { status: "SUCCEEDED", exitCode: 0 };
+    });
+    expect(taskRuns(worker.sync())).toBe(1);
+    expect(taskRuns(worker.sync())).toBe(20);
+  });
+
+  it("long tasks go one at a time", () => {
+    const t = testFarm();
+    submit(t, many);
+    const worker = new SimulatedWorker(t, LINUX_WORKER("w"), () => {
+      t.clock.now += 5_000;
+      return { status: "SUCCEEDED", exitCode: 0 };
+    });
+    worker.sync();
+    expect(taskRuns(worker.sync())).toBe(1);
+    expect(taskRuns(worker.sync())).toBe(1);
+  });
+
+  it("a failure in a buffer ends the Session; the tasks queued behind it come back READY, uncharged", () => {
+    const t = testFarm();
+    const jobId = submit(t, many, { settings: { maxRetriesPerTask: 0, maxFailedTasks: 100 } });
+    let n = 0;
+    const worker = new SimulatedWorker(t, LINUX_WORKER("w"), (a) => {
+      if (a.kind !== "TASK_RUN") return { status: "SUCCEEDED", exitCode: 0 };
+      n++;
+      if (n === 3) return { status: "FAILED", exitCode: 1 };
+      if (n > 3 && n <= 20) return { status: "NEVER_ATTEMPTED", exitCode: null };
+      return { status: "SUCCEEDED", exitCode: 0 };
+    });
+    worker.runUntilIdle();
+    expect(jobCounts(t, jobId)).toEqual(["FAILED:1", "SUCCEEDED:99"]);
+    const charged = t.farm.store.sqlite.prepare<[string], { n: number }>("SELECT COUNT(*) AS n FROM tasks WHERE job_id = ? AND failure_count > 0").get(jobId)?.n;
+    expect(charged).toBe(1);
   });
 });
 
@@ -207,5 +259,26 @@ describe("wrangler and admin actions", () => {
     expect(jobCounts(t, jobId)).toEqual(["PENDING:3", "READY:4"]);
     new SimulatedWorker(t, LINUX_WORKER("e")).runUntilIdle();
     expect(jobStatus(t, jobId)).toBe("SUCCEEDED");
+  });
+});
+
+describe("coalesce", () => {
+  it("folds a RUNNING report into the same action's end in one sync, keeping start time, progress and status", () => {
+    expect(
+      coalesce([
+        { actionId: "a", status: "RUNNING", startedAt: 5, progress: 40 },
+        { actionId: "b", status: "RUNNING", startedAt: 6 },
+        { actionId: "a", status: "RUNNING", statusMessage: "half" },
+        { actionId: "a", status: "SUCCEEDED", exitCode: 0, endedAt: 9 },
+      ]),
+    ).toEqual([
+      { actionId: "b", status: "RUNNING", startedAt: 6 },
+      { actionId: "a", status: "SUCCEEDED", exitCode: 0, endedAt: 9, startedAt: 5, progress: 40, statusMessage: "half" },
+    ]);
+  });
+
+  it("leaves reports alone when no action ended", () => {
+    const updates = [{ actionId: "a", status: "RUNNING" as const, startedAt: 1 }];
+    expect(coalesce(updates)).toEqual(updates);
   });
 });

@@ -1,0 +1,79 @@
+/**
+ * Group commit for worker syncs. Every sync is its own transaction in meaning, but committing one
+ * transaction per sync spends most of a sync's time writing the commit (anchors-scheduling §5:
+ * fsync, not computation, sets the ceiling). Syncs that arrive in the same turn of the event loop
+ * run together in one transaction, each inside its own savepoint (better-sqlite3 nests
+ * transactions that way): a sync that fails rolls back alone, and every reply is sent only after
+ * the shared commit, so nothing is acknowledged before it is durable.
+ */
+import type { SyncRequest, SyncResponse } from "../../lib/farm/protocol";
+import type { Farm } from "./farm";
+import type { PoolRow } from "./pools";
+import { syncWorker } from "./sync-worker";
+
+interface Pending {
+  pool: PoolRow;
+  request: SyncRequest;
+  resolve: (response: SyncResponse) => void;
+  reject: (error: unknown) => void;
+}
+
+/** More than this many waiting syncs are committed in several transactions. */
+const MAX_BATCH = 256;
+
+export class SyncBatcher {
+  private queue: Pending[] = [];
+  private scheduled = false;
+
+  constructor(private readonly farm: Farm) {}
+
+  sync(pool: PoolRow, request: SyncRequest): Promise<SyncResponse> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ pool, request, resolve, reject });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  private flush(): void {
+    this.scheduled = false;
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0, MAX_BATCH);
+      const outcomes: Array<{ ok: true; response: SyncResponse } | { ok: false; error: unknown }> = [];
+      try {
+        this.farm.store.sqlite.transaction(() => {
+          for (const item of batch) {
+            try {
+              outcomes.push({ ok: true, response: syncWorker(this.farm, item.pool, item.request) });
+            } catch (error) {
+              outcomes.push({ ok: false, error });
+            }
+          }
+        })();
+      } catch (error) {
+        // The shared commit failed: no sync of the batch happened.
+        for (const item of batch) item.reject(error);
+        continue;
+      }
+      batch.forEach((item, i) => {
+        const outcome = outcomes[i] as (typeof outcomes)[number];
+        if (outcome.ok) item.resolve(outcome.response);
+        else item.reject(outcome.error);
+      });
+    }
+  }
+}
+
+const batchers = new WeakMap<Farm, SyncBatcher>();
+
+/** The farm's batcher (one per farm, so every sync of a server shares its commits). */
+export function syncBatcher(farm: Farm): SyncBatcher {
+  let batcher = batchers.get(farm);
+  if (!batcher) {
+    batcher = new SyncBatcher(farm);
+    batchers.set(farm, batcher);
+  }
+  return batcher;
+}
