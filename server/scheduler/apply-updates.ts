@@ -35,7 +35,6 @@ export class UpdateApplier {
       countFailed: this.sqlite.prepare<[string]>("UPDATE jobs SET failed_task_count = failed_task_count + 1 WHERE id = ?"),
       cancelWaiting: this.sqlite.prepare<[number, string]>("UPDATE tasks SET status = 'CANCELED', ended_at = ? WHERE job_id = ? AND status IN ('READY', 'PENDING', 'SUSPENDED', 'NOT_COMPATIBLE')"),
       jobSteps: this.sqlite.prepare<[string], { id: string }>("SELECT id FROM steps WHERE job_id = ?"),
-      addRuntime: this.sqlite.prepare<[number, string]>("UPDATE steps SET runtime_total_ms = runtime_total_ms + ?, runtime_count = runtime_count + 1 WHERE id = ?"),
     };
   }
 
@@ -83,7 +82,7 @@ export class UpdateApplier {
         this.tasks.change(task, "SUCCEEDED", { endedAt, progress: 100, statusMessage, ...(update.startedAt ? { startedAt: update.startedAt } : {}) });
         // The step's average runtime decides how many of its tasks a worker may queue (taskBuffer).
         const startedAt = update.startedAt ?? startedAtOf ?? endedAt;
-        this.statements.addRuntime.run(Math.max(0, endedAt - startedAt), task.step_id);
+        this.tasks.addRuntime(task.step_id, Math.max(0, endedAt - startedAt));
         return;
       }
       case "FAILED":

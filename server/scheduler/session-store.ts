@@ -47,8 +47,11 @@ const ACTION_COLUMNS = "id, session_id, seq, kind, environment_id, step_id, task
 export class SessionStore {
   private readonly statements;
 
+  private readonly sqlite: Database.Database;
+
   constructor(store: Store) {
     const s: Database.Database = store.sqlite;
+    this.sqlite = s;
     this.statements = {
       open: s.prepare<[string, number], SessionRow>("SELECT id, job_id, worker_id, lease_epoch, state, end_issued FROM sessions WHERE worker_id = ? AND state != 'ENDED' AND lease_epoch = ?"),
       byId: s.prepare<[string], SessionRow>("SELECT id, job_id, worker_id, lease_epoch, state, end_issued FROM sessions WHERE id = ?"),
@@ -66,9 +69,6 @@ export class SessionStore {
       environmentActions: s.prepare<[string], ActionRow>(`SELECT ${ACTION_COLUMNS} FROM session_actions WHERE session_id = ? AND environment_id IS NOT NULL ORDER BY seq`),
       action: s.prepare<[string], ActionRow>(`SELECT ${ACTION_COLUMNS} FROM session_actions WHERE id = ?`),
       maxSeq: s.prepare<[string], { seq: number | null }>("SELECT MAX(seq) AS seq FROM session_actions WHERE session_id = ?"),
-      insertAction: s.prepare<[string, string, number, ActionKind, string | null, string | null, number | null]>(
-        "INSERT INTO session_actions (id, session_id, seq, kind, environment_id, step_id, task_id, status) VALUES (?, ?, ?, ?, ?, ?, ?, 'ASSIGNED')",
-      ),
       job: s.prepare<[string], { id: string; template_text: string; template_format: "yaml" | "json"; environment_templates: string; parameters: string }>(
         "SELECT id, template_text, template_format, environment_templates, parameters FROM jobs WHERE id = ?",
       ),
@@ -131,10 +131,17 @@ export class SessionStore {
 
   /** Records new actions at the end of the Session; returns them as the worker receives them. */
   issue(sessionId: string, actions: readonly NewAction[]): AssignedAction[] {
-    let seq = this.lastSeq(sessionId) + 1;
+    const first = this.lastSeq(sessionId) + 1;
+    // One multi-row INSERT per 64 actions (a buffer of short tasks is issued at once).
+    for (let at = 0; at < actions.length; at += 64) {
+      const chunk = actions.slice(at, at + 64);
+      const values: Array<string | number | null> = [];
+      chunk.forEach((action, i) => values.push(`${sessionId}:${first + at + i}`, sessionId, first + at + i, action.kind, action.environmentId ?? null, action.stepId, action.taskId ?? null));
+      this.insertActions(chunk.length).run(...values);
+    }
+    let seq = first;
     return actions.map((action) => {
-      const actionId = `${sessionId}:${seq}`;
-      this.statements.insertAction.run(actionId, sessionId, seq++, action.kind, action.environmentId ?? null, action.stepId, action.taskId ?? null);
+      const actionId = `${sessionId}:${seq++}`;
       return {
         actionId,
         kind: action.kind,
@@ -143,6 +150,17 @@ export class SessionStore {
         ...(action.parameters ? { parameters: action.parameters } : {}),
       };
     });
+  }
+
+  private readonly inserts = new Map<number, Database.Statement>();
+
+  private insertActions(rows: number): Database.Statement {
+    const cached = this.inserts.get(rows);
+    if (cached) return cached;
+    const row = "(?, ?, ?, ?, ?, ?, ?, 'ASSIGNED')";
+    const statement = this.sqlite.prepare(`INSERT INTO session_actions (id, session_id, seq, kind, environment_id, step_id, task_id, status) VALUES ${Array(rows).fill(row).join(", ")}`);
+    this.inserts.set(rows, statement);
+    return statement;
   }
 
   /** An issued action as the worker receives it (to send it again). */

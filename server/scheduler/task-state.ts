@@ -54,6 +54,7 @@ export class TaskState {
       // Without status: an UPDATE that names an indexed column rewrites its index entry (the
       // dispatch index) even when the value is unchanged, one more page per sync transaction.
       setJobCounts: s.prepare<[string, number | null, number | null, string]>("UPDATE jobs SET counts = ?, started_at = ?, ended_at = ? WHERE id = ?"),
+      addRuntime: s.prepare<[number, number, string]>("UPDATE steps SET runtime_total_ms = runtime_total_ms + ?, runtime_count = runtime_count + ? WHERE id = ?"),
       release: s.prepare<[string]>("UPDATE tasks SET status = 'READY' WHERE step_id = ? AND status = 'PENDING'"),
     };
   }
@@ -121,7 +122,19 @@ export class TaskState {
     step.set(status, (step.get(status) ?? 0) + by);
   }
 
+  /** Runtimes of successful tasks per step, written with the counts. */
+  private readonly runtimes = new Map<string, { totalMs: number; count: number }>();
+
+  addRuntime(stepId: string, ms: number): void {
+    const runtime = this.runtimes.get(stepId) ?? { totalMs: 0, count: 0 };
+    runtime.totalMs += ms;
+    runtime.count += 1;
+    this.runtimes.set(stepId, runtime);
+  }
+
   flushCounts(): void {
+    for (const [stepId, runtime] of this.runtimes) this.statements.addRuntime.run(runtime.totalMs, runtime.count, stepId);
+    this.runtimes.clear();
     for (const [stepId, changes] of this.deltas) {
       const step = this.statements.stepCounts.get(stepId);
       if (!step) continue;
@@ -140,6 +153,7 @@ export class TaskState {
   /** Forgets gathered count changes (their transaction rolled back). */
   discardCounts(): void {
     this.deltas.clear();
+    this.runtimes.clear();
   }
 
   /** Recounts a step from its task rows (after a bulk UPDATE). */
