@@ -44,7 +44,10 @@ async function serve(handler: FetchHandler, host: string, req: IncomingMessage, 
       else if (value !== undefined) headers.set(name, value);
     }
     const controller = new AbortController();
-    res.on("close", () => controller.abort());
+    // Only a client that went away before the answer aborts (building the abort reason is not free).
+    res.on("close", () => {
+      if (!res.writableFinished) controller.abort();
+    });
     const request = new Request(`http://${req.headers.host ?? host}${req.url ?? "/"}`, {
       method: req.method ?? "GET",
       headers,

@@ -55,9 +55,17 @@ export function setPoolEnabled(farm: Farm, poolId: string, enabled: boolean): vo
 }
 
 /** The enabled pool a bearer token belongs to, or null. */
+const byHash = new WeakMap<object, { get(hash: string): (PoolRow & { token_hash: string }) | undefined }>();
+
 export function authenticatePool(farm: Farm, token: string): PoolRow | null {
   const hash = hashToken(token);
-  const row = farm.store.sqlite.prepare<[string], PoolRow & { token_hash: string }>("SELECT id, name, enabled, token_hash FROM pools WHERE token_hash = ?").get(hash);
+  // Every worker request authenticates: the statement is prepared once per database.
+  let lookup = byHash.get(farm.store.sqlite);
+  if (!lookup) {
+    lookup = farm.store.sqlite.prepare<[string], PoolRow & { token_hash: string }>("SELECT id, name, enabled, token_hash FROM pools WHERE token_hash = ?");
+    byHash.set(farm.store.sqlite, lookup);
+  }
+  const row = lookup.get(hash);
   if (!row || !timingSafeEqual(Buffer.from(row.token_hash), Buffer.from(hash))) return null;
   return { id: row.id, name: row.name, enabled: row.enabled };
 }
