@@ -65,6 +65,12 @@ export const syncRequest = z.object({
   updates: z.array(actionUpdate).max(10_000),
   /** The worker is shutting down: give it no new work, only what ends its Sessions. */
   draining: z.boolean().optional(),
+  /**
+   * An idle worker (no Session, nothing to report) may let the server hold the sync up to this
+   * many seconds until work appears, so a submitted job starts at once rather than at the next
+   * interval. The answer is the same as a sync made at that moment.
+   */
+  waitSeconds: z.number().min(0).max(30).optional(),
 });
 export type SyncRequest = z.infer<typeof syncRequest>;
 

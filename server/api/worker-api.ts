@@ -5,7 +5,7 @@
  * status of their code.
  */
 import type { z } from "zod";
-import { logsRequest, PROTOCOL_PATHS, registerRequest, syncRequest } from "../../lib/farm/protocol";
+import { logsRequest, PROTOCOL_PATHS, registerRequest, syncRequest, type SyncRequest, type SyncResponse } from "../../lib/farm/protocol";
 import { AppError, HTTP_STATUS } from "../services/errors";
 import type { Farm } from "../services/farm";
 import { ingestLogs } from "../services/ingest-logs";
@@ -25,7 +25,7 @@ export async function handleWorkerRequest(farm: Farm, request: Request): Promise
       case PROTOCOL_PATHS.register:
         return json(200, registerWorker(farm, pool, await body(request, registerRequest)));
       case PROTOCOL_PATHS.sync:
-        return json(200, await syncBatcher(farm).sync(pool, await body(request, syncRequest)));
+        return json(200, await longPollSync(farm, pool, await body(request, syncRequest), request.signal));
       case PROTOCOL_PATHS.logs:
         return json(200, ingestLogs(farm, pool, await body(request, logsRequest)));
       default:
@@ -36,6 +36,36 @@ export async function handleWorkerRequest(farm: Farm, request: Request): Promise
     console.error("worker API failure", error);
     return json(500, { error: "INTERNAL", message: "internal error" });
   }
+}
+
+/**
+ * A sync; when the worker is idle, got nothing and allows it (waitSeconds), held until something
+ * changes on the farm (a job submitted, tasks released, a worker change) or the time is up, then
+ * made again. Its reports were applied by the first sync, so the second carries none.
+ */
+async function longPollSync(farm: Farm, pool: PoolRow, sync: SyncRequest, signal: AbortSignal): Promise<SyncResponse> {
+  const first = await syncBatcher(farm).sync(pool, sync);
+  const idle = sync.sessions.length === 0 && sync.actions.length === 0 && !sync.draining && first.assignments.length === 0 && first.cancel.length === 0;
+  if (!idle || !sync.waitSeconds) return first;
+  await farmChange(farm, sync.waitSeconds * 1000, signal);
+  if (signal.aborted) return first;
+  return syncBatcher(farm).sync(pool, { ...sync, updates: [], waitSeconds: 0 });
+}
+
+function farmChange(farm: Farm, timeoutMs: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      farm.events.off("jobs", done);
+      farm.events.off("workers", done);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, timeoutMs);
+    farm.events.on("jobs", done);
+    farm.events.on("workers", done);
+    signal.addEventListener("abort", done, { once: true });
+  });
 }
 
 function authenticate(farm: Farm, request: Request): PoolRow {

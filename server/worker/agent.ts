@@ -41,6 +41,8 @@ export interface WorkerAgentOptions extends SessionRuntimeOptions {
   /** Unacknowledged lines past which the agent ships before anything else. */
   logHighWaterMark?: number;
   random?: () => number;
+  /** Idle syncs wait on the server for work (default true). */
+  longPoll?: boolean;
 }
 
 const MAX_LOG_BATCH = 2_000;
@@ -48,6 +50,10 @@ const MAX_LOG_BATCH = 2_000;
 const BATCHES_PER_CYCLE = 10;
 /** Protocol limit on updates per sync; the rest wait for the next one. */
 const MAX_UPDATES_PER_SYNC = 10_000;
+/** The longest an idle sync may be held by the server (below the client's request timeout). */
+const MAX_WAIT_SECONDS = 20;
+/** An idle long poll that came back empty sooner than this is followed by a pause this long. */
+const MIN_WAIT_MS = 1_000;
 
 export class WorkerAgent {
   readonly logs: LogShipper;
@@ -56,6 +62,10 @@ export class WorkerAgent {
   private readonly alarm = new Alarm();
   private readonly stopping = new AbortController();
   private lease: { workerId: string; leaseEpoch: number } | null = null;
+  /** The long-poll sync in flight, cut short by a drain or stop. */
+  private waitAbort: AbortController | null = null;
+  /** How long to pause before the next sync when it is not the interval (0 after a long poll). */
+  private nextPauseMs: number | null = null;
   /** Identifies this agent process to the server (a fenced agent may take its own name back). */
   private readonly instanceId = randomUUID();
   private intervalMs = 10_000;
@@ -98,6 +108,7 @@ export class WorkerAgent {
   /** Stops at once: kills every action and forgets the Sessions (the server will requeue their work). */
   async stop(): Promise<void> {
     this.stopReason ??= "stopped";
+    this.waitAbort?.abort();
     this.interruptions.push(this.executor.interruptAll());
     this.stopping.abort();
     await this.loop;
@@ -126,7 +137,9 @@ export class WorkerAgent {
         this.stopReason ??= "drained";
         break;
       }
-      await this.alarm.sleep(this.intervalMs, signal);
+      const pause = this.nextPauseMs ?? this.intervalMs;
+      this.nextPauseMs = null;
+      if (pause > 0) await this.alarm.sleep(pause, signal);
     }
     await Promise.all(this.interruptions);
     const reason = this.stopReason ?? "stopped";
@@ -198,7 +211,29 @@ export class WorkerAgent {
     const sessions = this.executor.sessionIds;
     const actions = this.executor.actionIds;
     const draining = this.executor.draining;
-    const response = await this.client.sync({ ...lease, sessions, actions, updates, draining }, signal);
+    // Idle: let the server hold the sync until work appears (long poll), instead of sleeping a
+    // whole interval after each empty answer.
+    const idle = sessions.length === 0 && actions.length === 0 && updates.length === 0 && !draining && this.logs.pending === 0;
+    const waitSeconds = idle && this.options.longPoll !== false ? Math.min(MAX_WAIT_SECONDS, this.intervalMs / 1000) : 0;
+    const waitAbort = new AbortController();
+    this.waitAbort = waitSeconds > 0 ? waitAbort : null;
+    const started = performance.now();
+    let response;
+    try {
+      response = await this.client.sync({ ...lease, sessions, actions, updates, draining, ...(waitSeconds > 0 ? { waitSeconds } : {}) }, waitSeconds > 0 ? AbortSignal.any([signal, waitAbort.signal]) : signal);
+    } catch (error) {
+      // A drain or stop cut the wait short: nothing was reported, the next cycle says it.
+      if (waitAbort.signal.aborted && !signal.aborted) {
+        this.nextPauseMs = 0;
+        return;
+      }
+      throw error;
+    } finally {
+      this.waitAbort = null;
+    }
+    // Straight back to the server after a real wait; after an early empty answer, pause a little.
+    const empty = (response.assignments ?? []).length === 0 && (response.cancel ?? []).length === 0;
+    if (waitSeconds > 0) this.nextPauseMs = !empty || performance.now() - started >= MIN_WAIT_MS ? 0 : MIN_WAIT_MS;
     this.unsent.splice(0, updates.length);
     this.reported = { sessions: sessions.length, draining };
     if (Number.isInteger(response.leaseEpoch) && response.leaseEpoch > 0) lease.leaseEpoch = response.leaseEpoch;
@@ -221,6 +256,7 @@ export class WorkerAgent {
 
   private beginDrain(by: "worker" | "server"): void {
     if (this.executor.draining) return;
+    this.waitAbort?.abort();
     this.executor.drain();
     this.notice({ type: "draining", by });
     this.alarm.wake();
