@@ -5,11 +5,11 @@
  * everything, report nothing about it, and register again.
  *
  *   POST /api/worker/register  RegisterRequest → RegisterResponse
- *   POST /api/worker/sync      SyncRequest     → SyncResponse      (409 LeaseConflict when fenced)
+ *   POST /api/worker/sync      SyncRequest     → SyncResponse      (409 LEASE_CONFLICT when fenced)
  *   POST /api/worker/logs      LogsRequest     → LogsResponse      (idempotent by seq)
  */
 import { z } from "zod";
-import { ACTION_KINDS } from "./statuses";
+import type { ActionKind } from "./statuses";
 
 export const PROTOCOL_PATHS = { register: "/api/worker/register", sync: "/api/worker/sync", logs: "/api/worker/logs" } as const;
 
@@ -85,7 +85,7 @@ export interface JobDefinition {
 
 export interface AssignedAction {
   actionId: string;
-  kind: (typeof ACTION_KINDS)[number];
+  kind: ActionKind;
   /** ENV_*: the Session stack entry id (`template:0:Name`, `job:Name`, `step:Step:Name`). */
   environmentId?: string;
   /** The step whose environment (ENV_*) or task (TASK_RUN) this is. */
@@ -133,9 +133,4 @@ export type LogsRequest = z.infer<typeof logsRequest>;
 export interface LogsResponse {
   /** Every line with seq ≤ this is stored; the worker may drop them. */
   acknowledgedThrough: number;
-}
-
-export interface LeaseConflict {
-  error: "LEASE_CONFLICT";
-  message: string;
 }

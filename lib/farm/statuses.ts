@@ -51,7 +51,3 @@ export type WorkerStatus = (typeof WORKER_STATUSES)[number];
 /** How an admin asked a worker to stop taking work. */
 export const DRAIN_MODES = ["AFTER_TASK", "NOW"] as const;
 export type DrainMode = (typeof DRAIN_MODES)[number];
-
-export function assertNever(value: never, what = "value"): never {
-  throw new Error(`unexpected ${what}: ${JSON.stringify(value)}`);
-}

@@ -4,11 +4,12 @@
  * (`"{{ expr }}"` alone) keeps its type and is coerced to the field's target type, while text
  * around expressions always yields a string (null interpolates as "").
  */
+import type { Expr } from "./expr/ast";
 import { coerceTo } from "./expr/coerce";
 import { ExprError } from "./expr/errors";
 import { evaluate } from "./expr/evaluator";
 import { standardLibrary, type LibraryScope } from "./expr/functions";
-import { STRING, type ExprType } from "./expr/types";
+import { STRING, listOf, optional, union, type ExprType } from "./expr/types";
 import { stringValue, toInterpolatedText, toText, type ExprValue, type PathFormat } from "./expr/values";
 import type { FormatString } from "./format-string";
 
@@ -19,6 +20,14 @@ export interface FormatEnvironment {
   scope: LibraryScope;
   pathFormat: PathFormat;
   mapPath?: ((value: string) => string) | null;
+}
+
+/**
+ * What a whole-field expression may produce in a field that is one item of a list (args,
+ * attribute values, task range items): an item, null (no item) or a list (spliced in).
+ */
+export function listItemTarget(item: ExprType): ExprType {
+  return union([optional(item), listOf(item)]);
 }
 
 /** True when the field is exactly one EXPR expression, whose value keeps its type. */
@@ -49,7 +58,7 @@ export function formatText(format: FormatString, env: FormatEnvironment): string
   return toText(evaluateFormat(format, env, STRING));
 }
 
-function evaluateSegment(expr: NonNullable<Extract<FormatString["segments"][number], { kind: "expression" }>["expr"]>, offset: number, env: FormatEnvironment, target: ExprType | null): ExprValue {
+function evaluateSegment(expr: Expr, offset: number, env: FormatEnvironment, target: ExprType | null): ExprValue {
   try {
     return evaluate(expr, {
       library: standardLibrary(env.scope),

@@ -7,10 +7,9 @@
 import { ExprError, valueError } from "./expr/errors";
 import { evaluate } from "./expr/evaluator";
 import { standardLibrary } from "./expr/functions";
-import { INT, STRING, listOf, optional, union } from "./expr/types";
+import { INT, STRING, optional } from "./expr/types";
 import { boolValue, makeList, pathValue, stringValue, toText, type ExprValue, type PathFormat } from "./expr/values";
-import { evaluateFormat, formatText, isTypedField, type FormatEnvironment } from "./format-evaluation";
-import type { FormatString } from "./format-string";
+import { evaluateFormat, formatText, isTypedField, listItemTarget, type FormatEnvironment } from "./format-evaluation";
 import { parameterExprValue } from "./job/parameter-symbols";
 import type { Job, JobStep } from "./job/types";
 import { resolveMode } from "./job/resolve-fields";
@@ -127,8 +126,6 @@ export interface DeclaredAction {
 /** The action's position decides its defaults: onExit times out after 300 s; a step's onRun gets 120 s to stop when notified. */
 export type ActionRole = "onRun" | "onEnter" | "onExit";
 
-const ARG_TARGET = union([optional(STRING), listOf(STRING)]);
-
 /**
  * Resolves an action for running (args: a whole-field null drops the arg, a list splices in).
  * A wrap hook is resolved with the role of the action it replaces (`HOOK_POSITION`) and an
@@ -158,7 +155,7 @@ export function resolveDeclaredAction(action: Action, env: FormatEnvironment): D
       args.push(formatText(arg, env));
       continue;
     }
-    const value = evaluateFormat(arg, env, ARG_TARGET);
+    const value = evaluateFormat(arg, env, listItemTarget(STRING));
     if (value.kind === "list") args.push(...value.items.map(toText));
     else if (value.kind !== "null") args.push(toText(value));
   }
@@ -214,9 +211,4 @@ export function resolveFileData(file: EmbeddedFile, env: FormatEnvironment, host
   if (file.endOfLine === undefined) return text;
   const ending = file.endOfLine === "LF" ? "\n" : file.endOfLine === "CRLF" ? "\r\n" : hostLineEnding;
   return ending === "\n" ? text.replace(/\r\n/g, "\n") : text.replace(/\r?\n/g, "\r\n");
-}
-
-/** Resolves any worker-side format string as text (command-like fields). */
-export function resolveText(format: FormatString, env: FormatEnvironment): string {
-  return formatText(format, env);
 }

@@ -35,6 +35,16 @@ export function checkFinite(literal: FloatLiteral): Parsed<FloatLiteral> {
   return { ok: true, value: literal };
 }
 
+/** Orders INT values (for sorting and for min/max/allowedValues checks). */
+export function compareBig(a: bigint, b: bigint): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Orders FLOAT values by number, whatever their text: "1.0" equals "1". */
+export function compareFloat(a: FloatLiteral, b: FloatLiteral): number {
+  return a.value - b.value;
+}
+
 /** Canonical text of a float value for display when no original text exists. */
 export function floatText(value: number): string {
   return Number.isInteger(value) ? value.toFixed(0) : String(value);

@@ -14,7 +14,8 @@ export interface ReadLimits {
   maxTokens: number;
 }
 
-export type ReadResult = { ok: true; doc: Document.Parsed } | { ok: false; message: string; offset: number };
+type ReadFailure = { ok: false; message: string; offset: number };
+export type ReadResult = { ok: true; doc: Document.Parsed } | ReadFailure;
 
 /**
  * The parser's stack holds the document, every open collection and the token being built.
@@ -39,7 +40,7 @@ export function readYamlDocument(text: string, limits: ReadLimits): ReadResult {
   return { ok: true, doc };
 }
 
-function readTokens(text: string, limits: ReadLimits): { ok: true; tokens: CST.Token[] } | { ok: false; message: string; offset: number } {
+function readTokens(text: string, limits: ReadLimits): { ok: true; tokens: CST.Token[] } | ReadFailure {
   const parser = new Parser();
   const tokens: CST.Token[] = [];
   const maxStack = limits.maxDepth + STACK_SLACK;

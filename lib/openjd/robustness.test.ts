@@ -112,7 +112,9 @@ describe("template robustness", () => {
     expect(created?.ok).toBe(true);
     const space = created?.ok ? created.job.steps[0]!.parameterSpace : null;
     expect(space?.count).toBe(1024 ** 16);
-    expect(space?.at(Number.MAX_SAFE_INTEGER)).toBeDefined();
+    const task = space?.at(Number.MAX_SAFE_INTEGER) ?? {};
+    expect(Object.keys(task)).toHaveLength(16);
+    expect(space?.contains(task)).toBe(true);
   });
 
   it.each(pathologicalInputs().map((input) => [input.name, input] as const))("pathological input: %s", (_name, input) => {

@@ -3,17 +3,13 @@ import { describe, expect, it } from "vitest";
 import { scanExprFormatString } from "./expr/format-string-expr";
 import { parseFormatString, type FormatString } from "./format-string";
 import type { Environment } from "./model";
+import { toFormatSegment } from "./validate/format-fields";
 import { dependsOnWrappedValues, isWrappingEnvironment } from "./wrap-stack";
 
 function exprFormat(raw: string): FormatString {
   const scanned = scanExprFormatString(raw);
   if (!scanned.ok) throw new Error(scanned.message);
-  return {
-    raw,
-    segments: scanned.segments.map((s) =>
-      s.kind === "literal" ? s : { kind: "expression", source: s.source.trim(), start: s.start, reference: null, expr: s.expr, sourceOffset: s.sourceOffset },
-    ),
-  };
+  return { raw, segments: scanned.segments.map(toFormatSegment) };
 }
 
 describe("dependsOnWrappedValues", () => {

@@ -28,8 +28,31 @@ export const HOOK_POSITION: Readonly<Record<WrapHook, "onEnter" | "onRun" | "onE
   onWrapEnvExit: "onExit",
 };
 
-/** The message for a second wrapping environment in one Session stack. */
-export function tooManyWrappers(first: Environment, second: Environment, stepName?: string): string {
+/**
+ * The one-wrapper rule over a job's Session stacks: the outer environments (entered first, in
+ * order) under each step's own. Returns each wrapping environment after the first of its stack,
+ * with the message to report at it; a second outer wrapper is reported once, not per step.
+ * `environment` reads the Environment of an item, so callers can keep their own bookkeeping.
+ */
+export function extraWrappers<T>(
+  outer: readonly T[],
+  steps: ReadonlyArray<{ name: string; environments: readonly T[] }>,
+  environment: (item: T) => Environment,
+): Array<{ item: T; message: string }> {
+  const wrapping = (items: readonly T[]) => items.filter((item) => isWrappingEnvironment(environment(item)));
+  const extras: Array<{ item: T; message: string }> = [];
+  const check = (stack: readonly T[], stepName?: string) => {
+    const [first, ...rest] = stack;
+    for (const item of rest) extras.push({ item, message: tooManyWrappers(environment(first as T), environment(item), stepName) });
+  };
+  const outerWrappers = wrapping(outer);
+  check(outerWrappers);
+  if (outerWrappers.length > 1) return extras;
+  for (const step of steps) check([...outerWrappers, ...wrapping(step.environments)], step.name);
+  return extras;
+}
+
+function tooManyWrappers(first: Environment, second: Environment, stepName?: string): string {
   const where = stepName === undefined ? "" : ` (in the Session of step '${stepName}')`;
   return `environments '${first.name}' and '${second.name}' both define wrap hooks${where}; a Session can have at most one wrapping environment`;
 }

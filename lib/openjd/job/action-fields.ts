@@ -5,8 +5,7 @@
  * the replaced action is known; such fields are left to the runtime.
  */
 import type { PathSegment } from "../errors";
-import { WRAP_HOOKS, type Action, type CancelationModeField, type Environment, type NumberField, type StepScript } from "../model";
-import { MAX_NOTIFY_PERIOD } from "../validate/actions";
+import { MAX_NOTIFY_PERIOD, WRAP_HOOKS, type Action, type CancelationModeField, type Environment, type NumberField, type StepScript } from "../model";
 import { dependsOnWrappedValues } from "../wrap-stack";
 import { resolveIntField, resolveMode, type Symbols } from "./resolve-fields";
 

@@ -46,15 +46,16 @@ describe("job name", () => {
 describe("steps are ordered by dependency", () => {
   const step = (name: string, ...deps: string[]) =>
     `- name: ${name}\n${deps.length ? `  dependencies:\n${deps.map((d) => `  - dependsOn: ${d}\n`).join("")}` : ""}${STEP}`;
+  // The last column: the dependencies each job step carries, as written in the template.
   it.each([
-    [[step("C", "B"), step("B", "A"), step("A")], ["A", "B", "C"]],
-    [[step("Encode", "Render"), step("Render"), step("Preview")], ["Render", "Encode", "Preview"]],
-    [[step("D", "B", "C"), step("C", "A"), step("B", "A"), step("A")], ["A", "C", "B", "D"]],
-    [[step("X"), step("Y"), step("Z")], ["X", "Y", "Z"]],
-  ])("%#", (steps, expected) => {
+    [[step("C", "B"), step("B", "A"), step("A")], ["A", "B", "C"], { A: [], B: ["A"], C: ["B"] }],
+    [[step("Encode", "Render"), step("Render"), step("Preview")], ["Render", "Encode", "Preview"], { Render: [], Encode: ["Render"], Preview: [] }],
+    [[step("D", "B", "C"), step("C", "A"), step("B", "A"), step("A")], ["A", "C", "B", "D"], { A: [], C: ["A"], B: ["A"], D: ["B", "C"] }],
+    [[step("X"), step("Y"), step("Z")], ["X", "Y", "Z"], { X: [], Y: [], Z: [] }],
+  ])("%#", (steps, expected, dependencies) => {
     const job = createOk({ template: template({ steps: steps.join("") }) });
     expect(job.steps.map((s) => s.name)).toEqual(expected);
-    expect(job.steps.find((s) => s.name === expected.at(-1))?.dependencies).toBeDefined();
+    expect(Object.fromEntries(job.steps.map((s) => [s.name, s.dependencies]))).toEqual(dependencies);
   });
 });
 

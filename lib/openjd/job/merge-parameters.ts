@@ -4,6 +4,8 @@
  * only narrow, and the last default wins; the merged definition must be consistent.
  */
 import type { FloatLiteral, JobParameterDefinition, Path } from "../model";
+import { compareBig, compareFloat } from "../numbers";
+import { stripUndefined } from "../strip-undefined";
 import type { ErrorOrigin, JobError } from "./types";
 
 export interface DefinitionSource {
@@ -67,8 +69,6 @@ function incompatibility(a: JobParameterDefinition, b: JobParameterDefinition): 
   return null;
 }
 
-const compareBig = (x: bigint, y: bigint) => (x < y ? -1 : x > y ? 1 : 0);
-const compareFloat = (x: FloatLiteral, y: FloatLiteral) => x.value - y.value;
 const sameBig = (x: bigint, y: bigint) => x === y;
 const sameFloat = (x: FloatLiteral, y: FloatLiteral) => x.value === y.value;
 const sameText = (x: string, y: string) => x === y;
@@ -102,7 +102,7 @@ function narrow(a: JobParameterDefinition, b: JobParameterDefinition): JobParame
   if ((a.type === "PATH" && b.type === "PATH") || (a.type === "LIST[PATH]" && b.type === "LIST[PATH]")) {
     Object.assign(out, { objectType: b.objectType ?? a.objectType, dataFlow: b.dataFlow ?? a.dataFlow });
   }
-  return withoutUndefined(out);
+  return stripUndefined(out);
 }
 
 type Lengths = { minLength?: number; maxLength?: number };
@@ -119,7 +119,7 @@ function narrowStrings(a: Lengths & { allowedValues?: string[] }, b: Lengths & {
 function narrowItem<T extends object>(a: T | undefined, b: T | undefined, merge: (x: T, y: T) => T): T | undefined {
   if (a === undefined) return b;
   if (b === undefined) return a;
-  return withoutUndefined(merge(a, b));
+  return stripUndefined(merge(a, b));
 }
 
 function narrowNumbers<T>(
@@ -145,11 +145,6 @@ function intersect<T>(a: T[] | undefined, b: T[] | undefined, equal: (x: T, y: T
   if (a === undefined) return b;
   if (b === undefined) return a;
   return b.filter((x) => a.some((y) => equal(x, y)));
-}
-
-function withoutUndefined<T extends object>(value: T): T {
-  for (const key of Object.keys(value) as Array<keyof T>) if (value[key] === undefined) delete value[key];
-  return value;
 }
 
 type Bound = bigint | FloatLiteral;

@@ -7,6 +7,7 @@ import { IntRangeExpr } from "../range-expr";
 import { parseSource } from "../parse-source";
 import type { SourceNode } from "../source-node";
 import { floatValue, intValue, makeList, pathValue, stringValue, boolValue, NULL, type ExprValue, type PathFormat } from "../expr/values";
+import type { ExprType } from "../expr/types";
 import { parameterExprType } from "../validate/scopes";
 import type { FormatEnvironment } from "../format-evaluation";
 import type { ParameterValue } from "./types";
@@ -30,27 +31,28 @@ export function parameterExprValue(parameter: ParameterValue, raw: boolean, path
     default: {
       const parsed = parseSource(parameter.value, "json");
       if (!parsed.root) throw new Error(`stored value of ${type} is not JSON: ${parameter.value}`);
-      const itemType = parameterExprType(type, raw);
-      return fromJson(parsed.root, itemType.code === "list" ? itemType.item : itemType, pathFormat);
+      const listType = parameterExprType(type, raw);
+      return fromJson(parsed.root, listType.code === "list" ? listType.item : listType, pathFormat);
     }
   }
 }
 
-function fromJson(node: SourceNode, itemType: { code: string; item?: unknown }, pathFormat: PathFormat): ExprValue {
+/** A stored JSON value; `type` is the item type when `node` is a list, else the node's own type. */
+function fromJson(node: SourceNode, type: ExprType, pathFormat: PathFormat): ExprValue {
   switch (node.kind) {
     case "array":
       return makeList(
-        node.items.map((n) => fromJson(n, (itemType as { item?: { code: string } }).item ?? itemType, pathFormat)),
-        itemType as never,
+        node.items.map((n) => fromJson(n, type.code === "list" ? type.item : type, pathFormat)),
+        type,
       );
     case "int":
-      return itemType.code === "float" ? floatValue(Number(node.value), `${node.text}`) : intValue(node.value);
+      return type.code === "float" ? floatValue(Number(node.value), node.text) : intValue(node.value);
     case "float":
       return floatValue(node.value, node.text);
     case "bool":
       return boolValue(node.value);
     case "string":
-      return itemType.code === "path" ? pathValue(node.value, pathFormat) : stringValue(node.value);
+      return type.code === "path" ? pathValue(node.value, pathFormat) : stringValue(node.value);
     default:
       return NULL;
   }
@@ -61,7 +63,7 @@ export function templateEnvironment(parameters: Readonly<Record<string, Paramete
   const symbols = new Map<string, ExprValue>();
   for (const [name, p] of Object.entries(parameters)) {
     symbols.set(`RawParam.${name}`, parameterExprValue(p, true, "POSIX"));
-    if (p.type !== "PATH" && (p.type as string) !== "LIST[PATH]") symbols.set(`Param.${name}`, parameterExprValue(p, false, "POSIX"));
+    if (p.type !== "PATH" && p.type !== "LIST[PATH]") symbols.set(`Param.${name}`, parameterExprValue(p, false, "POSIX"));
   }
   return { symbols, scope: "template", pathFormat: "POSIX" };
 }

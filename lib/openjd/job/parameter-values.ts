@@ -4,7 +4,7 @@
  * and every constraint of the (merged) definition. The EXPR types are in expr-parameter-values.ts.
  */
 import type { JobParameterDefinition } from "../model";
-import { clip, type Parsed } from "../numbers";
+import { clip, compareBig, compareFloat, type Parsed } from "../numbers";
 import { kindName, nodeFromValue, type SourceNode } from "../source-node";
 import { codePointLength } from "../validate/scalars";
 import { STRING_VALUE_MAX } from "../validate/parameter-constraints";
@@ -29,13 +29,13 @@ export function coerceParameterValue(definition: JobParameterDefinition, input: 
     case "INT": {
       const parsed = readIntValue(node);
       if (!parsed.ok) return parsed;
-      const problem = checkNumber(parsed.value, definition, (a, b) => (a < b ? -1 : a > b ? 1 : 0), String);
+      const problem = checkNumber(parsed.value, definition, compareBig, String);
       return problem ? { ok: false, message: problem } : { ok: true, value: { type: "INT", value: parsed.value.toString() } };
     }
     case "FLOAT": {
       const parsed = readFloatValue(node);
       if (!parsed.ok) return parsed;
-      const problem = checkNumber(parsed.value, definition, (a, b) => a.value - b.value, (v) => v.text);
+      const problem = checkNumber(parsed.value, definition, compareFloat, (v) => v.text);
       return problem ? { ok: false, message: problem } : { ok: true, value: { type: "FLOAT", value: parsed.value.text } };
     }
     case "STRING":

@@ -4,9 +4,9 @@
  * and a list item that evaluates to a list is spliced in (spec digest §13.4).
  */
 import { ExprError } from "../expr/errors";
-import { FLOAT, INT, STRING, listOf, optional, union, type ExprType } from "../expr/types";
+import { FLOAT, INT, STRING, optional, type ExprType } from "../expr/types";
 import { toText, type ExprValue } from "../expr/values";
-import { evaluateFormat, formatText, isTypedField, type FormatEnvironment } from "../format-evaluation";
+import { evaluateFormat, formatText, isTypedField, listItemTarget, type FormatEnvironment } from "../format-evaluation";
 import type { FormatString } from "../format-string";
 import type { CancelationMode, FloatLiteral, NumberField } from "../model";
 import { parseFloatText, parseIntText, type Parsed } from "../numbers";
@@ -46,7 +46,7 @@ export function resolveItems(format: FormatString, env: Symbols, itemType: ExprT
     const text = resolveText(format, env);
     return text.ok ? { ok: true, value: [text.value] } : text;
   }
-  const value = resolveValue(format, env, union([optional(itemType), listOf(itemType)]));
+  const value = resolveValue(format, env, listItemTarget(itemType));
   if (!value.ok) return value;
   if (value.value === null) return { ok: true, value: [] };
   if (value.value.kind === "list") return { ok: true, value: value.value.items.map(toText) };

@@ -7,8 +7,8 @@ import { parseFloatText, parseIntText, type Parsed } from "../numbers";
 import { StepParameterSpace, type SpaceParameter } from "../parameter-space";
 import { IntRangeExpr } from "../range-expr";
 import { codePointLength } from "../validate/scalars";
-import { MAX_RANGE_VALUES, MAX_TASK_STRING_LENGTH } from "../validate/task-parameters";
-import { FLOAT, INT, RANGE_EXPR, STRING, listOf, union } from "../expr/types";
+import { MAX_RANGE_VALUES, MAX_TASK_STRING_LENGTH, rangeExpressionTarget, rangeItemType } from "../validate/task-parameters";
+import { STRING } from "../expr/types";
 import { toText } from "../expr/values";
 import { isTypedField } from "../format-evaluation";
 import { resolveFloatField, resolveIntField, resolveItems, resolveText, resolveValue, type Symbols } from "./resolve-fields";
@@ -148,8 +148,7 @@ function resolveRange(task: TaskParameterDefinition, symbols: Symbols, problems:
   if (range.kind === "expression") {
     if (isTypedField(range.format)) {
       // EXPR: the whole range is one expression yielding a range expression or a list.
-      const target = isInt ? union([RANGE_EXPR, listOf(INT), INT]) : listOf(itemType(task));
-      const value = resolveValue(range.format, symbols, target);
+      const value = resolveValue(range.format, symbols, rangeExpressionTarget(task.type));
       if (!value.ok) return fail(range.path, value.message);
       if (value.value?.kind === "range_expr") return checkRangeSize(value.value.value, range.path, problems);
       if (value.value?.kind === "int") return [value.value.value.toString()];
@@ -166,7 +165,7 @@ function resolveRange(task: TaskParameterDefinition, symbols: Symbols, problems:
   const texts: string[] = [];
   let ok = true;
   for (const item of range.items) {
-    const resolved = resolveItems(item.format, symbols, itemType(task));
+    const resolved = resolveItems(item.format, symbols, rangeItemType(task.type));
     if (!resolved.ok) {
       problems.push({ segments: [...item.path], message: resolved.message });
       ok = false;
@@ -189,10 +188,6 @@ function checkCount(values: string[] | null, path: readonly PathSegment[], probl
   if (problem === null) return values;
   problems.push({ segments: [...path], message: problem });
   return null;
-}
-
-function itemType(task: TaskParameterDefinition) {
-  return task.type === "FLOAT" ? FLOAT : task.type === "STRING" || task.type === "PATH" ? STRING : INT;
 }
 
 function checkRangeSize(range: IntRangeExpr, path: readonly PathSegment[], problems: StepProblem[]): IntRangeExpr | null {

@@ -4,7 +4,7 @@
  * with their defaults or supplied values, task parameters, embedded files, session values, let
  * bindings). Documents come in already parsed, so this stays pure; bench/ reads the files.
  */
-import type { Expr } from "../expr/ast";
+import { childrenOf, type Expr } from "../expr/ast";
 import { evaluate } from "../expr/evaluator";
 import { scanExprFormatString } from "../expr/format-string-expr";
 import type { FunctionLibrary } from "../expr/library";
@@ -175,7 +175,7 @@ export function referencedChains(expr: Expr, bound: ReadonlySet<string> = new Se
       // A method's name is not a symbol; its receiver and arguments are.
       return [...(expr.callee.kind === "attribute" ? referencedChains(expr.callee.object, bound) : []), ...expr.args.flatMap((a) => referencedChains(a, bound))];
     default:
-      return children(expr).flatMap((child) => referencedChains(child, bound));
+      return childrenOf(expr).flatMap((child) => (child === null ? [] : referencedChains(child, bound)));
   }
 }
 
@@ -184,19 +184,4 @@ function dotted(expr: Expr): string[] | null {
   if (expr.kind !== "attribute") return null;
   const head = dotted(expr.object);
   return head === null ? null : [...head, expr.name];
-}
-
-function children(expr: Expr): Expr[] {
-  switch (expr.kind) {
-    case "attribute": return [expr.object];
-    case "list": return expr.items;
-    case "unary": return [expr.operand];
-    case "binary":
-    case "logical": return [expr.left, expr.right];
-    case "compare": return expr.operands;
-    case "conditional": return [expr.condition, expr.body, expr.orElse];
-    case "index": return [expr.object, expr.index];
-    case "slice": return [expr.object, expr.start, expr.stop, expr.step].filter((e): e is Expr => e !== null);
-    default: return [];
-  }
 }

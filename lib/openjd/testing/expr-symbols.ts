@@ -4,7 +4,7 @@
  * let names). The same names bound to `unresolved[T]` values drive static type checking.
  */
 import { IntRangeExpr } from "../range-expr";
-import { parseType, type ExprType } from "../expr/types";
+import { parseType } from "../expr/types";
 import {
   boolValue, floatValue, intValue, makeList, pathValue, stringValue, unresolvedValue, type ExprValue,
 } from "../expr/values";
@@ -73,9 +73,4 @@ export function concreteSymbols(): Map<string, ExprValue> {
 /** The same names as `unresolved[T]` placeholders, for type checking. */
 export function unresolvedSymbols(): Map<string, ExprValue> {
   return new Map(SAMPLE_SYMBOLS.map((s) => [s.name, unresolvedValue(parseType(s.type))]));
-}
-
-/** The generator's type as an ExprType (for matching library signatures). */
-export function exprTypeOf(type: GenType): ExprType {
-  return parseType(type);
 }

@@ -4,6 +4,7 @@
  * expressions built to break their parsers. Values that only exist as text (`1e309`, `-0`,
  * `.nan`) are RawScalar, written into the document verbatim.
  */
+import { INT64_MAX, INT64_MIN } from "../numbers";
 import type { Random } from "./random";
 
 export class RawScalar {
@@ -12,8 +13,6 @@ export class RawScalar {
 
 export type TreeValue = null | boolean | number | bigint | string | RawScalar | TreeValue[] | { [key: string]: TreeValue };
 
-const INT64_MAX = (1n << 63n) - 1n;
-const INT64_MIN = -(1n << 63n);
 
 const BOUNDARY_NUMBERS: readonly (() => TreeValue)[] = [
   () => INT64_MAX,

@@ -41,6 +41,18 @@ steps:
         command: echo
 `;
 
+let hostJobTemplate: JobTemplate | null = null;
+
+/** The job an environment template is tried under; parsed once, not per case. */
+function hostJob(): JobTemplate {
+  if (hostJobTemplate === null) {
+    const host = checkTemplateText(HOST_JOB, "yaml").template;
+    if (host?.kind !== "job") throw new Error("the host job template must be valid");
+    hostJobTemplate = host.template;
+  }
+  return hostJobTemplate;
+}
+
 export function generateCase(runSeed: number, index: number, corpus: readonly SeedTemplate[], donors: readonly TreeValue[]): RobustnessCase {
   const seed = caseSeed(runSeed, index);
   const rng = new Random(seed);
@@ -73,9 +85,7 @@ export function runCase(testCase: MutatedTemplate & { seed: number }, values: "m
     let environments: EnvironmentTemplate[] = [];
     if (checked.template.kind === "job") template = checked.template.template;
     else {
-      const host = checkTemplateText(HOST_JOB, "yaml").template;
-      if (host?.kind !== "job") throw new Error("the host job template must be valid");
-      template = host.template;
+      template = hostJob();
       environments = [checked.template.template];
     }
     try {

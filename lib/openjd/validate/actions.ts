@@ -3,15 +3,13 @@ import { MAX_NOTIFY_PERIOD, type Action, type CancelationMethod, type Cancelatio
 import type { FormatString } from "../format-string";
 import type { SourceNode } from "../source-node";
 import { checkUnique, child, expectList, expectObject, field, namedItems, type ValidationContext } from "./context";
-import { STRING, listOf, optional, union } from "../expr/types";
+import { STRING, optional } from "../expr/types";
+import { listItemTarget } from "../format-evaluation";
 import { checkFormat, readFormat } from "./format-fields";
 import { readIntField } from "./number-fields";
 import { readBool, readEnum, readIdentifier, readString } from "./scalars";
 import type { Scope } from "./scopes";
 
-export { MAX_NOTIFY_PERIOD };
-/** An arg that is one EXPR expression may be null (dropped) or a list (spliced in). */
-const ARG_TARGET = union([optional(STRING), listOf(STRING)]);
 
 /**
  * @param scope host scope for command and args
@@ -39,7 +37,7 @@ export function checkAction(
     items?.forEach((item, i) => {
       // The spec's <ArgString> forbids control characters without EXPR, but the conformance
       // suite's base job tests pass multi-line scripts as args; the suite is our yardstick.
-      const arg = readFormat(ctx, item, child(child(path, "args"), i), scope, { control: "description" }, ARG_TARGET);
+      const arg = readFormat(ctx, item, child(child(path, "args"), i), scope, { control: "description" }, listItemTarget(STRING));
       if (arg) args?.push(arg);
     });
   }

@@ -3,7 +3,7 @@
  * hooks. The hooks are all-or-nothing, and only they see the `Wrapped*` values of the action
  * they replace — in every field they own (command, args, timeout, cancelation), nowhere else.
  */
-import { WRAP_HOOKS, type EnvironmentActions, type Path, type WrapHook } from "../model";
+import { WRAP_HOOKS, type EnvironmentActions, type Path } from "../model";
 import type { SourceNode } from "../source-node";
 import { checkAction } from "./actions";
 import { child, expectObject, field, type ValidationContext } from "./context";

@@ -1,14 +1,14 @@
 /** Environments (spec §4): name, script with onEnter/onExit (and WRAP_ACTIONS hooks), and/or variables. */
 import type { Environment, EnvironmentScript, Path } from "../model";
 import { kindName, type SourceNode } from "../source-node";
-import { checkUnique, child, expectList, expectObject, field, type ValidationContext } from "./context";
+import { checkUnique, child, expectList, expectObject, field, namedItems, type ValidationContext } from "./context";
 import { checkEmbeddedFiles, embeddedFileNames } from "./actions";
 import { checkEnvironmentActions } from "./environment-actions";
 import { readFormat } from "./format-fields";
 import { readDescription } from "./parameter-definitions";
 import { readString } from "./scalars";
 import { checkLets } from "./lets";
-import { scopeWithLets, type SymbolContext } from "./scopes";
+import { scopeWithSymbols, type SymbolContext } from "./scopes";
 
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -22,14 +22,11 @@ export function checkEnvironmentList(
   const items = expectList(ctx, node, path);
   if (!items) return [];
   const environments: Environment[] = [];
-  const named: Array<{ name: string; path: Path }> = [];
   items.forEach((item, i) => {
     const env = checkEnvironment(ctx, item, child(path, i), symbols);
-    const name = item.kind === "object" ? field(item, "name") : undefined;
-    if (name?.kind === "string") named.push({ name: name.value, path: child(path, i) });
     if (env) environments.push(env);
   });
-  checkUnique(ctx, named, "environment name");
+  checkUnique(ctx, namedItems(items, path), "environment name");
   return environments;
 }
 
@@ -71,7 +68,7 @@ function checkEnvironmentScript(
   const filesNode = field(object, "embeddedFiles");
   const baseScope = symbols.environment(embeddedFileNames(filesNode));
   const lets = checkLets(ctx, field(object, "let"), child(path, "let"), baseScope);
-  const scope = scopeWithLets(baseScope, lets.types);
+  const scope = scopeWithSymbols(baseScope, lets.types);
   const embeddedFiles = checkEmbeddedFiles(ctx, filesNode, child(path, "embeddedFiles"), scope);
   const actionsNode = field(object, "actions");
   if (actionsNode === undefined) return null;

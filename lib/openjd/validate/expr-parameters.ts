@@ -5,7 +5,6 @@
  * must satisfy every constraint, checked with the same rules as a submitted value.
  */
 import type {
-  FloatLiteral,
   IntItemConstraints,
   JobParameterDefinition,
   JobParameterType,
@@ -14,11 +13,13 @@ import type {
   RangeExprParameterDefinition,
 } from "../model";
 import { EXPR_JOB_PARAMETER_TYPES } from "../model";
+import { compareBig, compareFloat } from "../numbers";
 import type { ObjectNode, SourceNode } from "../source-node";
+import { stripUndefined } from "../strip-undefined";
 import { child, expectObject, field, type ValidationContext } from "./context";
 import { checkRangeExprText, listProblems, readBoolValue, readListValue, type ItemProblem } from "./parameter-value-rules";
-import { numberConstraints, optional, readLengths, stringConstraints } from "./parameter-constraints";
-import { readEnum, readFloat, readInt, readString } from "./scalars";
+import { numberConstraints, readLengths, readPathFields, stringConstraints } from "./parameter-constraints";
+import { readFloat, readInt, readString } from "./scalars";
 
 export type ExprParameterType = (typeof EXPR_JOB_PARAMETER_TYPES)[number];
 
@@ -47,9 +48,6 @@ interface Base {
   description?: string;
 }
 
-const compareBig = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);
-const compareFloat = (a: FloatLiteral, b: FloatLiteral) => a.value - b.value;
-
 export function checkExprDefinition(ctx: ValidationContext, node: ObjectNode, path: Path, base: Base, type: ExprParameterType): JobParameterDefinition {
   const defaultNode = field(node, "default");
   const defaultPath = child(path, "default");
@@ -60,7 +58,7 @@ export function checkExprDefinition(ctx: ValidationContext, node: ObjectNode, pa
       return { ...base, type, ...(parsed?.ok ? { default: parsed.value } : {}) };
     }
     case "RANGE_EXPR": {
-      const definition: RangeExprParameterDefinition = defined({ ...base, type, ...readLengths(ctx, node, path, 1) });
+      const definition: RangeExprParameterDefinition = stripUndefined({ ...base, type, ...readLengths(ctx, node, path, 1) });
       const text = defaultNode === undefined ? null : readString(ctx, defaultNode, defaultPath);
       if (text !== null) {
         const checked = checkRangeExprText(definition, text);
@@ -83,7 +81,7 @@ function checkListDefinition(ctx: ValidationContext, node: ObjectNode, path: Pat
     case "LIST[STRING]":
     case "LIST[PATH]": {
       const item = itemNode && readItem(ctx, itemNode, itemPath, ["allowedValues", "minLength", "maxLength"], (n) => stringConstraints(ctx, n, itemPath, "item.").fields);
-      definition = type === "LIST[STRING]" ? { ...base, type, ...lengths, item } : { ...base, type, ...lengths, item, ...pathFields(ctx, node, path) };
+      definition = type === "LIST[STRING]" ? { ...base, type, ...lengths, item } : { ...base, type, ...lengths, item, ...readPathFields(ctx, node, path) };
       break;
     }
     case "LIST[INT]":
@@ -108,7 +106,7 @@ function checkListDefinition(ctx: ValidationContext, node: ObjectNode, path: Pat
       break;
     }
   }
-  definition = defined(definition);
+  definition = stripUndefined(definition);
   const defaultNode = field(node, "default");
   if (defaultNode !== undefined) {
     const defaultPath = child(path, "default");
@@ -124,13 +122,6 @@ function checkListDefinition(ctx: ValidationContext, node: ObjectNode, path: Pat
   return definition;
 }
 
-function pathFields(ctx: ValidationContext, node: ObjectNode, path: Path) {
-  return {
-    objectType: optional(ctx, node, path, "objectType", (n, p) => readEnum(ctx, n, p, ["FILE", "DIRECTORY"] as const)),
-    dataFlow: optional(ctx, node, path, "dataFlow", (n, p) => readEnum(ctx, n, p, ["NONE", "IN", "OUT", "INOUT"] as const)),
-  };
-}
-
 function readIntItem(ctx: ValidationContext, node: SourceNode, path: Path, prefix: string): IntItemConstraints | undefined {
   const read = (n: SourceNode, p: Path) => readInt(ctx, n, p);
   return readItem(ctx, node, path, ["allowedValues", "minValue", "maxValue"], (n) => numberConstraints(ctx, n, path, read, compareBig, prefix).fields);
@@ -139,11 +130,5 @@ function readIntItem(ctx: ValidationContext, node: SourceNode, path: Path, prefi
 /** An `item:` mapping with the given keys; its fields without the ones left out. */
 function readItem<T extends object>(ctx: ValidationContext, node: SourceNode, path: Path, keys: string[], read: (node: ObjectNode) => T): T | undefined {
   const object = expectObject(ctx, node, path, { optional: keys });
-  return object ? defined(read(object)) : undefined;
-}
-
-/** The value without its undefined fields, so the model only holds what was written. */
-function defined<T extends object>(value: T): T {
-  for (const key of Object.keys(value) as Array<keyof T>) if (value[key] === undefined) delete value[key];
-  return value;
+  return object ? stripUndefined(read(object)) : undefined;
 }

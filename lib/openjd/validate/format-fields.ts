@@ -1,6 +1,6 @@
 /** Validation of format-string fields: syntax, base-language limits and value-reference scope. */
 import { requiresExtension } from "../extensions";
-import { scanExprFormatString, isWholeFieldExpression } from "../expr/format-string-expr";
+import { scanExprFormatString, isWholeFieldExpression, type ExprFormatSegment } from "../expr/format-string-expr";
 import { STRING, type ExprType } from "../expr/types";
 import { parseFormatString, type FormatSegment, type FormatString } from "../format-string";
 import { checkExpression } from "./expressions";
@@ -49,13 +49,18 @@ function checkExprFormat(ctx: ValidationContext, raw: string, path: Path, scope:
   }
   const whole = isWholeFieldExpression(scanned.segments);
   let ok = true;
-  const segments: FormatSegment[] = scanned.segments.map((segment) => {
-    if (segment.kind === "literal") return segment;
-    if (checkExpression(ctx, segment.expr, scope, whole ? target : null, path, segment.sourceOffset) === null) ok = false;
-    const reference = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/.test(segment.source.trim()) ? segment.source.trim() : null;
-    return { kind: "expression", source: segment.source.trim(), start: segment.start, reference, expr: segment.expr, sourceOffset: segment.sourceOffset };
-  });
-  return ok ? { raw, segments } : null;
+  for (const segment of scanned.segments) {
+    if (segment.kind === "expression" && checkExpression(ctx, segment.expr, scope, whole ? target : null, path, segment.sourceOffset) === null) ok = false;
+  }
+  return ok ? { raw, segments: scanned.segments.map(toFormatSegment) } : null;
+}
+
+/** An EXPR segment in the model's form: the parsed expression, and its reference when it is a dotted name. */
+export function toFormatSegment(segment: ExprFormatSegment): FormatSegment {
+  if (segment.kind === "literal") return segment;
+  const source = segment.source.trim();
+  const reference = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/.test(source) ? source : null;
+  return { kind: "expression", source, start: segment.start, reference, expr: segment.expr, sourceOffset: segment.sourceOffset };
 }
 
 /** A string field that is a format string. Length rules apply to the written text. */

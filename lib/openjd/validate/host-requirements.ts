@@ -7,7 +7,8 @@ import { isPlainLiteral, type FormatString } from "../format-string";
 import type { AmountRequirementTemplate, AttributeRequirementTemplate, HostRequirementsTemplate, Path } from "../model";
 import type { SourceNode } from "../source-node";
 import { child, expectList, expectObject, field, namedItems, type ValidationContext } from "./context";
-import { STRING, listOf, optional, union } from "../expr/types";
+import { STRING } from "../expr/types";
+import { listItemTarget } from "../format-evaluation";
 import { readFormat } from "./format-fields";
 import { readFloatField } from "./number-fields";
 import type { Scope } from "./scopes";
@@ -108,7 +109,7 @@ function checkAttribute(ctx: ValidationContext, node: SourceNode, path: Path, sc
     const values: FormatString[] = [];
     items.forEach((item, i) => {
       const p = child(listPath, i);
-      const value = readFormat(ctx, item, p, scope, { min: 1 }, union([optional(STRING), listOf(STRING)]));
+      const value = readFormat(ctx, item, p, scope, { min: 1 }, listItemTarget(STRING));
       if (!value) return;
       if (name && isPlainLiteral(name) && isPlainLiteral(value)) {
         const problem = checkAttributeValue(name.raw, value.raw);

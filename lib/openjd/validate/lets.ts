@@ -10,7 +10,7 @@ import type { SourceNode } from "../source-node";
 import { child, expectList, type ValidationContext } from "./context";
 import { checkExpression } from "./expressions";
 import { readString } from "./scalars";
-import { scopeWithLets, type Scope } from "./scopes";
+import { scopeWithSymbols, type Scope } from "./scopes";
 
 export const MAX_LET_BINDINGS = 50;
 const LET_NAME_MAX = 512;
@@ -36,7 +36,7 @@ export function checkLets(ctx: ValidationContext, node: SourceNode | undefined, 
     }
     const { name, expr, exprOffset } = parsed;
     if (name.length > LET_NAME_MAX) ctx.error(p, `the name '${name.slice(0, 20)}…' is longer than ${LET_NAME_MAX} characters`);
-    const visible = scopeWithLets(scope, result.types);
+    const visible = scopeWithSymbols(scope, result.types);
     if (result.types.has(name)) {
       ctx.error(p, `'${name}' is bound twice in this let block`);
       return;

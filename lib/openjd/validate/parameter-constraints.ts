@@ -4,10 +4,10 @@
  * a definition; the EXPR list types use the same keys inside `item:` (spec §2.11–§2.16), so the
  * readers take a key prefix for their messages ("item.maxValue").
  */
-import type { Path } from "../model";
+import type { Path, PathDataFlow, PathObjectType } from "../model";
 import type { ObjectNode, SourceNode } from "../source-node";
 import { child, expectList, field, type ValidationContext } from "./context";
-import { codePointLength, readInt, readString } from "./scalars";
+import { codePointLength, readEnum, readInt, readString } from "./scalars";
 
 /** `<JobParameterStringValue>` (§2.5): at most 1024 characters, also for the string items of lists. */
 export const STRING_VALUE_MAX = 1024;
@@ -76,6 +76,14 @@ export function stringConstraints(ctx: ValidationContext, node: ObjectNode, path
       lengthOk(value, p);
       if (allowedValues && !allowedValues.includes(value)) ctx.error(p, `${what} must be one of ${prefix}allowedValues`);
     },
+  };
+}
+
+/** `objectType` and `dataFlow` of PATH and LIST[PATH] definitions. */
+export function readPathFields(ctx: ValidationContext, node: ObjectNode, path: Path): { objectType?: PathObjectType; dataFlow?: PathDataFlow } {
+  return {
+    objectType: optional(ctx, node, path, "objectType", (n, p) => readEnum(ctx, n, p, ["FILE", "DIRECTORY"] as const)),
+    dataFlow: optional(ctx, node, path, "dataFlow", (n, p) => readEnum(ctx, n, p, ["NONE", "IN", "OUT", "INOUT"] as const)),
   };
 }
 

@@ -4,10 +4,12 @@
  */
 import type { JobParameterDefinition, JobParameterType, Path } from "../model";
 import { BASE_JOB_PARAMETER_TYPES, JOB_PARAMETER_TYPES } from "../model";
+import { compareBig, compareFloat } from "../numbers";
 import { kindName, type ObjectNode, type SourceNode } from "../source-node";
+import { stripUndefined } from "../strip-undefined";
 import { checkUnique, child, expectList, expectObject, field, type ValidationContext } from "./context";
 import { checkExprDefinition, EXPR_FIELDS, isExprParameterType } from "./expr-parameters";
-import { numberConstraints, optional, readStringValue, stringConstraints, type Constraints } from "./parameter-constraints";
+import { numberConstraints, optional, readPathFields, readStringValue, stringConstraints, type Constraints } from "./parameter-constraints";
 import { readEnum, readFloat, readIdentifier, readInt, readString } from "./scalars";
 import type { ParameterSymbol } from "./scopes";
 import { checkUserInterface } from "./user-interface";
@@ -25,8 +27,6 @@ const FIELDS: Record<JobParameterType, string[]> = {
 };
 
 const ALL_FIELDS = [...new Set([...COMMON_FIELDS, ...Object.values(FIELDS).flat()])];
-
-export { STRING_VALUE_MAX } from "./parameter-constraints";
 
 export interface ParameterDefinitionsResult {
   definitions: JobParameterDefinition[];
@@ -146,11 +146,11 @@ function checkBaseDefinition(
   switch (type) {
     case "INT": {
       const read = (n: SourceNode, p: Path) => readInt(ctx, n, p);
-      return { ...base, type, ...withDefault(numberConstraints(ctx, node, path, read, (a, b) => (a < b ? -1 : a > b ? 1 : 0)), read) };
+      return { ...base, type, ...withDefault(numberConstraints(ctx, node, path, read, compareBig), read) };
     }
     case "FLOAT": {
       const read = (n: SourceNode, p: Path) => readFloat(ctx, n, p);
-      return { ...base, type, ...withDefault(numberConstraints(ctx, node, path, read, (a, b) => a.value - b.value), read) };
+      return { ...base, type, ...withDefault(numberConstraints(ctx, node, path, read, compareFloat), read) };
     }
     case "STRING":
       return { ...base, type, ...withDefault(stringConstraints(ctx, node, path), (n, p) => readStringValue(ctx, n, p)) };
@@ -159,8 +159,7 @@ function checkBaseDefinition(
         ...base,
         type,
         ...withDefault(stringConstraints(ctx, node, path), (n, p) => readStringValue(ctx, n, p)),
-        objectType: optional(ctx, node, path, "objectType", (n, p) => readEnum(ctx, n, p, ["FILE", "DIRECTORY"] as const)),
-        dataFlow: optional(ctx, node, path, "dataFlow", (n, p) => readEnum(ctx, n, p, ["NONE", "IN", "OUT", "INOUT"] as const)),
+        ...readPathFields(ctx, node, path),
       };
   }
 }
@@ -169,10 +168,5 @@ export function readDescription(ctx: ValidationContext, node: ObjectNode, path: 
   const d = field(node, "description");
   if (d === undefined) return undefined;
   return readString(ctx, d, child(path, "description"), { min: 1, max: 2048, control: "description" }) ?? undefined;
-}
-
-function stripUndefined<T extends object>(value: T): T {
-  for (const key of Object.keys(value) as Array<keyof T>) if (value[key] === undefined) delete value[key];
-  return value;
 }
 

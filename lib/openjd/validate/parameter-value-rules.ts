@@ -6,8 +6,8 @@
  * points at `default[2]` or `default[1][0]`.
  */
 import type { PathSegment } from "../errors";
-import type { FloatLiteral, IntItemConstraints, ListParameterDefinition, ListParameterType, RangeExprParameterDefinition } from "../model";
-import { checkFinite, checkInt64, clip, parseFloatText, parseIntText, type Parsed } from "../numbers";
+import type { FloatLiteral, ListParameterDefinition, ListParameterType, RangeExprParameterDefinition } from "../model";
+import { checkFinite, checkInt64, clip, compareBig, compareFloat, parseFloatText, parseIntText, type Parsed } from "../numbers";
 import { IntRangeExpr } from "../range-expr";
 import { kindName, type SourceNode } from "../source-node";
 import { STRING_VALUE_MAX } from "./parameter-constraints";
@@ -154,15 +154,15 @@ export function listProblems(definition: ListParameterDefinition, items: ListIte
         break;
       }
       case "LIST[INT]":
-        checkInt(item as bigint, definition.item, "item.", at, problems);
+        checkNumber(item as bigint, definition.item, compareBig, String, "item.", at, problems);
         break;
       case "LIST[FLOAT]":
-        checkFloat(item as FloatLiteral, definition, at, problems);
+        checkNumber(item as FloatLiteral, definition.item, compareFloat, (v) => v.text, "item.", at, problems);
         break;
       case "LIST[LIST[INT]]": {
         const inner = item as bigint[];
         checkCount(inner.length, definition.item ?? {}, "item.", at, problems);
-        inner.forEach((value, j) => checkInt(value, definition.item?.item, "item.item.", [i, j], problems));
+        inner.forEach((value, j) => checkNumber(value, definition.item?.item, compareBig, String, "item.item.", [i, j], problems));
         break;
       }
       case "LIST[BOOL]":
@@ -179,22 +179,21 @@ function checkCount(count: number, limits: { minLength?: number; maxLength?: num
   if (limits.maxLength !== undefined && count > limits.maxLength) problems.push({ at, message: `${what} has ${items}; ${prefix}maxLength is ${limits.maxLength}` });
 }
 
-function checkInt(value: bigint, item: IntItemConstraints | undefined, prefix: string, at: PathSegment[], problems: ItemProblem[]): void {
+/** The first rule of `item:` (INT or FLOAT constraints) that a number breaks. */
+function checkNumber<T>(
+  value: T,
+  item: { minValue?: T; maxValue?: T; allowedValues?: T[] } | undefined,
+  compare: (a: T, b: T) => number,
+  show: (v: T) => string,
+  prefix: string,
+  at: PathSegment[],
+  problems: ItemProblem[],
+): void {
   if (!item) return;
-  if (item.minValue !== undefined && value < item.minValue) problems.push({ at, message: `${value} is below ${prefix}minValue ${item.minValue}` });
-  else if (item.maxValue !== undefined && value > item.maxValue) problems.push({ at, message: `${value} is above ${prefix}maxValue ${item.maxValue}` });
-  else if (item.allowedValues && !item.allowedValues.includes(value)) {
-    problems.push({ at, message: `${value} is not one of ${prefix}allowedValues (${item.allowedValues.join(", ")})` });
-  }
-}
-
-function checkFloat(value: FloatLiteral, definition: ListParameterDefinition & { type: "LIST[FLOAT]" }, at: PathSegment[], problems: ItemProblem[]): void {
-  const item = definition.item;
-  if (!item) return;
-  if (item.minValue !== undefined && value.value < item.minValue.value) problems.push({ at, message: `${value.text} is below item.minValue ${item.minValue.text}` });
-  else if (item.maxValue !== undefined && value.value > item.maxValue.value) problems.push({ at, message: `${value.text} is above item.maxValue ${item.maxValue.text}` });
-  else if (item.allowedValues && !item.allowedValues.some((a) => a.value === value.value)) {
-    problems.push({ at, message: `${value.text} is not one of item.allowedValues (${item.allowedValues.map((a) => a.text).join(", ")})` });
+  if (item.minValue !== undefined && compare(value, item.minValue) < 0) problems.push({ at, message: `${show(value)} is below ${prefix}minValue ${show(item.minValue)}` });
+  else if (item.maxValue !== undefined && compare(value, item.maxValue) > 0) problems.push({ at, message: `${show(value)} is above ${prefix}maxValue ${show(item.maxValue)}` });
+  else if (item.allowedValues && !item.allowedValues.some((a) => compare(a, value) === 0)) {
+    problems.push({ at, message: `${show(value)} is not one of ${prefix}allowedValues (${item.allowedValues.map(show).join(", ")})` });
   }
 }
 

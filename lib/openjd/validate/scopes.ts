@@ -22,8 +22,6 @@ export interface Scope {
   readonly hints: ReadonlyMap<string, string>;
 }
 
-export const SESSION_SYMBOLS = ["Session.WorkingDirectory", "Session.HasPathMappingRules", "Session.PathMappingRulesFile"];
-
 /** Types of job parameter values in expressions (spec digest §14.3): PATH is `path`, its RawParam a `string`. */
 export function parameterExprType(type: string, raw: boolean): ExprType {
   switch (type) {
@@ -94,16 +92,12 @@ export class SymbolContext {
     return new SymbolContext(this.expr, this.params, { ...this.extras, environmentFiles: [...this.extras.environmentFiles, ...names] });
   }
 
-  get lets(): ReadonlyMap<string, ExprType> {
-    return this.extras.lets;
-  }
-
   /** Fields resolved at job creation: job name, task parameter ranges, host requirements, numeric format strings. */
   template(): Scope {
     const types = this.common(false);
     const hints = new Map<string, string>();
     for (const p of this.params) {
-      if (p.type === "PATH" || (p.type as string) === "LIST[PATH]") {
+      if (p.type === "PATH" || p.type === "LIST[PATH]") {
         types.delete(`Param.${p.name}`);
         hints.set(
           `Param.${p.name}`,
@@ -160,9 +154,6 @@ export function scopeWithSymbols(scope: Scope, extra: ReadonlyMap<string, ExprTy
   const types = new Map([...scope.types, ...extra]);
   return makeScope(scope.kind, types, new Map(scope.hints));
 }
-
-/** A scope with extra let bindings (a script's own `let`). */
-export const scopeWithLets = scopeWithSymbols;
 
 export function explainUnavailable(scope: Scope, reference: string): string {
   const hint = scope.hints.get(reference);

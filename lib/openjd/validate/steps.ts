@@ -10,7 +10,7 @@ import { checkHostRequirements } from "./host-requirements";
 import { readDescription } from "./parameter-definitions";
 import { readString } from "./scalars";
 import { checkLets } from "./lets";
-import { scopeWithLets, type SymbolContext, type TaskParameterSymbol } from "./scopes";
+import { scopeWithSymbols, type SymbolContext, type TaskParameterSymbol } from "./scopes";
 import { checkParameterSpace } from "./task-parameters";
 
 /** How a FEATURE_BUNDLE_1 simple action runs its script (RFC 0004). */
@@ -135,7 +135,7 @@ function checkStepScript(
   const filesNode = field(object, "embeddedFiles");
   const baseScope = symbols.stepScript(taskParameters, embeddedFileNames(filesNode));
   const lets = checkLets(ctx, field(object, "let"), child(path, "let"), baseScope);
-  const scope = scopeWithLets(baseScope, lets.types);
+  const scope = scopeWithSymbols(baseScope, lets.types);
   const embeddedFiles = checkEmbeddedFiles(ctx, filesNode, child(path, "embeddedFiles"), scope);
   const actionsNode = field(object, "actions");
   if (actionsNode === undefined) return null;
@@ -164,7 +164,7 @@ function checkSimpleAction(
   if (!object) return null;
   const baseScope = symbols.stepScript(taskParameters, [SIMPLE_ACTION_FILE]);
   const lets = checkLets(ctx, field(object, "let"), child(path, "let"), baseScope);
-  const scope = scopeWithLets(baseScope, lets.types);
+  const scope = scopeWithSymbols(baseScope, lets.types);
   const scriptNode = field(object, "script");
   const data = scriptNode && readFormat(ctx, scriptNode, child(path, "script"), scope, { min: 1 });
   const runner = SIMPLE_ACTION_RUNNERS[kind];

@@ -10,7 +10,8 @@ import { TASK_PARAMETER_TYPES } from "../model";
 import { IntRangeExpr } from "../range-expr";
 import { kindName, type SourceNode } from "../source-node";
 import { checkUnique, child, expectList, expectObject, field, namedItems, type ValidationContext } from "./context";
-import { FLOAT, INT, RANGE_EXPR, STRING, listOf, optional, union, type ExprType } from "../expr/types";
+import { FLOAT, INT, RANGE_EXPR, STRING, listOf, union, type ExprType } from "../expr/types";
+import { listItemTarget } from "../format-evaluation";
 import { checkFormat, readFormat } from "./format-fields";
 import { readIntField } from "./number-fields";
 import { readEnum, readFloat, readIdentifier, readInt } from "./scalars";
@@ -143,8 +144,7 @@ function checkRange(ctx: ValidationContext, node: SourceNode, path: Path, type: 
       ctx.error(path, `a ${type} range must be a list of values (range expressions are for INT parameters)`);
       return null;
     }
-    const target = isInt ? union([RANGE_EXPR, listOf(INT), INT]) : listOf(rangeItemType(type));
-    const format = checkFormat(ctx, node.value, path, scope, target);
+    const format = checkFormat(ctx, node.value, path, scope, rangeExpressionTarget(type));
     if (!format) return null;
     if (isPlainLiteral(format) && !checkRangeExpression(ctx, node.value, path)) return null;
     return { kind: "expression", format, path };
@@ -175,8 +175,13 @@ export function checkRangeExpression(ctx: ValidationContext, text: string, path:
 }
 
 /** The expression type of one value of a task parameter's range. */
-function rangeItemType(type: TaskParameterTypeName): ExprType {
+export function rangeItemType(type: TaskParameterTypeName): ExprType {
   return type === "FLOAT" ? FLOAT : type === "STRING" || type === "PATH" ? STRING : INT;
+}
+
+/** What a range written as one EXPR expression may produce: integers also as a range expression. */
+export function rangeExpressionTarget(type: TaskParameterTypeName): ExprType {
+  return type === "INT" || type === "CHUNK[INT]" ? union([RANGE_EXPR, listOf(INT), INT]) : listOf(rangeItemType(type));
 }
 
 function checkRangeItem(
@@ -188,9 +193,7 @@ function checkRangeItem(
 ): { format: FormatString; literal: "int" | "float" | "string" } | null {
   const literalText = (text: string, literal: "int" | "float" | "string") => ({ format: { raw: text, segments: [{ kind: "literal" as const, text }] }, literal });
   if (item.kind === "string" && item.value.includes("{{")) {
-    const itemType = rangeItemType(type);
-    const target = union([optional(itemType), listOf(itemType)]);
-    const format = readFormat(ctx, item, path, scope, { max: type === "STRING" || type === "PATH" ? MAX_TASK_STRING_LENGTH : undefined }, target);
+    const format = readFormat(ctx, item, path, scope, { max: type === "STRING" || type === "PATH" ? MAX_TASK_STRING_LENGTH : undefined }, listItemTarget(rangeItemType(type)));
     return format ? { format, literal: "string" } : null;
   }
   switch (type) {

@@ -3,7 +3,7 @@ import type { RawError } from "../errors";
 import { EXTENSION_PREREQUISITES, isKnownExtension, SUPPORTED_EXTENSIONS, type ExtensionName } from "../extensions";
 import { isPlainLiteral } from "../format-string";
 import type { Environment, EnvironmentTemplate, JobTemplate, Path, StepTemplate, Template } from "../model";
-import { isWrappingEnvironment, tooManyWrappers } from "../wrap-stack";
+import { extraWrappers } from "../wrap-stack";
 import { kindName, type ObjectNode, type SourceNode } from "../source-node";
 import { findCycle } from "../step-graph";
 import { checkUnique, child, expectList, expectObject, field, namedItems, ValidationContext } from "./context";
@@ -164,13 +164,8 @@ function checkStepEnvironmentNames(ctx: ValidationContext, root: ObjectNode): vo
  * creation, where the same rule is checked again over the whole stack.
  */
 function checkWrappingEnvironments(ctx: ValidationContext, jobEnvironments: readonly Environment[], steps: readonly StepTemplate[]): void {
-  const outer = jobEnvironments.filter(isWrappingEnvironment);
-  for (const env of outer.slice(1)) ctx.error(env.path, tooManyWrappers(outer[0] as Environment, env));
-  if (outer.length > 1) return;
-  for (const step of steps) {
-    const stack = [...outer, ...step.stepEnvironments.filter(isWrappingEnvironment)];
-    for (const env of stack.slice(1)) ctx.error(env.path, tooManyWrappers(stack[0] as Environment, env, step.name));
-  }
+  const stepStacks = steps.map((step) => ({ name: step.name, environments: step.stepEnvironments }));
+  for (const { item, message } of extraWrappers(jobEnvironments, stepStacks, (env) => env)) ctx.error(item.path, message);
 }
 
 function checkEnvironmentTemplate(ctx: ValidationContext, root: ObjectNode, extensions: ExtensionName[]): Template | null {
