@@ -42,7 +42,42 @@ export type Expr =
   | { kind: "index"; object: Expr; index: Expr; span: Span }
   | { kind: "slice"; object: Expr; start: Expr | null; stop: Expr | null; step: Expr | null; span: Span };
 
-export type ExprKind = Expr["kind"];
+/**
+ * The direct sub-expressions of a node (absent slice bounds and filters are null). Every kind is
+ * listed, so a new kind of node does not compile until its children are named here.
+ */
+export function childrenOf(expr: Expr): ReadonlyArray<Expr | null> {
+  switch (expr.kind) {
+    case "int":
+    case "float":
+    case "string":
+    case "bool":
+    case "null":
+    case "name":
+      return [];
+    case "attribute":
+      return [expr.object];
+    case "list":
+      return expr.items;
+    case "comprehension":
+      return [expr.element, expr.iterable, expr.condition];
+    case "unary":
+      return [expr.operand];
+    case "binary":
+    case "logical":
+      return [expr.left, expr.right];
+    case "compare":
+      return expr.operands;
+    case "conditional":
+      return [expr.condition, expr.body, expr.orElse];
+    case "call":
+      return [expr.callee, ...expr.args];
+    case "index":
+      return [expr.object, expr.index];
+    case "slice":
+      return [expr.object, expr.start, expr.stop, expr.step];
+  }
+}
 
 /** A parse failure, located within the expression source. */
 export interface ExprSyntaxError {

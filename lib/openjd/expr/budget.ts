@@ -68,24 +68,48 @@ export class Budget {
  * What one list element really costs in this runtime (a boxed value object plus its slot),
  * so the memory budget bounds real memory and the time spent allocating it.
  */
-export const LIST_ITEM_BYTES = 48;
+const LIST_ITEM_BYTES = 48;
+
+/** Bytes of a list of `count` items whose own contents take `contentBytes` (see contentBytes). */
+export function listBytes(count: number, contentBytes = 0): number {
+  return 16 + LIST_ITEM_BYTES * count + contentBytes;
+}
+
+/** Bytes the items of a list hold beyond their slots: the text of strings and paths, nested lists. */
+export function contentBytes(items: readonly ExprValue[]): number {
+  let total = 0;
+  for (const item of items) if (item.kind === "string" || item.kind === "path" || item.kind === "list") total += sizeOf(item);
+  return total;
+}
+
+/** Bytes of a string or path of `length` UTF-16 code units. */
+function textBytes(length: number): number {
+  return 16 + 2 * length;
+}
+
+/**
+ * Sizes a string result before it is built. The evaluator charges the operations for the text
+ * a call produces; this only refuses a result that could not fit in memory.
+ */
+export function reserveText(ctx: { assertFits(bytes: number): void }, length: number): void {
+  ctx.assertFits(textBytes(length));
+}
 
 /** Sizes of lists, computed once: lists are immutable and may be looked up many times. */
 const listSizes = new WeakMap<object, number>();
 
 /** Approximate bytes of a value: 16 per value plus 2 per character. */
-export function sizeOf(value: ExprValue): number {
+function sizeOf(value: ExprValue): number {
   switch (value.kind) {
     case "string":
     case "path":
-      return 16 + 2 * value.value.length;
+      return textBytes(value.value.length);
     case "float":
       return 16 + (value.text?.length ?? 0) * 2;
     case "list": {
       const cached = listSizes.get(value);
       if (cached !== undefined) return cached;
-      let size = 16 + LIST_ITEM_BYTES * value.items.length;
-      for (const item of value.items) if (item.kind === "string" || item.kind === "path" || item.kind === "list") size += sizeOf(item);
+      const size = listBytes(value.items.length, contentBytes(value.items));
       listSizes.set(value, size);
       return size;
     }

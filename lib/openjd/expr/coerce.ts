@@ -4,6 +4,7 @@
  * conversions: int→float, path→string, range_expr→string or list[int], element-wise lists, and,
  * for a single scalar target, scalars to string, string→path, exact float/string→int, int/string→float.
  */
+import { clip } from "../numbers";
 import { IntRangeExpr } from "../range-expr";
 import { typeError } from "./errors";
 import { INT, satisfies, typeToString, type ExprType } from "./types";
@@ -23,10 +24,10 @@ export function coerceTo(value: ExprValue, target: ExprType, pathFormat: PathFor
 
 function describe(value: ExprValue): string {
   const type = typeToString(typeOf(value));
-  return value.kind === "string" ? `${type} '${value.value.length > 40 ? `${value.value.slice(0, 40)}…` : value.value}'` : type;
+  return value.kind === "string" ? `${type} '${clip(value.value)}'` : type;
 }
 
-export function tryCoerce(value: ExprValue, target: ExprType, pathFormat: PathFormat): ExprValue | null {
+function tryCoerce(value: ExprValue, target: ExprType, pathFormat: PathFormat): ExprValue | null {
   if (target.code === "unresolved") target = target.inner;
   if (value.kind === "unresolved") {
     return canCoerceType(value.type, target) ? unresolvedValue(narrow(value.type, target)) : null;
@@ -80,7 +81,7 @@ function coerceScalar(value: ExprValue, target: ExprType, pathFormat: PathFormat
 }
 
 /** Type-level version of tryCoerce, for unresolved values during checking. */
-export function canCoerceType(source: ExprType, target: ExprType): boolean {
+function canCoerceType(source: ExprType, target: ExprType): boolean {
   if (target.code === "unresolved") target = target.inner;
   if (source.code === "unresolved") source = source.inner;
   if (satisfies(source, target)) return true;

@@ -15,7 +15,7 @@ function compareIntFloat(i: bigint, f: number): number {
   return i <= BigInt(Math.floor(f)) ? -1 : 1;
 }
 
-export function compareCodePoints(a: string, b: string): number {
+function compareCodePoints(a: string, b: string): number {
   if (a === b) return 0;
   const ia = a[Symbol.iterator]();
   const ib = b[Symbol.iterator]();

@@ -10,7 +10,7 @@ import { coerceTo } from "./coerce";
 import { ExprError, typeError } from "./errors";
 import type { EvalContext, FunctionLibrary } from "./library";
 import { suggest } from "../validate/scopes";
-import { ANY, BOOL, INT, NULLTYPE, listOf, resolvedType, typeToString, union, type ExprType } from "./types";
+import { ANY, BOOL, INT, NULLTYPE, listOf, resolvedType, typeToString, typesEqual, union, type ExprType } from "./types";
 import {
   FALSE, NULL, TRUE, boolValue, elementsOf, floatValue, intValue, makeList, stringValue, typeOf, unresolvedValue,
   type ExprValue, type PathFormat,
@@ -153,11 +153,7 @@ class Evaluator implements EvalContext {
   }
 
   private lookup(name: string, span: Span): ExprValue {
-    for (let i = this.locals.length - 1; i >= 0; i--) {
-      const local = this.locals[i]?.get(name);
-      if (local !== undefined) return local;
-    }
-    const value = this.options.symbols.get(name);
+    const value = this.localOrSymbol(name);
     if (value !== undefined) return value;
     throw new ExprError("name", unknownNameMessage(name, this.visibleNames()), span);
   }
@@ -181,7 +177,7 @@ class Evaluator implements EvalContext {
         for (const property of chain.slice(n)) result = this.property(result, property);
         return result;
       }
-      if (isNamespace(chain[0] as string)) {
+      if (NAMESPACES.has(chain[0] as string)) {
         throw new ExprError("name", unknownNameMessage(chain.join("."), this.visibleNames()), expr.span);
       }
     }
@@ -292,7 +288,7 @@ class Evaluator implements EvalContext {
   }
 
   private comprehension(expr: Extract<Expr, { kind: "comprehension" }>, target: ExprType | null): ExprValue {
-    if (this.visibleNames().includes(expr.variable)) {
+    if (this.localOrSymbol(expr.variable) !== undefined) {
       throw new ExprError("name", `the loop variable '${expr.variable}' shadows a name that already exists`, expr.variableSpan);
     }
     const iterable = this.node(expr.iterable, null);
@@ -347,10 +343,6 @@ const COMPARE = { "<": "__lt__", ">": "__gt__", "<=": "__le__", ">=": "__ge__", 
 
 const NAMESPACES = new Set(["Param", "RawParam", "Task", "Session", "Env", "Job", "Step", "WrappedAction", "WrappedEnv", "WrappedStep"]);
 
-function isNamespace(name: string): boolean {
-  return NAMESPACES.has(name);
-}
-
 function dottedChain(expr: Expr): string[] | null {
   if (expr.kind === "name") return [expr.name];
   if (expr.kind === "attribute") {
@@ -382,7 +374,7 @@ function typeAllows(type: ExprType, wanted: ExprType): boolean {
   const t = resolvedType(type);
   if (t.code === "any") return true;
   if (t.code === "union") return t.members.some((m) => typeAllows(m, wanted));
-  return typeToString(t) === typeToString(wanted);
+  return typesEqual(t, wanted);
 }
 
 function withoutNull(type: ExprType): ExprType {
@@ -391,12 +383,12 @@ function withoutNull(type: ExprType): ExprType {
   return union(t.members.filter((m) => m.code !== "nulltype"));
 }
 
-function unknownNameMessage(name: string, known: readonly string[]): string {
+function unknownNameMessage(name: string, known: readonly string[], what = "name"): string {
   const suggestions = suggest(name, known);
-  return `unknown name '${name}'${suggestions.length > 0 ? `; did you mean ${suggestions.join(" or ")}?` : ""}`;
+  return `unknown ${what} '${name}'${suggestions.length > 0 ? `; did you mean ${suggestions.join(" or ")}?` : ""}`;
 }
 
+/** Operators (`__add__`) are never suggested: they cannot be called by name. */
 function unknownFunctionMessage(name: string, known: readonly string[]): string {
-  const suggestions = suggest(name, known.filter((n) => !n.startsWith("__")));
-  return `unknown function '${name}'${suggestions.length > 0 ? `; did you mean ${suggestions.join(" or ")}?` : ""}`;
+  return unknownNameMessage(name, known.filter((n) => !n.startsWith("__")), "function");
 }

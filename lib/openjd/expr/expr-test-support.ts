@@ -1,5 +1,5 @@
 /** Helpers for EXPR tests: parse and evaluate source text against symbols, report values as text. */
-import { evaluateWithMetrics, type EvaluateOptions } from "./evaluator";
+import { evaluate, type EvaluateOptions } from "./evaluator";
 import { ExprError } from "./errors";
 import { standardLibrary, type LibraryScope } from "./functions";
 import { parseExpression } from "./parser";
@@ -20,13 +20,13 @@ export function run(source: string, options: RunOptions = {}): ExprValue {
   if (!parsed.ok) throw new ExprError("syntax", parsed.error.message, parsed.error.span);
   const symbols = new Map<string, ExprValue>(Object.entries(options.symbols ?? {}));
   for (const [name, type] of Object.entries(options.types ?? {})) symbols.set(name, unresolvedValue(parseType(type)));
-  return evaluateWithMetrics(parsed.expr, {
+  return evaluate(parsed.expr, {
     library: standardLibrary(options.scope ?? "template"),
     symbols,
     pathFormat: "POSIX",
     ...(options.target ? { target: parseType(options.target) as ExprType } : {}),
     ...(options.limits ? { limits: options.limits } : {}),
-  }).value;
+  });
 }
 
 /** The value as `string()` prints it. */

@@ -6,7 +6,7 @@
  */
 import type { Expr } from "./ast";
 import { findStringEnd } from "./lexer-literals";
-import { parseExpression, type ParseLimits } from "./parser";
+import { DEFAULT_PARSE_LIMITS, parseExpression, type ParseLimits } from "./parser";
 
 export type ExprFormatSegment =
   | { kind: "literal"; text: string }
@@ -31,7 +31,6 @@ export interface ExprFormatLimits extends ParseLimits {
 }
 
 const DEFAULT_MAX_SEGMENTS = 1000;
-const DEFAULT_MAX_LENGTH = 1_000_000;
 const BLANK = /[ \t\n\r\f]/;
 
 type Found = { ok: true; close: number } | { ok: false; message: string; offset: number };
@@ -52,7 +51,7 @@ function findClose(raw: string, open: number): Found {
 }
 
 export function scanExprFormatString(raw: string, limits: ExprFormatLimits = {}): ExprFormatScanResult {
-  const maxLength = limits.maxLength ?? DEFAULT_MAX_LENGTH;
+  const maxLength = limits.maxLength ?? DEFAULT_PARSE_LIMITS.maxLength;
   const maxSegments = limits.maxSegments ?? DEFAULT_MAX_SEGMENTS;
   if (raw.length > maxLength) {
     return { ok: false, message: `format string is too long (${raw.length} characters; the limit is ${maxLength})`, offset: maxLength };

@@ -7,7 +7,7 @@
  * chained `else`) and the depth of the resulting tree (so `1+1+…+1` cannot make the recursive
  * evaluator overflow its stack). A source 100,000 brackets deep fails at bracket 101.
  */
-import type { BinaryOperator, CompareOperator, Expr, Span } from "./ast";
+import { childrenOf, type BinaryOperator, type CompareOperator, type Expr, type Span } from "./ast";
 import { describeToken as describe, ExprSyntaxFailure, isReservedName, KEYWORDS, Lexer, LITERAL_NAMES, type Operator, type Token } from "./lexer";
 import { INT64_MAGNITUDE_LIMIT } from "./lexer-literals";
 
@@ -374,32 +374,7 @@ export class GrammarParser {
 /** The first comprehension inside an expression (trees are depth-limited, so recursion is safe). */
 function findComprehension(expr: Expr): Expr | null {
   if (expr.kind === "comprehension") return expr;
-  const children: Array<Expr | null> = (() => {
-    switch (expr.kind) {
-      case "attribute":
-        return [expr.object];
-      case "list":
-        return expr.items;
-      case "unary":
-        return [expr.operand];
-      case "binary":
-      case "logical":
-        return [expr.left, expr.right];
-      case "compare":
-        return expr.operands;
-      case "conditional":
-        return [expr.condition, expr.body, expr.orElse];
-      case "call":
-        return [expr.callee, ...expr.args];
-      case "index":
-        return [expr.object, expr.index];
-      case "slice":
-        return [expr.object, expr.start, expr.stop, expr.step];
-      default:
-        return [];
-    }
-  })();
-  for (const child of children) {
+  for (const child of childrenOf(expr)) {
     const found = child === null ? null : findComprehension(child);
     if (found) return found;
   }

@@ -4,7 +4,7 @@
  * too (`__add__`, `__contains__`, `__property_name__`), so one dispatcher serves everything.
  */
 import { typeError } from "./errors";
-import { ANY, FLOAT, INT, STRING, listOf, parseType, typeToString, unresolved, type ExprType, type TypeVariable } from "./types";
+import { ANY, FLOAT, INT, STRING, listOf, parseType, splitTopLevel, typeToString, unresolved, type ExprType, type TypeVariable } from "./types";
 import { elementsOf, makeList, floatValue, stringValue, typeOf, unresolvedValue, type ExprValue, type PathFormat } from "./values";
 
 /** What a function implementation may use from the evaluator. */
@@ -28,6 +28,8 @@ export interface Overload {
   readonly params: readonly ExprType[];
   readonly returns: ExprType;
   readonly impl: FunctionImpl;
+  /** True when a parameter mentions a type variable (`T`), so only phase 3 can pick it. */
+  readonly generic: boolean;
 }
 
 type Bindings = Map<TypeVariable, ExprType>;
@@ -40,9 +42,9 @@ export class FunctionLibrary {
     const match = /^\((.*)\)\s*->\s*(.+)$/.exec(signature.trim());
     if (!match) throw new Error(`bad signature for ${name}: ${signature}`);
     const paramText = (match[1] as string).trim();
-    const params = paramText === "" ? [] : splitParams(paramText).map(parseType);
+    const params = paramText === "" ? [] : splitTopLevel(paramText, ",").map(parseType);
     const list = this.overloads.get(name) ?? [];
-    list.push({ signature, params, returns: parseType(match[2] as string), impl });
+    list.push({ signature, params, returns: parseType(match[2] as string), impl, generic: params.some(hasVariables) });
     this.overloads.set(name, list);
     return this;
   }
@@ -88,14 +90,12 @@ export class FunctionLibrary {
 /** Return types of the overloads a call with these (non-union) argument types would dispatch to. */
 function staticReturns(candidates: readonly Overload[], types: readonly ExprType[], method: boolean): ExprType[] {
   // Same phases as a concrete call: an exact overload wins over one reached by coercion.
-  const plain = candidates.filter((o) => !o.params.some(hasVariables));
-  const exact = plain.filter((o) => o.params.every((p, i) => fits(types[i] as ExprType, p, false)));
-  if (exact.length > 0) return exact.map((o) => o.returns);
-  const coercing = plain.filter((o) => o.params.every((p, i) => fits(types[i] as ExprType, p, !(method && i === 0))));
-  if (coercing.length > 0) return coercing.map((o) => o.returns);
+  for (const coerce of [false, true]) {
+    const plain = candidates.filter((o) => acceptsPlain(o, types, coerce, method));
+    if (plain.length > 0) return plain.map((o) => o.returns);
+  }
   for (const o of candidates) {
-    if (!o.params.some(hasVariables)) continue;
-    const bindings = matchAll(o.params, types, method);
+    const bindings = genericBindings(o, types, method);
     if (bindings !== null) return [substitute(o.returns, bindings)];
   }
   return [];
@@ -119,22 +119,6 @@ function unionOf(types: ExprType[]): ExprType {
   return unique.size === 1 ? (types[0] as ExprType) : { code: "union", members: [...unique.values()] };
 }
 
-function splitParams(text: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    if (text[i] === "[") depth++;
-    else if (text[i] === "]") depth--;
-    else if (text[i] === "," && depth === 0) {
-      out.push(text.slice(start, i));
-      start = i + 1;
-    }
-  }
-  out.push(text.slice(start));
-  return out;
-}
-
 function noMatch(name: string, types: readonly ExprType[], overloads: readonly Overload[] | undefined) {
   const shown = displayName(name);
   const args = types.map((t) => typeToString(t.code === "unresolved" ? t.inner : t)).join(", ");
@@ -156,25 +140,30 @@ function displayName(name: string): string {
   return op[name] ?? `${name}()`;
 }
 
-/** Phase 1: every argument already has the parameter's (non-generic) type. */
-function exactPhase(o: Overload, args: ExprValue[], types: ExprType[]): ExprValue[] | null {
-  if (o.params.some(hasVariables)) return null;
-  return o.params.every((p, i) => fits(types[i] as ExprType, p, false)) ? args : null;
+/**
+ * Phases 1 and 2: a non-generic overload whose parameters take the arguments as they are, or
+ * with int→float and path→string when `coerce` (never on a method call's receiver).
+ */
+function acceptsPlain(o: Overload, types: readonly ExprType[], coerce: boolean, method: boolean): boolean {
+  return !o.generic && o.params.every((p, i) => fits(types[i] as ExprType, p, coerce && !(method && i === 0)));
 }
 
-/** Phase 2: non-generic with int→float and path→string (never on a method call's receiver). */
+/** Phase 3: a generic overload's type variables bound to the arguments' types, or null. */
+function genericBindings(o: Overload, types: readonly ExprType[], method: boolean): Bindings | null {
+  return o.generic ? matchAll(o.params, types, method) : null;
+}
+
+function exactPhase(o: Overload, args: ExprValue[], types: ExprType[], method: boolean): ExprValue[] | null {
+  return acceptsPlain(o, types, false, method) ? args : null;
+}
+
 function coercingPhase(o: Overload, args: ExprValue[], types: ExprType[], method: boolean): ExprValue[] | null {
-  if (o.params.some(hasVariables)) return null;
-  if (!o.params.every((p, i) => fits(types[i] as ExprType, p, !(method && i === 0)))) return null;
-  return args.map((a, i) => convertArg(a, o.params[i] as ExprType));
+  return acceptsPlain(o, types, true, method) ? args.map((a, i) => convertArg(a, o.params[i] as ExprType)) : null;
 }
 
-/** Phase 3: generic signatures; type variables bind to the arguments' types and unify. */
 function genericPhase(o: Overload, args: ExprValue[], types: ExprType[], method: boolean): ExprValue[] | null {
-  if (!o.params.some(hasVariables)) return null;
-  const bindings = matchAll(o.params, types, method);
-  if (bindings === null) return null;
-  return args.map((a, i) => convertArg(a, substitute(o.params[i] as ExprType, bindings)));
+  const bindings = genericBindings(o, types, method);
+  return bindings === null ? null : args.map((a, i) => convertArg(a, substitute(o.params[i] as ExprType, bindings)));
 }
 
 function hasVariables(t: ExprType): boolean {

@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
-import { caseFailures, generateExprCase, runExprCase, runPathological, type ExprCaseOutcome } from "../testing/expr-case";
+import { caseFailures, generateExprCase, runExprCase, runPathological } from "../testing/expr-case";
 import { BUILT_IN_EXPRESSIONS, expressionsInDocument } from "../testing/expr-corpus";
 import { VOCABULARY } from "../testing/expr-mutations";
 import { pathologicalExpressions } from "../testing/expr-pathological";
@@ -25,17 +25,6 @@ const HANG_MS = 5000;
 /** A tenth of the spec's budgets: limit errors still happen, and no case can take long. */
 const LIMITS = { operations: 1_000_000, memoryBytes: 10_000_000 };
 const libraries = { template: standardLibrary("template"), host: standardLibrary("host") };
-
-/**
- * Crashes this suite found in code other people own (functions/*), reproduced one by one below
- * with `it.fails` so the suite stays green until they are fixed and then says to drop the entry.
- */
-const KNOWN_CRASHES: Array<{ where: string; source: string; signature: RegExp }> = [];
-const isKnownCrash = (outcome: ExprCaseOutcome): boolean => {
-  const error = outcome.exception?.error;
-  const text = error instanceof Error ? `${error.message}\n${error.stack}` : String(error);
-  return outcome.exception !== null && KNOWN_CRASHES.some((k) => k.signature.test(text));
-};
 
 /** Expressions of the samples and EXPR conformance templates, found as scripts/conformance-gate.mjs finds them. */
 function loadCorpus(): string[] {
@@ -55,14 +44,6 @@ function loadCorpus(): string[] {
   return [...new Set(found)];
 }
 
-function check(label: string, outcome: ExprCaseOutcome, known: string[]): string[] {
-  if (isKnownCrash(outcome)) {
-    known.push(label);
-    return outcome.problems.map((p) => `${label}: ${p}`);
-  }
-  return caseFailures(label, outcome, HANG_MS);
-}
-
 describe("EXPR robustness", () => {
   const loaded = loadCorpus();
   const corpus = loaded.length > 0 ? loaded : [...BUILT_IN_EXPRESSIONS];
@@ -73,15 +54,14 @@ describe("EXPR robustness", () => {
 
   it(`answers ${SEEDED_CASES} generated and mutated expressions with a value or a located error`, () => {
     const failures: string[] = [];
-    const known: string[] = [];
     const outcomes = new Map<string, number>();
     for (let index = 0; index < SEEDED_CASES; index++) {
       const testCase = generateExprCase(SEED, index, corpus, libraries);
       const outcome = runExprCase(testCase, libraries, LIMITS);
-      failures.push(...check(`case ${index} ${JSON.stringify(testCase.source.slice(0, 200))}`, outcome, known));
+      failures.push(...caseFailures(`case ${index} ${JSON.stringify(testCase.source.slice(0, 200))}`, outcome, HANG_MS));
       outcomes.set(outcome.evaluated, (outcomes.get(outcome.evaluated) ?? 0) + 1);
     }
-    console.info(`expr robustness: ${SEEDED_CASES} cases over ${corpus.length} corpus expressions: ${[...outcomes].map(([k, v]) => `${k} ${v}`).join(", ")}${known.length > 0 ? `; ${known.length} known crashes` : ""}`);
+    console.info(`expr robustness: ${SEEDED_CASES} cases over ${corpus.length} corpus expressions: ${[...outcomes].map(([k, v]) => `${k} ${v}`).join(", ")}`);
     expect(failures.slice(0, 10)).toEqual([]);
     // The generator must mostly produce valid expressions, or evaluation is barely exercised.
     expect(outcomes.get("ok") ?? 0).toBeGreaterThan(SEEDED_CASES / 5);
@@ -89,25 +69,23 @@ describe("EXPR robustness", () => {
   });
 
   it(`answers ${FAST_CHECK_RUNS} sequences of the language's tokens`, () => {
-    const known: string[] = [];
     const source = fc.array(fc.oneof(fc.constantFrom(...VOCABULARY), fc.constantFrom(...corpus)), { minLength: 1, maxLength: 12 }).chain((tokens) =>
       fc.constantFrom(tokens.join(" "), tokens.join("")),
     );
     fc.assert(
       fc.property(source, fc.boolean(), (text, format) => {
         const outcome = runExprCase({ kind: "fast-check", source: format ? `a {{ ${text} }} b` : text, format, host: false }, libraries, LIMITS);
-        expect(check("fast-check", outcome, known)).toEqual([]);
+        expect(caseFailures("fast-check", outcome, HANG_MS)).toEqual([]);
       }),
       { numRuns: FAST_CHECK_RUNS, seed: SEED },
     );
   });
 
   it(`answers ${FAST_CHECK_RUNS} arbitrary strings`, () => {
-    const known: string[] = [];
     fc.assert(
       fc.property(fc.string({ unit: "binary", maxLength: 40 }), fc.boolean(), (text, format) => {
         const outcome = runExprCase({ kind: "fast-check", source: text, format, host: true }, libraries, LIMITS);
-        expect(check("fast-check", outcome, known)).toEqual([]);
+        expect(caseFailures("fast-check", outcome, HANG_MS)).toEqual([]);
       }),
       { numRuns: FAST_CHECK_RUNS, seed: SEED },
     );
@@ -115,13 +93,10 @@ describe("EXPR robustness", () => {
 
   it.each(pathologicalExpressions().map((input) => [input.name, input] as const))("pathological input: %s", (_name, input) => {
     const result = runPathological(input, libraries, LIMITS);
-    if (isKnownCrash(result.outcome)) return; // reproduced by the it.fails cases below
+    // Every function the inputs call is registered, so none may be skipped (a skipped input asserts nothing).
+    expect(result.skipped, `${input.name} calls a function the library does not have`).toBe(false);
     expect(caseFailures(input.name, result.outcome, HANG_MS)).toEqual([]);
-    if (!result.skipped) expect(input.expect, `ended in ${result.observed}, check ${result.outcome.checked}`).toContain(result.observed);
-    if (!result.skipped) expect(input.expect).toContain(result.outcome.checked);
-  });
-
-  it.fails.each(KNOWN_CRASHES.map((k) => [k.where, k] as const))("known crash (remove from KNOWN_CRASHES once fixed): %s", (_where, k) => {
-    expect(runExprCase({ kind: "known", source: k.source, format: false, host: false }, libraries).exception).toBeNull();
+    expect(input.expect, `ended in ${result.observed}, check ${result.outcome.checked}`).toContain(result.observed);
+    expect(input.expect).toContain(result.outcome.checked);
   });
 });

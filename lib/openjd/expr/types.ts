@@ -83,10 +83,6 @@ export function typesEqual(a: ExprType, b: ExprType): boolean {
   return typeToString(a) === typeToString(b);
 }
 
-export function isUnresolved(type: ExprType): boolean {
-  return type.code === "unresolved";
-}
-
 /** The type without an `unresolved[]` wrapper. */
 export function resolvedType(type: ExprType): ExprType {
   return type.code === "unresolved" ? type.inner : type;
@@ -131,7 +127,8 @@ export function parseType(text: string): ExprType {
   }
 }
 
-function splitTopLevel(text: string, separator: string): string[] {
+/** `text` split at each `separator` outside brackets: `list[int], int` → `list[int]`, ` int`. */
+export function splitTopLevel(text: string, separator: string): string[] {
   const parts: string[] = [];
   let depth = 0;
   let start = 0;

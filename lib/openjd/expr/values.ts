@@ -3,15 +3,18 @@
  * that remember their written text, paths with their format, range expressions, homogeneous
  * lists, and `unresolved` placeholders that carry only a type (used for static checking).
  */
+import { INT64_MAX, INT64_MIN } from "../numbers";
 import { IntRangeExpr } from "../range-expr";
 import { ExprError, typeError } from "./errors";
 import { formatFloat } from "./float-format";
+import type { PathFormat } from "./paths/path-error";
 import {
   BOOL, FLOAT, INT, NULLTYPE, PATH, RANGE_EXPR, STRING,
   listDepth, listOf, typeToString, unresolved, type ExprType,
 } from "./types";
 
-export type PathFormat = "POSIX" | "WINDOWS";
+/** The path flavour of `path` values is the one the path functions implement. */
+export type { PathFormat };
 
 export type ExprValue =
   | { kind: "null" }
@@ -26,14 +29,11 @@ export type ExprValue =
   | { kind: "list"; items: readonly ExprValue[]; itemType: ExprType }
   | { kind: "unresolved"; type: ExprType };
 
-export const INT64_MIN = -(2n ** 63n);
-export const INT64_MAX = 2n ** 63n - 1n;
-
 /**
  * A range expression can describe billions of values; listing more than this many would exceed
  * the default memory budget (about 16 bytes each) long before anything useful happened.
  */
-export const MAX_EXPANDED_RANGE = 2_000_000n;
+const MAX_EXPANDED_RANGE = 2_000_000n;
 
 export const NULL: ExprValue = { kind: "null" };
 export const TRUE: ExprValue = { kind: "bool", value: true };
@@ -86,10 +86,6 @@ export function typeOf(value: ExprValue): ExprType {
     case "unresolved":
       return unresolved(value.type);
   }
-}
-
-export function isUnresolvedValue(value: ExprValue): value is { kind: "unresolved"; type: ExprType } {
-  return value.kind === "unresolved";
 }
 
 /**

@@ -14,13 +14,13 @@ function zeroDivision(): ExprError {
 }
 
 /** Python's floored division and modulo for int64. */
-export function floorDiv(a: bigint, b: bigint): bigint {
+function floorDiv(a: bigint, b: bigint): bigint {
   if (b === 0n) throw zeroDivision();
   const q = a / b;
   return (a % b !== 0n) && ((a < 0n) !== (b < 0n)) ? q - 1n : q;
 }
 
-export function floorMod(a: bigint, b: bigint): bigint {
+function floorMod(a: bigint, b: bigint): bigint {
   if (b === 0n) throw zeroDivision();
   const r = a % b;
   return r !== 0n && (r < 0n) !== (b < 0n) ? r + b : r;

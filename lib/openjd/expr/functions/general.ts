@@ -67,7 +67,7 @@ export function registerGeneral(lib: FunctionLibrary): void {
     .define("float", "(int) -> float", ([v]) => floatValue(Number((v as { value: bigint }).value)))
     .define("float", "(string) -> float", ([v]) => {
       if (!FLOAT_TEXT.test(text(v!))) throw valueError(`'${text(v!)}' is not a number`);
-      return floatValue(Number(text(v!).trim().replace(/_/g, "")));
+      return floatValue(Number(text(v!).trim()));
     });
 
   lib.define("list", "(range_expr) -> list[int]", ([v], ctx) => {

@@ -3,7 +3,7 @@
  * any, all, list `+` (with the common-type rules) and list `*` (repetition). Results that can
  * outgrow their inputs are sized and charged before they are built.
  */
-import { LIST_ITEM_BYTES, sizeOf } from "../budget";
+import { contentBytes, listBytes } from "../budget";
 import { compareValues } from "../compare";
 import { valueError } from "../errors";
 import type { EvalContext, FunctionLibrary } from "../library";
@@ -16,15 +16,6 @@ type Range = Extract<ExprValue, { kind: "range_expr" }>;
 
 const int = (v: ExprValue | undefined) => (v as Int).value;
 const asList = (v: ExprValue | undefined) => v as List;
-
-/** Bytes of a list of `count` items whose own contents take `contentBytes` (see budget.sizeOf). */
-const listBytes = (count: number, contentBytes = 0) => 16 + LIST_ITEM_BYTES * count + contentBytes;
-
-function contentBytes(items: readonly ExprValue[]): number {
-  let total = 0;
-  for (const item of items) if (item.kind === "string" || item.kind === "path" || item.kind === "list") total += sizeOf(item);
-  return total;
-}
 
 function rangeList(start: bigint, stop: bigint, step: bigint, ctx: EvalContext): ExprValue {
   if (step === 0n) throw valueError("range() step must not be zero");

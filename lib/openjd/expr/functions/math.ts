@@ -1,4 +1,5 @@
 /** Math functions (spec §2.2.2): abs, min, max, sum, floor, ceil and Python's banker's round. */
+import { reserveText } from "../budget";
 import { compareValues } from "../compare";
 import { ExprError, valueError } from "../errors";
 import type { EvalContext, FunctionLibrary } from "../library";
@@ -59,7 +60,7 @@ function roundFloat(x: number, ndigits: bigint, ctx: EvalContext): ExprValue {
     return intValue((x < 0 ? -units : units) * 10n ** tens);
   }
   const digits = Number(ndigits);
-  ctx.assertFits(16 + 2 * (digits + 330));
+  reserveText(ctx, digits + 330);
   ctx.chargeText(digits);
   const text = unitsToText(roundedUnits(x, digits), x < 0, digits);
   return floatValue(Number(text), text);

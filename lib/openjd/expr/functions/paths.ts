@@ -3,6 +3,7 @@
  * ../paths, in the evaluator's path format (POSIX in template scope, the host's on a worker).
  * `apply_path_mapping` exists only in the host library.
  */
+import { reserveText } from "../budget";
 import { valueError } from "../errors";
 import type { EvalContext, FunctionLibrary } from "../library";
 import {
@@ -26,7 +27,7 @@ function attempt<T>(operation: () => T): T {
 }
 
 function path(value: string, ctx: EvalContext): ExprValue {
-  ctx.assertFits(16 + 2 * value.length);
+  reserveText(ctx, value.length);
   return pathValue(attempt(() => normalizePathText(value, ctx.pathFormat)), ctx.pathFormat);
 }
 

@@ -51,7 +51,7 @@ const TITLE_EXCEPTIONS = new Map<number, string>([
 ]);
 
 /** Python's full titlecase mapping of one code point (ToTitleFull). */
-export function titlecase(c: string): string {
+function titlecase(c: string): string {
   const cp = c.codePointAt(0) as number;
   const exception = TITLE_EXCEPTIONS.get(cp);
   if (exception !== undefined) return exception;

@@ -4,6 +4,7 @@
  * json.dumps: ASCII-only, ", " separators). The output size is bounded and charged before any
  * text is built.
  */
+import { reserveText } from "../budget";
 import { valueError } from "../errors";
 import type { EvalContext, FunctionLibrary } from "../library";
 import { stringValue, toText, type ExprValue } from "../values";
@@ -34,11 +35,11 @@ function reserveRepr(value: ExprValue, ctx: EvalContext): void {
   ctx.charge(items);
   if (value.kind === "list") ctx.chargeText(chars);
   const count = value.kind === "list" ? value.items.length + items : 1;
-  ctx.assertFits(16 + 2 * (10 * chars + 32 * count + 8));
+  reserveText(ctx, 10 * chars + 32 * count + 8);
 }
 
 /** The Python repr of a string: CPython's quote choice, escapes and printable test. */
-export function pythonStringRepr(s: string): string {
+function pythonStringRepr(s: string): string {
   const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
   let out = quote;
   for (const c of s) {

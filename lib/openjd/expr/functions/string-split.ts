@@ -3,12 +3,12 @@
  * an empty separator is an error; `''.split(',')` is `['']`; join takes the list first
  * (`items.join(',')`) so that calls chain: `s.split(';').join(',')`.
  */
+import { reserveText } from "../budget";
 import { valueError } from "../errors";
 import type { EvalContext, FunctionLibrary } from "../library";
 import { STRING } from "../types";
 import { makeList, stringValue, type ExprValue } from "../values";
 import { WHITESPACE_RUN } from "./python-text";
-import { reserveText } from "./strings";
 
 type Int = Extract<ExprValue, { kind: "int" }>;
 type List = Extract<ExprValue, { kind: "list" }>;
@@ -65,7 +65,7 @@ function pieces(parts: string[], ctx: EvalContext): ExprValue {
 function join(list: List, sep: string, ctx: EvalContext): ExprValue {
   const values = list.items.map(text);
   const length = values.reduce((n, v) => n + v.length, 0) + sep.length * Math.max(0, values.length - 1);
-  reserveText(ctx, sep.length, length);
+  reserveText(ctx, length);
   return stringValue(values.join(sep));
 }
 

@@ -2,6 +2,7 @@
  * String functions (spec §2.2.4) with Python `str` semantics, and the string operators `+` and
  * `*` (§2.1.2). Offsets count code points. An empty `sub`/`old` is an error, as the spec says.
  */
+import { reserveText } from "../budget";
 import { valueError } from "../errors";
 import type { EvalContext, FunctionLibrary } from "../library";
 import { boolValue, intValue, stringValue, toText, type ExprValue } from "../values";
@@ -13,14 +14,6 @@ type Range = Extract<ExprValue, { kind: "range_expr" }>;
 
 const text = (v: ExprValue | undefined) => (v as { value: string }).value;
 const int = (v: ExprValue | undefined) => (v as Int).value;
-
-/**
- * Sizes a string result before it is built. The evaluator charges the operations for the text
- * a call produces; this only refuses a result that could not fit in memory.
- */
-export function reserveText(ctx: EvalContext, _inputLength: number, outputLength: number): void {
-  ctx.assertFits(16 + 2 * outputLength);
-}
 
 function nonEmpty(name: string, argument: string, value: string): string {
   if (value === "") throw valueError(`${name}(): the ${argument} argument must not be empty`);
@@ -45,7 +38,7 @@ function replace(s: string, old: string, replacement: string, ctx: EvalContext):
   nonEmpty("replace", "old", old);
   const n = count(s, old);
   if (n === 0) return stringValue(s);
-  reserveText(ctx, s.length, s.length + n * (replacement.length - old.length));
+  reserveText(ctx, s.length + n * (replacement.length - old.length));
   return stringValue(s.split(old).join(replacement));
 }
 
@@ -53,12 +46,12 @@ function repeat(s: string, times: bigint, ctx: EvalContext): ExprValue {
   if (times <= 0n || s === "") return stringValue("");
   // A float estimate is enough: a count near 2^63 only has to fail the memory check.
   const length = s.length * Number(times);
-  reserveText(ctx, s.length, length);
+  reserveText(ctx, length);
   return stringValue(s.repeat(Number(times)));
 }
 
 function concat(a: string, b: string, ctx: EvalContext): ExprValue {
-  reserveText(ctx, a.length + b.length, a.length + b.length);
+  reserveText(ctx, a.length + b.length);
   return stringValue(a + b);
 }
 
@@ -67,7 +60,7 @@ function pad(s: string, width: bigint, ctx: EvalContext, place: (s: string, fill
   const length = codePointCount(s);
   if (width <= BigInt(length)) return stringValue(s);
   const fill = Number(width) - length;
-  reserveText(ctx, s.length, s.length + fill);
+  reserveText(ctx, s.length + fill);
   return stringValue(place(s, fill, Number(width)));
 }
 

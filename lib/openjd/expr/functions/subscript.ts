@@ -14,7 +14,7 @@ function index(length: number, value: bigint, what: string): number {
 }
 
 /** Python's slice.indices(): the clamped start/stop/step for a sequence of `length`. */
-export function sliceIndices(length: number, start: ExprValue, stop: ExprValue, step: ExprValue): number[] {
+function sliceIndices(length: number, start: ExprValue, stop: ExprValue, step: ExprValue): number[] {
   const s = step.kind === "int" ? step.value : 1n;
   if (s === 0n) throw valueError("slice step cannot be zero");
   const len = BigInt(length);

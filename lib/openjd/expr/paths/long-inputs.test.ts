@@ -54,8 +54,8 @@ function elapsed(run: (format: paths.PathFormat) => unknown): number {
 }
 
 describe.each(Object.entries(inputs))("1 MB input: %s", (_name, input) => {
-  it.each(Object.keys(operations))("%s finishes quickly", (operation) => {
-    expect(elapsed((format) => operations[operation]?.(input, format))).toBeLessThan(LIMIT_MS);
+  it.each(Object.entries(operations))("%s finishes quickly", (_operation, run) => {
+    expect(elapsed((format) => run(input, format))).toBeLessThan(LIMIT_MS);
   });
 });
 

@@ -135,7 +135,7 @@ export function lastComponent(value: string, format: PathFormat): string {
 }
 
 /** True when WINDOWS would read `component` as a drive (`x:` + anything). */
-export function looksLikeDrive(component: string, format: PathFormat): boolean {
+function looksLikeDrive(component: string, format: PathFormat): boolean {
   return format === "WINDOWS" && component[1] === ":";
 }
 
@@ -159,6 +159,18 @@ export function normalizePathText(value: string, format: PathFormat): string {
 }
 
 /** Components compare exactly on POSIX and case-insensitively on WINDOWS (pathlib `_str_normcase`). */
-export function sameComponent(a: string, b: string, format: PathFormat): boolean {
+function sameComponent(a: string, b: string, format: PathFormat): boolean {
   return format === "POSIX" ? a === b : a === b || a.toLowerCase() === b.toLowerCase();
+}
+
+/**
+ * The components of `path` below `prefix`, compared component-wise as pathlib does (`/foo/bar`
+ * is not below `/foo/b`; the anchors must be equal), or null when `prefix` does not contain it.
+ */
+export function componentsBelow(path: ParsedPath, prefix: ParsedPath, format: PathFormat): string[] | null {
+  const same = (a: string, b: string): boolean => sameComponent(a, b, format);
+  if (!same(path.drive + path.root, prefix.drive + prefix.root)) return null;
+  if (prefix.tail.length > path.tail.length) return null;
+  if (!prefix.tail.every((part, index) => same(part, path.tail[index] ?? ""))) return null;
+  return path.tail.slice(prefix.tail.length);
 }

@@ -8,8 +8,8 @@
  * separator on the input is kept, `..` is not collapsed, and an unmatched value is returned as is.
  */
 import { type PathFormat, SEPARATOR } from "./path-error";
-import { formatParsedPath, normalizePathText, type ParsedPath, parsePath, sameComponent } from "./parse-path";
-import { formatUriPath, isUriPath, parseUriPath, sameAuthority, withoutTrailingEmpty } from "./uri-path";
+import { componentsBelow, formatParsedPath, normalizePathText, type ParsedPath, parsePath } from "./parse-path";
+import { formatUriPath, isUriPath, parseUriPath, segmentsBelow, withoutTrailingEmpty } from "./uri-path";
 
 export type PathMappingSourceFormat = PathFormat | "URI";
 
@@ -46,11 +46,8 @@ export function sortPathMappingRules(rules: readonly PathMappingRule[]): PathMap
 function matchUri(value: string, source: string): RuleMatch | null {
   const input = parseUriPath(value);
   const prefix = parseUriPath(source);
-  if (!input || !prefix || !sameAuthority(input.authority, prefix.authority)) return null;
-  const sourceSegments = withoutTrailingEmpty(prefix.segments);
-  if (sourceSegments.length > input.segments.length) return null;
-  if (!sourceSegments.every((segment, index) => segment === input.segments[index])) return null;
-  const rest = input.segments.slice(sourceSegments.length);
+  const rest = input && prefix ? segmentsBelow(input, prefix) : null;
+  if (rest === null) return null;
   const trailingSeparator = rest.at(-1) === "";
   return { remainder: trailingSeparator ? rest.slice(0, -1) : rest, trailingSeparator };
 }
@@ -62,13 +59,10 @@ function matchUri(value: string, source: string): RuleMatch | null {
  * has it; the Python runtime only looks for `\`).
  */
 function matchFilesystem(value: ParsedPath, text: string, source: string, format: PathFormat): RuleMatch | null {
-  const prefix = parsePath(source, format);
-  const same = (a: string, b: string): boolean => sameComponent(a, b, format);
-  if (!same(value.drive + value.root, prefix.drive + prefix.root)) return null;
-  if (prefix.tail.length > value.tail.length) return null;
-  if (!prefix.tail.every((part, index) => same(part, value.tail[index] ?? ""))) return null;
+  const remainder = componentsBelow(value, parsePath(source, format), format);
+  if (remainder === null) return null;
   const trailingSeparator = text.endsWith("/") || (format === "WINDOWS" && text.endsWith("\\"));
-  return { remainder: value.tail.slice(prefix.tail.length), trailingSeparator };
+  return { remainder, trailingSeparator };
 }
 
 /**

@@ -7,36 +7,23 @@
  * path are never relative to each other.
  */
 import { type PathFormat, PathError } from "./path-error";
-import { formatParsedPath, parsePath, sameComponent } from "./parse-path";
-import { parseUriPath, sameAuthority, type UriPath, withoutTrailingEmpty } from "./uri-path";
-
-function isPrefix(prefix: readonly string[], whole: readonly string[], same: (a: string, b: string) => boolean): boolean {
-  if (prefix.length > whole.length) return false;
-  return prefix.every((part, index) => same(part, whole[index] ?? ""));
-}
+import { componentsBelow, formatParsedPath, parsePath } from "./parse-path";
+import { parseUriPath, segmentsBelow } from "./uri-path";
 
 /**
- * The URI remainder is the remaining segments as written, joined by `/` (nothing is normalised,
- * so `s3://b/a//c` relative to `s3://b` is `a//c`), or `.` when nothing remains.
+ * The path of `value` below `base`, or null. The URI remainder is the remaining segments as
+ * written, joined by `/` (nothing is normalised, so `s3://b/a//c` relative to `s3://b` is `a//c`),
+ * or `.` when nothing remains.
  */
-function uriRemainder(value: UriPath, base: UriPath): string | null {
-  if (!sameAuthority(value.authority, base.authority)) return null;
-  const prefix = withoutTrailingEmpty(base.segments);
-  if (!isPrefix(prefix, value.segments, (a, b) => a === b)) return null;
-  const rest = value.segments.slice(prefix.length).join("/");
-  return rest === "" ? "." : rest;
-}
-
 function remainder(value: string, base: string, format: PathFormat): string | null {
   const valueUri = parseUriPath(value);
   const baseUri = parseUriPath(base);
-  if (valueUri || baseUri) return valueUri && baseUri ? uriRemainder(valueUri, baseUri) : null;
-  const path = parsePath(value, format);
-  const prefix = parsePath(base, format);
-  const same = (a: string, b: string): boolean => sameComponent(a, b, format);
-  if (!same(path.drive + path.root, prefix.drive + prefix.root)) return null;
-  if (!isPrefix(prefix.tail, path.tail, same)) return null;
-  return formatParsedPath({ drive: "", root: "", tail: path.tail.slice(prefix.tail.length) }, format);
+  if (valueUri || baseUri) {
+    const rest = valueUri && baseUri ? segmentsBelow(valueUri, baseUri) : null;
+    return rest === null ? null : rest.join("/") || ".";
+  }
+  const tail = componentsBelow(parsePath(value, format), parsePath(base, format), format);
+  return tail === null ? null : formatParsedPath({ drive: "", root: "", tail }, format);
 }
 
 export function isRelativeTo(value: string, base: string, format: PathFormat): boolean {

@@ -4,6 +4,7 @@
  * written, because an S3 key `a//b` is not the key `a/b`. A trailing `/` therefore yields an empty
  * last segment (empty parts are kept), so `s3://b/dir/` has the name `""`.
  */
+import { isUri } from "../../paths";
 
 export interface UriPath {
   /** `scheme://authority`, e.g. `s3://bucket`; `file://` for `file:///tmp`. */
@@ -12,26 +13,11 @@ export interface UriPath {
   segments: string[];
 }
 
-function isLetter(code: number): boolean {
-  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
-}
-
-function isSchemeChar(code: number): boolean {
-  // [a-zA-Z0-9+.-]
-  return isLetter(code) || (code >= 48 && code <= 57) || code === 43 || code === 46 || code === 45;
-}
-
 /**
- * The spec's test `^[a-zA-Z][a-zA-Z0-9+.-]*://`, written as a scan so it stays linear on long
- * inputs. Decision: a one-letter scheme (`C://x`) counts, as the spec's pattern says and as
- * `lib/openjd/paths.ts` already does for PATH parameters; openjd-rs alone excludes it.
+ * The spec's test `^[a-zA-Z][a-zA-Z0-9+.-]*://`, the one PATH parameters already use. Decision:
+ * a one-letter scheme (`C://x`) counts, as the spec's pattern says; openjd-rs alone excludes it.
  */
-export function isUriPath(value: string): boolean {
-  if (value.length === 0 || !isLetter(value.charCodeAt(0))) return false;
-  let i = 1;
-  while (i < value.length && isSchemeChar(value.charCodeAt(i))) i++;
-  return value.startsWith("://", i);
-}
+export const isUriPath = isUri;
 
 export function parseUriPath(value: string): UriPath | null {
   if (!isUriPath(value)) return null;
@@ -59,6 +45,15 @@ export function withoutTrailingEmpty(segments: readonly string[]): string[] {
 }
 
 /** Scheme and authority compare case-insensitively (RFC 3986 §6.2.2.1); the path never does. */
-export function sameAuthority(a: string, b: string): boolean {
+function sameAuthority(a: string, b: string): boolean {
   return a.toLowerCase() === b.toLowerCase();
+}
+
+/** The segments of `value` below `base`, exactly as written, or null when `base` does not contain it. */
+export function segmentsBelow(value: UriPath, base: UriPath): string[] | null {
+  if (!sameAuthority(value.authority, base.authority)) return null;
+  const prefix = withoutTrailingEmpty(base.segments);
+  if (prefix.length > value.segments.length) return null;
+  if (!prefix.every((segment, index) => segment === value.segments[index])) return null;
+  return value.segments.slice(prefix.length);
 }

@@ -18,7 +18,7 @@ function hasSeparator(text: string, value: string, format: PathFormat): boolean 
 }
 
 /** pathlib rejects `""`, `.` and names with a separator; `..` is a legal name. */
-export function checkName(name: string, value: string, format: PathFormat, operation: Operation): void {
+function checkName(name: string, value: string, format: PathFormat, operation: Operation): void {
   if (name === "" || name === "." || hasSeparator(name, value, format)) {
     throw new PathError(`${operation}: Invalid name '${name}'`);
   }

@@ -75,7 +75,7 @@ function padNumber(n: bigint, width: number, fill: "0" | " "): string {
 }
 
 /** The stem with its frame pattern replaced by `n`, or `_NNNN` appended when it has none. */
-export function renumberStem(stem: string, n: bigint): string {
+function renumberStem(stem: string, n: bigint): string {
   const pattern = lastFramePattern(stem);
   if (!pattern) return `${stem}_${padNumber(n, NO_PATTERN_WIDTH, "0")}`;
   return stem.slice(0, pattern.start) + padNumber(n, pattern.width, pattern.fill) + stem.slice(pattern.end);

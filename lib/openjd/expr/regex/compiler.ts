@@ -50,7 +50,7 @@ function tooBig(offset: number): RegexError {
 }
 
 /** Instructions `emit` produces for the node; throws at the node that first exceeds the limit. */
-export function sizeOf(node: RegexNode): number {
+function sizeOf(node: RegexNode): number {
   const limit = REGEX_LIMITS.programSize;
   switch (node.kind) {
     case "empty":
