@@ -9,6 +9,7 @@ import { runWorker, WORKER_USAGE } from "./worker";
 import { runSubmit, SUBMIT_USAGE } from "./submit";
 import { JOB_USAGE, runJob } from "./job";
 import { serverEnv } from "../env";
+import { onStopSignals } from "./stop-signals";
 import { runSummary, SUMMARY_USAGE } from "./summary";
 
 const HELP = `loom — the Loom OpenJD farm command
@@ -43,9 +44,9 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
       case "run":
         return await withInterrupts(io, (signal) => runRun(rest, io, signal));
       case "submit":
-        return await runSubmit(rest, io, io === processIo ? { ...(serverEnv().LOOM_SERVER ? { server: serverEnv().LOOM_SERVER } : {}) } : {});
+        return await runSubmit(rest, io, farmServer(io));
       case "job":
-        return await runJob(rest, io, io === processIo ? { ...(serverEnv().LOOM_SERVER ? { server: serverEnv().LOOM_SERVER } : {}) } : {});
+        return await runJob(rest, io, farmServer(io));
       case "worker":
         return await runWorker(rest, io);
       case "serve":
@@ -71,6 +72,12 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
   }
 }
 
+/** LOOM_SERVER, for the real process only (tests give their own io and pass --server). */
+function farmServer(io: CliIo): { server?: string } {
+  const server = io === processIo ? serverEnv().LOOM_SERVER : undefined;
+  return server ? { server } : {};
+}
+
 /**
  * The first SIGINT/SIGTERM aborts (the Session cancels its running action and exits its
  * environments); a second one exits at once. Only installed for the real process.
@@ -78,21 +85,18 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
 async function withInterrupts(io: CliIo, run: (signal: AbortSignal | null) => Promise<number>): Promise<number> {
   if (io !== processIo) return run(null);
   const controller = new AbortController();
-  const onSignal = (name: NodeJS.Signals) => {
-    if (controller.signal.aborted) {
+  const removeHandlers = onStopSignals((name, count) => {
+    if (count > 1) {
       io.err(`loom: ${name} again, quitting without cleanup`);
       process.exit(130);
     }
     io.err(`loom: ${name} received, canceling the Session (send it again to quit at once)`);
     controller.abort();
-  };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
+  });
   try {
     return await run(controller.signal);
   } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
+    removeHandlers();
   }
 }
 
@@ -101,17 +105,14 @@ async function withStopSignals(io: CliIo, run: (stop: AbortSignal | null, force:
   if (io !== processIo) return run(null, null);
   const stop = new AbortController();
   const force = new AbortController();
-  const onSignal = () => {
-    if (!stop.signal.aborted) return stop.abort();
+  const removeHandlers = onStopSignals((_name, count) => {
+    if (count === 1) return stop.abort();
     force.abort();
     setTimeout(() => process.exit(130), 5_000).unref();
-  };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
+  });
   try {
     return await run(stop.signal, force.signal);
   } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
+    removeHandlers();
   }
 }

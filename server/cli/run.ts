@@ -12,9 +12,9 @@ import { validatePathMappingRules, type PathMappingRule } from "../../lib/openjd
 import { createJob } from "../../lib/openjd/job/create-job";
 import type { EnvironmentTemplate } from "../../lib/openjd/model";
 import type { SessionEvent } from "../session/events";
-import { planWork, runJob, RunRefused } from "../session/run-job";
+import { runJob } from "../session/run-job";
 import { parseArgs, UsageError } from "./args";
-import { json, type CliIo } from "./io";
+import type { CliIo } from "./io";
 import { locateJobErrors } from "../../lib/openjd/job/locate-job-errors";
 import { parseJobParameters } from "./job-params";
 import { FileProblem, readTemplateFile } from "./read-template";
@@ -93,24 +93,17 @@ export async function runRun(argv: readonly string[], io: CliIo, signals: AbortS
     rules = loadedRules.rules;
   }
 
-  const printer = asJson ? (event: SessionEvent) => io.out(JSON.stringify(event)) : humanPrinter(io, job.name);
-  try {
-    planWork({ job, ...(stepName ? { stepName } : {}), onEvent: printer });
-  } catch (error) {
-    if (error instanceof RunRefused) return fail(error.message);
-    throw error;
-  }
   const result = await runJob({
     job,
-    ...(stepName !== undefined ? { stepName } : {}),
+    stepName,
     runDependencies: args.booleans.has("--run-dependencies"),
-    ...(tasks ? { tasks } : {}),
-    ...(maximumTasks !== undefined ? { maximumTasks } : {}),
+    tasks,
+    maximumTasks,
     pathMappingRules: rules,
     preserve: args.booleans.has("--preserve"),
     sessionId: "loom-run",
-    ...(signals ? { signal: signals } : {}),
-    onEvent: printer,
+    signal: signals ?? undefined,
+    onEvent: asJson ? (event: SessionEvent) => io.out(JSON.stringify(event)) : humanPrinter(io, job.name),
   });
   if (asJson) {
     io.out(JSON.stringify({ type: "result", status: result.status, job: job.name, step: stepName ?? null, durationMs: result.durationMs, tasksRun: result.tasksRun, ...(result.preserved ? { workingDirectory: result.workingDirectory } : {}) }));
@@ -177,5 +170,3 @@ function humanPrinter(io: CliIo, jobName: string): (event: SessionEvent) => void
     }
   };
 }
-
-export { json };

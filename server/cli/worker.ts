@@ -11,6 +11,7 @@ import { hostFacts, workerCapabilities } from "../worker/capabilities";
 import { serverEnv } from "../env";
 import { parseArgs, UsageError } from "./args";
 import { processIo, type CliIo } from "./io";
+import { onStopSignals } from "./stop-signals";
 
 export const WORKER_USAGE =
   "usage: loom worker --server URL (--token T | --token-file PATH) [--pool P] [--name N] [--attr K=V]… [--amount K=N]… [--session-root DIR]";
@@ -58,7 +59,14 @@ export async function runWorker(argv: readonly string[], io: CliIo, signal?: Abo
   const onAbort = () => agent.drain();
   signal?.addEventListener("abort", onAbort, { once: true });
   if (signal?.aborted) agent.drain();
-  const removeHandlers = io === processIo ? installSignalHandlers(io, agent) : () => undefined;
+  // The first signal drains, a second one (the agent's second drain) stops at once.
+  const removeHandlers =
+    io === processIo
+      ? onStopSignals((name, count) => {
+          io.err(count === 1 ? `loom worker: ${name} received, draining (send it again to stop at once)` : `loom worker: ${name} again, stopping now`);
+          agent.drain();
+        })
+      : () => undefined;
   try {
     return EXIT[await agent.start()];
   } finally {
@@ -99,21 +107,6 @@ async function readToken(values: Map<string, string>, io: CliIo, environment: Wo
   token = token?.trim();
   if (!token) throw new UsageError(`a worker token is required: --token, --token-file or LOOM_WORKER_TOKEN\n${WORKER_USAGE}`);
   return token;
-}
-
-function installSignalHandlers(io: CliIo, agent: WorkerAgent): () => void {
-  let count = 0;
-  const onSignal = (name: NodeJS.Signals) => {
-    count++;
-    io.err(count === 1 ? `loom worker: ${name} received, draining (send it again to stop at once)` : `loom worker: ${name} again, stopping now`);
-    agent.drain();
-  };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
-  return () => {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
-  };
 }
 
 function print(io: CliIo, notice: AgentNotice, context: { serverUrl: string; pool: string | undefined }): void {

@@ -75,26 +75,32 @@ async function scriptContext(
   return { env, notes };
 }
 
-/** Resolves an environment's variables (when it is entered), in its own symbol context. */
-export async function prepareVariables(session: Session, entry: StackEntry): Promise<{ ok: true; variables: Array<{ name: string; value: string }> } | { ok: false; message: string }> {
+type ResolvedEnvironment =
+  | { ok: true; variables: Array<{ name: string; value: string }>; context: ScriptContext }
+  | { ok: false; message: string };
+
+/** Entering an environment: its script context (embedded files written once) and its variables resolved in it. */
+export async function resolveEnvironment(session: Session, entry: StackEntry): Promise<ResolvedEnvironment> {
   try {
     const context = await environmentContext(session, entry);
-    return { ok: true, variables: resolveVariables(entry.environment, context.env) };
+    return { ok: true, variables: resolveVariables(entry.environment, context.env), context };
   } catch (error) {
     return { ok: false, message: describeFailure(error) };
   }
 }
 
+/** `context`: the one `resolveEnvironment` built when entering; an exit builds its own. */
 export async function prepareEnvironmentAction(
   session: Session,
   entry: StackEntry,
   which: "onEnter" | "onExit",
   wrapper: StackEntry | null,
+  context?: ScriptContext,
 ): Promise<PreparedAction> {
   const action = entry.environment.script?.actions[which];
   if (!action) return { kind: "nothing" };
   try {
-    const context = await environmentContext(session, entry);
+    context ??= await environmentContext(session, entry);
     const resolved = resolveAction(action, context.env, which);
     if (wrapper) {
       const hook: Hook = which === "onEnter" ? "onWrapEnvEnter" : "onWrapEnvExit";

@@ -5,14 +5,14 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-export const CANCEL_INFO_FILE = "cancel_info.json";
+const CANCEL_INFO_FILE = "cancel_info.json";
 
 /** `YYYY-MM-DDTHH:MM:SSZ`, the UTC format of the reference runtime's cancel notices. */
 export function formatUtcSeconds(timeMs: number): string {
   return new Date(timeMs).toISOString().replace(/\.\d{3}Z$/, "Z");
 }
 
-export function cancelInfoDocument(notifyEndMs: number): string {
+function cancelInfoDocument(notifyEndMs: number): string {
   return `{"NotifyEnd": "${formatUtcSeconds(notifyEndMs)}"}`;
 }
 

@@ -3,10 +3,10 @@
  * worker agent ships it to the server. Log lines are already redacted; environment changes never
  * carry redacted values.
  */
+import type { ActionKind } from "../../lib/farm/statuses";
 import type { TaskParameterSet } from "../../lib/openjd/parameter-space";
 
-export const ACTION_KINDS = ["ENV_ENTER", "TASK_RUN", "ENV_EXIT"] as const;
-export type ActionKind = (typeof ACTION_KINDS)[number];
+export type { ActionKind };
 
 /** How an action ended (DESIGN vocabulary; TIMEOUT is a failure reported as such). */
 export const ACTION_END_STATUSES = ["SUCCEEDED", "FAILED", "CANCELED", "TIMEOUT", "NEVER_ATTEMPTED"] as const;

@@ -3,6 +3,7 @@
  * events, environment directives change the Session's variables (only from an environment's
  * onEnter), redacted values are registered and masked before the line reaches any sink.
  */
+import type { VariableChange } from "./environment-variables";
 import type { EventSink } from "./events";
 import { parseOutputLine } from "./messages";
 import { Redactor, redactedEnvLine } from "./redaction";
@@ -11,8 +12,8 @@ export interface LineTarget {
   actionId: string;
   /** Environment actions parse env directives strictly (malformed ones fail the action). */
   inEnvironmentAction: boolean;
-  /** Where openjd_env / openjd_unset_env changes go; null when this action may not change variables. */
-  applyChange: ((change: { kind: "set"; name: string; value: string; redacted: boolean } | { kind: "unset"; name: string }) => void) | null;
+  /** Where openjd_env / openjd_redacted_env / openjd_unset_env changes go. */
+  applyChange: (change: VariableChange) => void;
   /** Whether openjd_redacted_env sets its variable (the document declares REDACTED_ENV_VARS). */
   redactedSetsVariable: boolean;
 }
@@ -48,22 +49,18 @@ export function handleLine(raw: string, target: LineTarget, state: LineState, re
       // env_change events report changes to the Session's environment, which only environment
       // actions make; a task's exports are kept for WrappedAction.Environment alone.
       case "env":
-        if (target.applyChange) {
-          target.applyChange({ kind: "set", name: message.name, value: message.value, redacted: false });
-          if (target.inEnvironmentAction) emit({ type: "env_change", actionId: target.actionId, name: message.name, change: "set", value: redactor.redact(message.value), time });
-        }
+        target.applyChange({ kind: "set", name: message.name, value: message.value });
+        if (target.inEnvironmentAction) emit({ type: "env_change", actionId: target.actionId, name: message.name, change: "set", value: redactor.redact(message.value), time });
         break;
       case "redacted_env":
-        if (target.applyChange && target.redactedSetsVariable) {
-          target.applyChange({ kind: "set", name: message.name, value: message.value, redacted: true });
+        if (target.redactedSetsVariable) {
+          target.applyChange({ kind: "set", name: message.name, value: message.value });
           if (target.inEnvironmentAction) emit({ type: "env_change", actionId: target.actionId, name: message.name, change: "set", redacted: true, time });
         }
         break;
       case "unset_env":
-        if (target.applyChange) {
-          target.applyChange({ kind: "unset", name: message.name });
-          if (target.inEnvironmentAction) emit({ type: "env_change", actionId: target.actionId, name: message.name, change: "unset", time });
-        }
+        target.applyChange({ kind: "unset", name: message.name });
+        if (target.inEnvironmentAction) emit({ type: "env_change", actionId: target.actionId, name: message.name, change: "unset", time });
         break;
       case "loglevel":
         break;

@@ -8,8 +8,8 @@ import type { Readable } from "node:stream";
 import { LineSplitter } from "./line-splitter";
 
 /** After the main process exits: stop after this long without output, and after this long at most. */
-export const DRAIN_IDLE_MS = 250;
-export const DRAIN_CAP_MS = 2_000;
+const DRAIN_IDLE_MS = 250;
+const DRAIN_CAP_MS = 2_000;
 
 export type DrainResult = "ended" | "abandoned";
 

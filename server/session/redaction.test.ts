@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseOutputLine } from "./messages";
+import { handleLine } from "./output-handler";
 import { REDACTION_MASK, Redactor, redactedEnvLine } from "./redaction";
 
 const M = REDACTION_MASK;
@@ -87,15 +87,16 @@ describe("redactedEnvLine", () => {
 });
 
 describe("conformance REDACTED_ENV_VARS: what the log shows", () => {
-  // Registers what the line reveals, then shows it the way the output handler does.
+  // The log lines the Session's output handler emits for `lines`, printed by one action.
   function log(lines: string[], inEnvironmentAction: boolean, r = new Redactor()): string[] {
-    return lines.map((line) => {
-      const parsed = parseOutputLine(line, { inEnvironmentAction });
-      for (const value of parsed.redact) r.add(value);
-      const shown = parsed.message?.kind === "redacted_env" ? redactedEnvLine(line, parsed.message.name) : line;
-      // The annotation of a near-miss quotes the line, so it is redacted too.
-      return r.redact(shown + (parsed.annotation ?? ""));
-    });
+    const shown: string[] = [];
+    const target = { actionId: "a1", inEnvironmentAction, applyChange: () => undefined, redactedSetsVariable: false };
+    for (const line of lines) {
+      handleLine(line, target, { failMessage: null }, r, (event) => {
+        if (event.type === "log") shown.push(event.line);
+      });
+    }
+    return shown;
   }
 
   it("initial-line-redacted and redaction-without-extension", () => {
@@ -111,6 +112,7 @@ describe("conformance REDACTED_ENV_VARS: what the log shows", () => {
     );
     expect(shown.join("\n")).not.toMatch(/top|secret\b|hidden|quiet/);
     expect(shown[0]).toBe(`openjd_redacted_env: KEY=${M}`);
-    expect(shown[3]).toBe(`openjd_redacted_env: 1BAD=${M} -- ERROR: Failed to parse environment variable assignment.`);
+    // No valid name to keep: everything after the token is masked.
+    expect(shown[3]).toBe(`openjd_redacted_env: ${M} -- ERROR: Failed to parse environment variable assignment.`);
   });
 });

@@ -43,8 +43,6 @@ export interface RunJobResult {
   refused?: string;
 }
 
-export class RunRefused extends Error {}
-
 export async function runJob(options: RunJobOptions): Promise<RunJobResult> {
   const started = Date.now();
   const plan = planWork(options);
@@ -53,15 +51,7 @@ export async function runJob(options: RunJobOptions): Promise<RunJobResult> {
     options.onEvent({ type: "log", actionId: null, line: `ERROR: ${refusal}`, time: Date.now() });
     return { status: "FAILED", tasksRun: 0, durationMs: Date.now() - started, workingDirectory: "", preserved: false, refused: refusal };
   }
-  const session = await Session.start({
-    job: options.job,
-    ...(options.sessionId ? { sessionId: options.sessionId } : {}),
-    ...(options.pathMappingRules ? { pathMappingRules: options.pathMappingRules } : {}),
-    ...(options.preserve ? { preserve: true } : {}),
-    ...(options.rootDirectory ? { rootDirectory: options.rootDirectory } : {}),
-    ...(options.baseEnvironment ? { baseEnvironment: options.baseEnvironment } : {}),
-    onEvent: options.onEvent,
-  });
+  const session = await Session.start(options);
   const onAbort = () => session.cancel();
   options.signal?.addEventListener("abort", onAbort);
   if (options.signal?.aborted) session.cancel();
@@ -95,12 +85,12 @@ async function switchStack(session: Session, wanted: readonly StackEntry[]): Pro
 }
 
 /** The (step, task) pairs to run, in order. */
-export function planWork(options: RunJobOptions): Array<{ step: JobStep; task: TaskParameterSet }> {
+function planWork(options: RunJobOptions): Array<{ step: JobStep; task: TaskParameterSet }> {
   const { job } = options;
   let steps = job.steps;
   if (options.stepName !== undefined) {
     const target = job.steps.find((s) => s.name === options.stepName);
-    if (!target) throw new RunRefused(`no step named '${options.stepName}' in job '${job.name}'`);
+    if (!target) throw new Error(`no step named '${options.stepName}' in job '${job.name}'`);
     steps = options.runDependencies ? [...dependenciesOf(job, target), target] : [target];
   }
   return steps.flatMap((step) => {

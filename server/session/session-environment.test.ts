@@ -5,26 +5,22 @@
  * openjd_redacted_env values masked everywhere whether or not REDACTED_ENV_VARS is declared.
  */
 import { describe, expect, it } from "vitest";
-import { buildJob, dedent, py, runSession, sh, showEnv, TEST_PATH, UNSET } from "./session-test-support";
+import { buildJob, dedent, py, runSession, sh, showEnv, taskJob, TEST_PATH, UNSET } from "./session-test-support";
 
 describe("variables", () => {
   it("OPENJD_SESSION_WORKING_DIR is the working directory in every action", async () => {
     const show = py("import os, sys; print('dir=' + os.environ['OPENJD_SESSION_WORKING_DIR']); print('arg=' + sys.argv[1])", {}, "{{Session.WorkingDirectory}}");
-    const job = buildJob(`
-      specificationVersion: jobtemplate-2023-09
-      name: J
-      jobEnvironments:
-      - name: E
-        script:
-          actions:
-            onEnter: ${show}
-            onExit: ${show}
-      steps:
-      - name: S
-        script:
-          actions:
-            onRun: ${py("import os, sys; print('dir=' + os.environ['OPENJD_SESSION_WORKING_DIR']); print('arg=' + sys.argv[1])", {}, "{{Session.WorkingDirectory}}")}
-    `);
+    const job = taskJob(
+      show,
+      dedent(`
+        jobEnvironments:
+        - name: E
+          script:
+            actions:
+              onEnter: ${show}
+              onExit: ${show}
+      `),
+    );
     const run = await runSession(job);
     expect(run.actions).toHaveLength(3);
     for (const view of run.actions) expect(run.printed(view)).toEqual({ dir: run.workingDirectory, arg: run.workingDirectory });

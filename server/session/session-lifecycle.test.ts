@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { describe, expect, it } from "vitest";
-import { buildJob, dedent, py, runSession, sh, tempRoot } from "./session-test-support";
+import { buildJob, dedent, py, runSession, sh, taskJob, tempRoot } from "./session-test-support";
 
 const ok = sh("true");
 
@@ -29,6 +29,11 @@ function envBlock(names: readonly string[], indent: string, failing: { enter?: s
     .join("\n");
 }
 
+/** A `jobEnvironments:` block of `envBlock` environments, for `taskJob`. */
+function jobEnvironments(names: readonly string[], failing: { enter?: string; exit?: string } = {}): string {
+  return `jobEnvironments:\n${envBlock(names, "", failing)}`;
+}
+
 function envTemplate(name: string): string {
   return `
 specificationVersion: environment-2023-09
@@ -44,15 +49,7 @@ environment:
 const TRACE_TASK = py("import os; open('marker', 'a').close(); print('cwd=' + os.getcwd())");
 
 describe("the working directory", () => {
-  const job = buildJob(`
-    specificationVersion: jobtemplate-2023-09
-    name: J
-    steps:
-    - name: S
-      script:
-        actions:
-          onRun: ${py("import os\nprint('seen=' + str(os.path.exists('marker')))\nopen('marker', 'w').close()\nprint('cwd=' + os.getcwd())")}
-  `);
+  const job = taskJob(py("import os\nprint('seen=' + str(os.path.exists('marker')))\nopen('marker', 'w').close()\nprint('cwd=' + os.getcwd())"));
 
   it("is fresh for every Session, the cwd of its actions, and removed at the end", async () => {
     const root = tempRoot();
@@ -222,17 +219,7 @@ ${envBlock(["Inner"], "  ")}
   });
 
   it("a failing onEnter: nothing further is entered or run, and the failed environment is exited too", async () => {
-    const job = buildJob(`
-specificationVersion: jobtemplate-2023-09
-name: J
-jobEnvironments:
-${envBlock(["E1", "E2", "E3"], "", { enter: "E2" })}
-steps:
-- name: S
-  script:
-    actions:
-      onRun: ${ok}
-`);
+    const job = taskJob(ok, jobEnvironments(["E1", "E2", "E3"], { enter: "E2" }));
     const run = await runSession(job);
     expect(run.summary).toEqual(["ENV_ENTER E1 SUCCEEDED", "ENV_ENTER E2 FAILED", "ENV_EXIT E2 SUCCEEDED", "ENV_EXIT E1 SUCCEEDED"]);
     expect(run.action("ENV_EXIT", "E2").logs).toContain("exited-E2");
@@ -240,17 +227,7 @@ steps:
   });
 
   it("a failing onExit does not stop the outer environments from being exited", async () => {
-    const job = buildJob(`
-specificationVersion: jobtemplate-2023-09
-name: J
-jobEnvironments:
-${envBlock(["E1", "E2", "E3"], "", { exit: "E2" })}
-steps:
-- name: S
-  script:
-    actions:
-      onRun: ${ok}
-`);
+    const job = taskJob(ok, jobEnvironments(["E1", "E2", "E3"], { exit: "E2" }));
     const run = await runSession(job);
     expect(run.summary).toEqual([
       "ENV_ENTER E1 SUCCEEDED",
@@ -307,22 +284,14 @@ ${envBlock(["Inner"], "  ")}
   });
 
   it("canceling while an environment is being entered still runs that environment's onExit", async () => {
-    const job = buildJob(`
-specificationVersion: jobtemplate-2023-09
-name: J
-jobEnvironments:
-${envBlock(["Outer"], "")}
-- name: Slow
-  script:
-    actions:
-      onEnter: ${sh("echo started; exec sleep 30")}
-      onExit: ${sh("echo exited-Slow")}
-steps:
-- name: S
-  script:
-    actions:
-      onRun: ${ok}
-`);
+    const slow = dedent(`
+      - name: Slow
+        script:
+          actions:
+            onEnter: ${sh("echo started; exec sleep 30")}
+            onExit: ${sh("echo exited-Slow")}
+    `);
+    const job = taskJob(ok, `${jobEnvironments(["Outer"])}\n${slow}`);
     const controller = new AbortController();
     const run = await runSession(job, {
       signal: controller.signal,
@@ -336,16 +305,7 @@ steps:
   });
 
   it("a signal aborted before the Session starts runs nothing and reports CANCELED, not SUCCEEDED", async () => {
-    const job = buildJob(`
-specificationVersion: jobtemplate-2023-09
-name: J
-steps:
-- name: S
-  script:
-    actions:
-      onRun: ${ok}
-`);
-    const run = await runSession(job, { signal: AbortSignal.abort() });
+    const run = await runSession(taskJob(ok), { signal: AbortSignal.abort() });
     expect(run.tasks()).toEqual([]);
     expect(run.result).toMatchObject({ status: "CANCELED", tasksRun: 0 });
   });

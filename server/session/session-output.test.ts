@@ -5,12 +5,7 @@
  * whole and in order.
  */
 import { describe, expect, it } from "vitest";
-import { buildJob, dedent, py, runSession, sh } from "./session-test-support";
-
-/** One step S running `onRun`, after the (column-0 YAML) job environments given. */
-function taskJob(onRun: string, jobEnvironments = ""): ReturnType<typeof buildJob> {
-  return buildJob(["specificationVersion: jobtemplate-2023-09", "name: J", jobEnvironments, "steps:", "- name: S", "  script:", "    actions:", `      onRun: ${onRun}`].join("\n"));
-}
+import { buildJob, dedent, py, runSession, sh, taskJob } from "./session-test-support";
 
 /** The lines of `printed` found in `logs`, in log order. */
 function linesAmong(logs: readonly string[], printed: readonly string[]): string[] {

@@ -3,7 +3,7 @@
  * one (parse + validate + createJob), run through runJob with real subprocesses under a private
  * temporary root that is removed after the test, and views of the SessionEvent stream.
  */
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { onTestFinished } from "vitest";
@@ -71,6 +71,32 @@ export function buildJob(
   });
   if (!created.ok) throw new Error(`job creation failed: ${created.errors.map((e) => `${e.segments.join(".")} ${e.message}`).join("; ")}`);
   return created.job;
+}
+
+/** A job J with one step S running `onRun`, after the (column-0 YAML) `jobEnvironments:` block given. */
+export function taskJob(onRun: string, jobEnvironments = ""): Job {
+  return buildJob(["specificationVersion: jobtemplate-2023-09", "name: J", jobEnvironments, "steps:", "- name: S", "  script:", "    actions:", `      onRun: ${onRun}`].join("\n"));
+}
+
+/** Whether a process has ended; a zombie not yet reaped has ended too (Linux /proc). */
+export function processGone(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // "pid (command) state …": the command may itself contain ") ".
+    return stat.slice(stat.lastIndexOf(") ") + 2).startsWith("Z");
+  } catch {
+    return true;
+  }
+}
+
+/** Polls `check` every 20 ms until it holds (true) or `timeoutMs` has passed (false). */
+export async function eventually(check: () => boolean, timeoutMs = 2_000): Promise<boolean> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) return false;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return true;
 }
 
 /** A fresh session root under the OS temp dir, removed when the current test finishes. */

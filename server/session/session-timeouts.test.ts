@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { SessionEvent } from "./events";
-import { buildJob, py, runSession, sh } from "./session-test-support";
+import { buildJob, dedent, eventually, processGone, py, runSession, sh, taskJob } from "./session-test-support";
 
 /** Python's print() is not reentrant: a handler that prints while the main code flushes stdout dies. */
 const SAY = "def say(text): os.write(1, (text + '\\n').encode())";
@@ -53,15 +53,6 @@ function abortOnReady(): { signal: AbortSignal; onEvent: (e: SessionEvent) => vo
     },
     abortedAt: () => at,
   };
-}
-
-function isGone(pid: number): boolean {
-  try {
-    // A killed child whose parent died may linger as a zombie until init reaps it.
-    return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.startsWith("Z") ?? true;
-  } catch {
-    return true;
-  }
 }
 
 describe("timeouts", () => {
@@ -111,21 +102,17 @@ describe("timeouts", () => {
 
 describe("environment timeouts", () => {
   it("an onEnter that times out is TIMEOUT; no task runs and the environment is still exited", async () => {
-    const job = buildJob(`
-      specificationVersion: jobtemplate-2023-09
-      name: J
-      jobEnvironments:
-      - name: Slow
-        script:
-          actions:
-            onEnter: ${sh("exec sleep 30", { timeout: 1 })}
-            onExit: ${sh("echo exited")}
-      steps:
-      - name: S
-        script:
-          actions:
-            onRun: ${sh("true")}
-    `);
+    const job = taskJob(
+      sh("true"),
+      dedent(`
+        jobEnvironments:
+        - name: Slow
+          script:
+            actions:
+              onEnter: ${sh("exec sleep 30", { timeout: 1 })}
+              onExit: ${sh("echo exited")}
+      `),
+    );
     const run = await runSession(job);
     expect(run.summary).toEqual(["ENV_ENTER Slow TIMEOUT", "ENV_EXIT Slow SUCCEEDED"]);
     expect(run.action("ENV_EXIT", "Slow").logs).toContain("exited");
@@ -146,9 +133,7 @@ describe("cancelation methods", () => {
     expect(ended - abort.abortedAt()).toBeLessThan(500);
     const child = Number(run.printed(task).child);
     expect(child).toBeGreaterThan(0);
-    const deadline = Date.now() + 1_000;
-    while (!isGone(child) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    expect(isGone(child)).toBe(true);
+    expect(await eventually(() => processGone(child), 1_000)).toBe(true);
     expect(run.result.status).toBe("CANCELED");
   });
 
@@ -191,24 +176,20 @@ describe("cancelation methods", () => {
   });
 
   it("a cancel while an onExit runs cancels that exit; the outer environments are still exited", async () => {
-    const job = buildJob(`
-      specificationVersion: jobtemplate-2023-09
-      name: J
-      jobEnvironments:
-      - name: Outer
-        script:
-          actions:
-            onExit: ${sh("echo exited-Outer")}
-      - name: Inner
-        script:
-          actions:
-            onExit: ${sh("echo ready; exec sleep 30")}
-      steps:
-      - name: S
-        script:
-          actions:
-            onRun: ${sh("true")}
-    `);
+    const job = taskJob(
+      sh("true"),
+      dedent(`
+        jobEnvironments:
+        - name: Outer
+          script:
+            actions:
+              onExit: ${sh("echo exited-Outer")}
+        - name: Inner
+          script:
+            actions:
+              onExit: ${sh("echo ready; exec sleep 30")}
+      `),
+    );
     const run = await runSession(job, abortOnReady());
     expect(run.summary).toEqual(["ENV_ENTER Outer SUCCEEDED", "ENV_ENTER Inner SUCCEEDED", "TASK_RUN S SUCCEEDED", "ENV_EXIT Inner CANCELED", "ENV_EXIT Outer SUCCEEDED"]);
     expect(run.action("ENV_EXIT", "Outer").logs).toContain("exited-Outer");

@@ -27,7 +27,8 @@ function wrapEnvironment(hooks: { enter?: number; task?: number; exit?: number }
   ].join("\n");
 }
 
-function job(innerEnvironments: string, tasks = 1): ReturnType<typeof buildJob> {
+/** Step Render (`tasks` tasks) inside `innerEnvironments`, under the Wrap environment template whose hooks exit with `hooks`. */
+function job(innerEnvironments: string, tasks = 1, hooks: Parameters<typeof wrapEnvironment>[0] = {}): ReturnType<typeof buildJob> {
   return buildJob(
     [
       "specificationVersion: jobtemplate-2023-09",
@@ -40,7 +41,7 @@ function job(innerEnvironments: string, tasks = 1): ReturnType<typeof buildJob> 
       "    actions:",
       `      onRun: ${py("print('TASK BODY')", {}, "frame")}`,
     ].join("\n"),
-    { environments: [wrapEnvironment()] },
+    { environments: [wrapEnvironment(hooks)] },
   );
 }
 
@@ -83,11 +84,7 @@ describe("wrap hooks in a Session", () => {
     ["onWrapEnvEnter", { enter: 7 }, ["WRAP OWN ENTER", "HOOK ENTER Inner python3", "HOOK EXIT Inner", "WRAP OWN EXIT"], "ENV_ENTER"],
     ["onWrapTaskRun", { task: 7 }, ["WRAP OWN ENTER", "HOOK ENTER Inner python3", "HOOK TASK Render print('TASK BODY')", "HOOK EXIT Inner", "WRAP OWN EXIT"], "TASK_RUN"],
   ] as const)("a failing %s is the failure of the action it replaces; cleanup is symmetric", async (_hook, exits, expected, failedKind) => {
-    const failing = buildJob(
-      ["specificationVersion: jobtemplate-2023-09", "name: J", INNER, "steps:", "- name: Render", "  parameterSpace:", "    taskParameterDefinitions:", "    - {name: F, type: INT, range: '1-3'}", "  script:", "    actions:", `      onRun: ${py("print('TASK BODY')", {}, "frame")}`].join("\n"),
-      { environments: [wrapEnvironment(exits)] },
-    );
-    const run = await runSession(failing);
+    const run = await runSession(job(INNER, 3, exits));
     expect(run.result.status).toBe("FAILED");
     expect(markers(run.ofType("log").map((e) => e.line))).toEqual(expected);
     const failed = run.actions.filter((a) => a.status !== "SUCCEEDED");
@@ -95,10 +92,7 @@ describe("wrap hooks in a Session", () => {
   });
 
   it("a failing onWrapEnvExit fails the Session, and the wrapper's own onExit still runs", async () => {
-    const failing = buildJob(["specificationVersion: jobtemplate-2023-09", "name: J", INNER, "steps:", "- name: Render", "  script:", "    actions:", `      onRun: ${py("print('TASK BODY')")}`].join("\n"), {
-      environments: [wrapEnvironment({ exit: 3 })],
-    });
-    const run = await runSession(failing);
+    const run = await runSession(job(INNER, 1, { exit: 3 }));
     expect(run.result.status).toBe("FAILED");
     expect(run.summary).toEqual(["ENV_ENTER Wrap SUCCEEDED", "ENV_ENTER Inner SUCCEEDED", "TASK_RUN Render SUCCEEDED", "ENV_EXIT Inner FAILED", "ENV_EXIT Wrap SUCCEEDED"]);
   });

@@ -11,13 +11,14 @@ import { isWrappingEnvironment } from "../../lib/openjd/wrap-stack";
 import type { PathMappingRule } from "../../lib/openjd/expr/paths";
 import { applyPathMapping } from "../../lib/openjd/expr/paths";
 import type { TaskParameterSet } from "../../lib/openjd/parameter-space";
-import { prepareEnvironmentAction, prepareTaskAction, prepareVariables, type PreparedAction } from "./action-preparation";
+import { processEnvironment } from "../env";
+import { prepareEnvironmentAction, prepareTaskAction, resolveEnvironment, type PreparedAction } from "./action-preparation";
 import { EnvironmentStack, type VariableChange } from "./environment-variables";
 import type { ActionEndStatus, ActionKind, EventSink, SessionEndStatus } from "./events";
 import { handleLine, type LineState } from "./output-handler";
 import { Redactor } from "./redaction";
-import { startProcess, type RunningProcess } from "./subprocess";
-import { createWorkingDirectory, defaultSessionRoot, removeWorkingDirectory, type WorkingDirectory } from "./working-directory";
+import { startProcess, type ProcessOutcome, type RunningProcess } from "./subprocess";
+import { createWorkingDirectory, removeWorkingDirectory, type WorkingDirectory } from "./working-directory";
 
 export type { StackEntry };
 
@@ -35,6 +36,8 @@ export interface SessionOptions {
 
 export type SessionState = "ready" | "running" | "ending" | "ended";
 
+const ACTION_STATUS: Record<ProcessOutcome, ActionEndStatus> = { succeeded: "SUCCEEDED", failed: "FAILED", canceled: "CANCELED", timeout: "TIMEOUT" };
+
 export class Session {
   private stateValue: SessionState = "ready";
   private readonly stack: EnvironmentStack;
@@ -51,13 +54,12 @@ export class Session {
     readonly directory: WorkingDirectory,
     private readonly options: SessionOptions,
   ) {
-    const base = { ...(options.baseEnvironment ?? processEnvironment()) };
-    this.stack = new EnvironmentStack(base);
+    this.stack = new EnvironmentStack(options.baseEnvironment ?? processEnvironment());
   }
 
   static async start(options: SessionOptions): Promise<Session> {
     const id = options.sessionId ?? `session-${randomUUID().slice(0, 8)}`;
-    const directory = await createWorkingDirectory(id, options.pathMappingRules ?? [], options.rootDirectory ?? defaultSessionRoot());
+    const directory = await createWorkingDirectory(id, options.pathMappingRules ?? [], options.rootDirectory);
     const session = new Session(id, options.job, directory, options);
     options.onEvent({ type: "session_started", sessionId: id, workingDirectory: directory.path, time: Date.now() });
     return session;
@@ -80,12 +82,13 @@ export class Session {
     const wrapper = this.wrapper();
     // Entered from now on, even if entering fails: its onExit must still run (spec digest §12.2).
     this.entries.push(entry);
-    const variables = await prepareVariables(this, entry);
-    this.stack.enter(entry.id, variables.ok ? variables.variables : []);
-    const prepared: PreparedAction = variables.ok
-      ? await prepareEnvironmentAction(this, entry, "onEnter", wrapper)
-      : { kind: "failed", message: variables.message };
-    return this.perform("ENV_ENTER", entry.environment.name, prepared, { inEnvironmentAction: true, entry });
+    const resolved = await resolveEnvironment(this, entry);
+    this.stack.enter(entry.id, resolved.ok ? resolved.variables : []);
+    // After stack.enter: a wrap hook's WrappedAction.Environment includes the new variables.
+    const prepared: PreparedAction = resolved.ok
+      ? await prepareEnvironmentAction(this, entry, "onEnter", wrapper, resolved.context)
+      : { kind: "failed", message: resolved.message };
+    return this.perform("ENV_ENTER", entry.environment.name, prepared, entry);
   }
 
   /** Exits the innermost environment: its onExit (or the wrapper's onWrapEnvExit), then drops its variables. */
@@ -95,7 +98,7 @@ export class Session {
     if (!entry || entry.id !== id) throw new Error(`cannot exit environment ${id}: ${entry ? `exit ${entry.id} first` : "nothing is entered"}`);
     const wrapper = this.wrapper(entry);
     const prepared = await prepareEnvironmentAction(this, entry, "onExit", wrapper);
-    const status = await this.perform("ENV_EXIT", entry.environment.name, prepared, { inEnvironmentAction: true, entry });
+    const status = await this.perform("ENV_EXIT", entry.environment.name, prepared, entry);
     this.stack.exit(entry.id);
     this.entries.pop();
     // Unlike the reference runtime, a successful exit keeps the Session usable: the next step may
@@ -106,7 +109,7 @@ export class Session {
   async runTask(step: JobStep, task: TaskParameterSet): Promise<ActionEndStatus> {
     this.require(["ready"], "run a task");
     const prepared = await prepareTaskAction(this, step, task, this.wrapper());
-    return this.perform("TASK_RUN", step.name, prepared, { inEnvironmentAction: false, entry: null }, step, task);
+    return this.perform("TASK_RUN", step.name, prepared, null, step, task);
   }
 
   /** Cancels the running action (its cancelation method); the Session then only exits environments. */
@@ -150,7 +153,8 @@ export class Session {
     kind: ActionKind,
     name: string,
     prepared: PreparedAction,
-    context: { inEnvironmentAction: boolean; entry: StackEntry | null },
+    /** The environment an ENV_ENTER / ENV_EXIT belongs to; null for a task. */
+    entry: StackEntry | null,
     step?: JobStep,
     task?: TaskParameterSet,
   ): Promise<ActionEndStatus> {
@@ -181,16 +185,11 @@ export class Session {
     const exiting = kind === "ENV_EXIT";
     if (this.cancelRequested && !exiting) return ended("CANCELED", null);
     const state: LineState = { failMessage: null };
-    const entry = context.entry;
     // An environment's changes (onEnter, and onExit for later wrap hooks) belong to its layer; a
     // task's never reach a process environment, only WrappedAction.Environment.
-    const applyChange = (change: VariableChange & { redacted?: boolean }) => {
-      const plain: VariableChange = change.kind === "set" ? { kind: "set", name: change.name, value: change.value } : change;
-      if (entry) this.stack.change(entry.id, plain);
-      else this.stack.taskChange(plain);
-    };
+    const applyChange = (change: VariableChange) => (entry ? this.stack.change(entry.id, change) : this.stack.taskChange(change));
     const redactedSetsVariable = entry ? entry.redactedEnvVars : this.job.template.extensions.includes("REDACTED_ENV_VARS");
-    const target = { actionId, inEnvironmentAction: context.inEnvironmentAction, applyChange, redactedSetsVariable };
+    const target = { actionId, inEnvironmentAction: entry !== null, applyChange, redactedSetsVariable };
     const { action } = prepared;
     for (const line of prepared.notes) emit({ type: "log", actionId, line: this.redactor.redact(line), time: Date.now() });
     this.stateValue = this.stateValue === "ready" ? "running" : this.stateValue;
@@ -211,9 +210,7 @@ export class Session {
     this.running = null;
     if (this.stateValue === "running") this.stateValue = this.cancelRequested ? "ending" : "ready";
     if (result.startError) emit({ type: "log", actionId, line: this.redactor.redact(result.startError), time: Date.now() });
-    const status: ActionEndStatus =
-      result.outcome === "succeeded" ? "SUCCEEDED" : result.outcome === "timeout" ? "TIMEOUT" : result.outcome === "canceled" ? "CANCELED" : "FAILED";
-    return ended(status, result.exitCode, state.failMessage ?? result.startError);
+    return ended(ACTION_STATUS[result.outcome], result.exitCode, state.failMessage ?? result.startError);
   }
 
   /** Any failure, cancelation or timeout is terminal for the Session (spec digest §12.2). */
@@ -224,11 +221,4 @@ export class Session {
       if (this.worstOutcome === "SUCCEEDED") this.worstOutcome = "CANCELED";
     } else this.worstOutcome = "FAILED";
   }
-}
-
-
-function processEnvironment(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-  return env;
 }

@@ -65,7 +65,7 @@ export interface RunningProcess {
    * the group, SIGKILL it when the grace period (min of the notify period and `graceSeconds`)
    * ends. A later call may shorten the grace period; otherwise idempotent.
    */
-  cancel(options?: { graceSeconds?: number; markFailed?: boolean }): void;
+  cancel(options?: { graceSeconds?: number }): void;
 }
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -87,7 +87,6 @@ class ActionProcess implements RunningProcess {
   private exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
   private finished = false;
   private cancelReason: CancelReason | null = null;
-  private markFailed = false;
   private failedByOutput = false;
   private killed = false;
   private killDeadline: number | null = null;
@@ -105,8 +104,7 @@ class ActionProcess implements RunningProcess {
     return this.pidValue;
   }
 
-  cancel(options: { graceSeconds?: number; markFailed?: boolean } = {}): void {
-    if (options.markFailed) this.markFailed = true;
+  cancel(options: { graceSeconds?: number } = {}): void {
     this.requestCancel("cancel", options.graceSeconds);
   }
 
@@ -258,7 +256,7 @@ class ActionProcess implements RunningProcess {
       case "timeout":
         return "timeout";
       case "cancel":
-        return this.markFailed ? "failed" : "canceled";
+        return "canceled";
       case "output":
       case null:
         return exitCode === 0 ? "succeeded" : "failed";

@@ -16,14 +16,10 @@ export interface WorkingDirectory {
   hasPathMappingRules: boolean;
 }
 
-export function defaultSessionRoot(): string {
-  return join(tmpdir(), "loom-sessions");
-}
-
 export async function createWorkingDirectory(
   sessionId: string,
   rules: readonly PathMappingRule[],
-  root = defaultSessionRoot(),
+  root = join(tmpdir(), "loom-sessions"),
 ): Promise<WorkingDirectory> {
   await mkdir(root, { recursive: true, mode: 0o755 });
   const path = await mkdtemp(join(root, `${sessionId.replace(/[^A-Za-z0-9_-]/g, "_")}-`));
@@ -36,7 +32,7 @@ export async function createWorkingDirectory(
 }
 
 /** The `pathmapping-1.0` document, rules in the order they apply; `{}` when there are none (as the reference). */
-export function pathMappingDocument(rules: readonly PathMappingRule[]): string {
+function pathMappingDocument(rules: readonly PathMappingRule[]): string {
   if (rules.length === 0) return "{}";
   return JSON.stringify({ version: "pathmapping-1.0", path_mapping_rules: sortPathMappingRules(rules) });
 }
