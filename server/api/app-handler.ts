@@ -7,7 +7,7 @@ import { appRouter } from "../router";
 import type { Farm } from "../services/farm";
 import { handleWorkerRequest } from "./worker-api";
 
-export const TRPC_ENDPOINT = "/api/trpc";
+const TRPC_ENDPOINT = "/api/trpc";
 
 export function apiHandler(farm: Farm): (request: Request) => Promise<Response> {
   return async (request) => {

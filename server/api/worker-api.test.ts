@@ -7,7 +7,7 @@ import type { SyncResponse } from "../../lib/farm/protocol";
 import { openStore } from "../db/connection";
 import { createFarm } from "../services/farm";
 import { createPool } from "../services/pools";
-import { submitJob } from "../services/submit-job";
+import { submitToFarm } from "../services/submit-job";
 import { apiHandler } from "./app-handler";
 import { startNodeServer, type RunningServer } from "./node-server";
 
@@ -29,10 +29,7 @@ async function setup() {
     const response = await fetch(`${server!.url}${path}`, { method: "POST", headers: { authorization: `Bearer ${auth}`, "content-type": "application/json" }, body: JSON.stringify(body) });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   };
-  const submit = () => {
-    const result = submitJob(store, { template: { text: JOB, format: "yaml" }, parameterValues: {}, templateDir: null, workingDir: "/tmp", now: Date.now() });
-    farm.events.emit("jobs", [result.ok ? result.jobId : ""]);
-  };
+  const submit = () => submitToFarm(farm, { template: { text: JOB, format: "yaml" }, parameterValues: {}, templateDir: null, workingDir: "/tmp", now: Date.now() });
   return { post, submit };
 }
 

@@ -30,16 +30,12 @@ function migrationsFolder(): string {
   return found;
 }
 
-export interface OpenOptions {
-  /** How long a writer waits for another's lock before SQLITE_BUSY. */
-  busyTimeoutMs?: number;
-}
-
 /** Opens (creating if needed) the database at `file`, or an in-memory one for ":memory:". */
-export function openStore(file: string, options: OpenOptions = {}): Store {
+export function openStore(file: string): Store {
   if (file !== ":memory:") mkdirSync(dirname(resolve(file)), { recursive: true });
   const sqlite = new Database(file);
-  sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+  // How long a writer waits for another's lock before SQLITE_BUSY.
+  sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("journal_mode = WAL");
   // NORMAL in WAL mode is durable across process crashes (only an OS crash may lose the last
   // transactions); FULL would cost an fsync per commit (anchors-scheduling §5.2).

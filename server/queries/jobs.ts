@@ -94,6 +94,13 @@ export function listJobs(farm: Farm, raw: ListJobsInput = {}): { total: number; 
   return { total, jobs: rows.map(toSummary) };
 }
 
+/** One job's row as the job table shows it (what live views re-read on every change). */
+export function getJobSummary(farm: Farm, jobId: string): JobSummary {
+  const row = farm.store.sqlite.prepare<[string], JobRowRaw>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = ?`).get(jobId);
+  if (!row) throw new AppError("NOT_FOUND", `no job ${jobId}`);
+  return toSummary(row);
+}
+
 export interface StepDetail {
   id: string;
   index: number;

@@ -6,6 +6,7 @@
 import type Database from "better-sqlite3";
 import { z } from "zod";
 import type { ActionKind, ActionStatus, SessionState } from "../../lib/farm/statuses";
+import { perDatabase } from "../db/per-database";
 import type { Farm } from "../services/farm";
 
 export interface ActionView {
@@ -107,11 +108,10 @@ const FILTER_COLUMNS: ReadonlyArray<readonly [LogLineFilter, string]> = [
  * on every upload it follows, so neither preparing nor the plan may grow with the lines stored.
  * `col = ? AND id > ? ORDER BY id` seeks the (col, id) index and reads it in order: no sort.
  */
-const logLineStatements = new WeakMap<Database.Database, Map<string, Database.Statement<unknown[], LogLineRow>>>();
+const logLineStatements = perDatabase(() => new Map<string, Database.Statement<unknown[], LogLineRow>>());
 
 export function logLinesStatement(sqlite: Database.Database, filters: readonly LogLineFilter[]): Database.Statement<unknown[], LogLineRow> {
-  let statements = logLineStatements.get(sqlite);
-  if (!statements) logLineStatements.set(sqlite, (statements = new Map()));
+  const statements = logLineStatements(sqlite);
   const columns = FILTER_COLUMNS.filter(([filter]) => filters.includes(filter)).map(([, column]) => column);
   const key = columns.join(",");
   let statement = statements.get(key);

@@ -2,20 +2,19 @@
 import { on } from "node:events";
 import { tracked } from "@trpc/server";
 import { z } from "zod";
-import { getJob, listJobs, listJobsInput, listTasks, listTasksInput, type JobSummary } from "../queries/jobs";
+import { getJob, getJobSummary, listJobs, listJobsInput, listTasks, listTasksInput, type JobSummary } from "../queries/jobs";
 import { listSessions, listSessionsInput } from "../queries/sessions";
 import { cancelTasks } from "../services/cancel-tasks";
 import { requeueTasks, retryFailedTasks } from "../services/requeue-tasks";
 import { setJobPriority } from "../services/set-priority";
-import { submitJob, validateSubmission, type SubmitJobInput } from "../services/submit-job";
-import { refreshCompatibility } from "../services/compatibility";
+import { submitToFarm, validateSubmission, type SubmitJobInput } from "../services/submit-job";
 import { resumeTasks, suspendTasks } from "../services/suspend-tasks";
 import { taskTarget } from "../services/task-target";
 import { publicProcedure, router } from "./trpc";
 
 const templateText = z.object({ text: z.string().max(4 * 1024 * 1024), format: z.enum(["yaml", "json"]) });
 
-export const submitInput = z.object({
+const submitInput = z.object({
   template: templateText,
   environmentTemplates: z.array(templateText).max(20).default([]),
   parameterValues: z.record(z.string(), z.unknown()).default({}),
@@ -62,14 +61,7 @@ export const jobsRouter = router({
       steps: valid.job.steps.map((s) => ({ name: s.name, dependencies: s.dependencies, taskCount: s.parameterSpace.count, chunked: s.chunking !== null, hostRequirements: s.hostRequirements })),
     };
   }),
-  submit: publicProcedure.input(submitInput).mutation(({ ctx, input }) => {
-    const result = submitJob(ctx.farm.store, toSubmission(input, ctx.farm.now()));
-    if (result.ok) {
-      refreshCompatibility(ctx.farm);
-      ctx.farm.events.emit("jobs", [result.jobId]);
-    }
-    return result;
-  }),
+  submit: publicProcedure.input(submitInput).mutation(({ ctx, input }) => submitToFarm(ctx.farm, toSubmission(input, ctx.farm.now()))),
 
   cancel: publicProcedure.input(taskTarget).mutation(({ ctx, input }) => cancelTasks(ctx.farm, input)),
   suspend: publicProcedure.input(taskTarget).mutation(({ ctx, input }) => suspendTasks(ctx.farm, input)),
@@ -87,7 +79,7 @@ export const jobsRouter = router({
   onChange: publicProcedure.input(z.object({ jobId: z.string().optional() }).default({})).subscription(async function* ({ ctx, input, signal }) {
     const events = on(ctx.farm.events, "jobs", { signal });
     let n = 0;
-    if (input.jobId) yield tracked(String(++n), [summary(getJob(ctx.farm, input.jobId))]);
+    if (input.jobId) yield tracked(String(++n), [getJobSummary(ctx.farm, input.jobId)]);
     try {
       for await (const [jobIds] of events) {
         const ids = (jobIds as string[]).filter((id) => !input.jobId || id === input.jobId);
@@ -95,7 +87,7 @@ export const jobsRouter = router({
         const jobs: JobSummary[] = [];
         for (const id of ids) {
           try {
-            jobs.push(summary(getJob(ctx.farm, id)));
+            jobs.push(getJobSummary(ctx.farm, id));
           } catch {
             // deleted meanwhile
           }
@@ -107,8 +99,3 @@ export const jobsRouter = router({
     }
   }),
 });
-
-function summary(job: JobSummary): JobSummary {
-  const { id, name, submitter, priority, status, suspended, canceled, counts, taskCount, submittedAt, startedAt, endedAt } = job;
-  return { id, name, submitter, priority, status, suspended, canceled, counts, taskCount, submittedAt, startedAt, endedAt };
-}

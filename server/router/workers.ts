@@ -2,7 +2,6 @@
 import { z } from "zod";
 import { DRAIN_MODES } from "../../lib/farm/statuses";
 import { listPools, listWorkers } from "../queries/workers";
-import { refreshCompatibility } from "../services/compatibility";
 import { drainPool, drainWorker, setWorkerDisabled, undrainWorker } from "../services/drain-worker";
 import { createPool, rotatePoolToken, setPoolEnabled } from "../services/pools";
 import { publicProcedure, router } from "./trpc";
@@ -14,11 +13,7 @@ export const poolsRouter = router({
   create: publicProcedure.input(z.object({ name: z.string(), description: z.string().max(500).optional() })).mutation(({ ctx, input }) => createPool(ctx.farm, input)),
   rotateToken: publicProcedure.input(z.object({ poolId: z.string().min(1) })).mutation(({ ctx, input }) => rotatePoolToken(ctx.farm, input.poolId)),
   drain: publicProcedure.input(z.object({ poolId: z.string().min(1), mode: z.enum(DRAIN_MODES) })).mutation(({ ctx, input }) => drainPool(ctx.farm, input.poolId, input.mode)),
-  setEnabled: publicProcedure.input(z.object({ poolId: z.string().min(1), enabled: z.boolean() })).mutation(({ ctx, input }) => {
-    setPoolEnabled(ctx.farm, input.poolId, input.enabled);
-    refreshCompatibility(ctx.farm);
-    return { enabled: input.enabled };
-  }),
+  setEnabled: publicProcedure.input(z.object({ poolId: z.string().min(1), enabled: z.boolean() })).mutation(({ ctx, input }) => setPoolEnabled(ctx.farm, input.poolId, input.enabled)),
 });
 
 export const workersRouter = router({

@@ -62,8 +62,8 @@ export class UpdateApplier {
       if (action.kind === "ENV_ENTER" && status !== "NEVER_ATTEMPTED" && status !== "CANCELED") this.chargeQueuedTasks(session, now);
     }
     if (action.kind !== "TASK_RUN" || action.task_id === null) return ended ? session.job_id : null;
-    const task = this.tasks.task(action.task_id);
-    if (!task || task.session_id !== session.id || (task.status !== "ASSIGNED" && task.status !== "RUNNING")) return null;
+    const task = this.tasks.heldBy(action.task_id, session.id);
+    if (!task) return null;
     this.followTask(task, status, update, now, action.started_at);
     return task.job_id;
   }
@@ -102,7 +102,7 @@ export class UpdateApplier {
   }
 
   /** A failed attempt: retry while the budget lasts; a task out of retries counts against the job. */
-  fail(task: TaskRow, now: number, statusMessage?: string): void {
+  private fail(task: TaskRow, now: number, statusMessage?: string): void {
     const limits = this.statements.jobLimits.get(task.job_id);
     if (!limits) return;
     const failures = task.failure_count + 1;
@@ -129,8 +129,8 @@ export class UpdateApplier {
   private chargeQueuedTasks(session: SessionRow, now: number): void {
     for (const queued of this.sessions.openActions(session.id)) {
       if (queued.kind !== "TASK_RUN" || queued.task_id === null) continue;
-      const task = this.tasks.task(queued.task_id);
-      if (task && task.session_id === session.id && (task.status === "ASSIGNED" || task.status === "RUNNING")) this.fail(task, now, "an environment of its Session failed to enter");
+      const task = this.tasks.heldBy(queued.task_id, session.id);
+      if (task) this.fail(task, now, "an environment of its Session failed to enter");
     }
   }
 }

@@ -55,7 +55,6 @@ export class Dispatcher {
       nextTasks: s.prepare<[string, number], TaskRow>(
         "SELECT id, job_id, step_id, task_index, parameters, status, failure_count, interruption_count, session_id, worker_id FROM tasks WHERE step_id = ? AND status = 'READY' ORDER BY task_index LIMIT ?",
       ),
-      stepOf: s.prepare<[string], { name: string; environment_stack: string }>("SELECT name, environment_stack FROM steps WHERE id = ?"),
       jobOrder: s.prepare<[string], { priority: number; seq: number }>("SELECT priority, seq FROM jobs WHERE id = ?"),
     };
   }
@@ -90,10 +89,10 @@ export class Dispatcher {
   private runTask(sessionId: string, jobId: string, current: readonly string[], step: CandidateStep, workerId: string): SessionAssignment | null {
     const tasks = this.statements.nextTasks.all(step.stepId, taskBuffer(step.averageRuntimeMs ?? null));
     if (tasks.length === 0) return null;
-    const stepName = this.statements.stepOf.get(step.stepId)?.name ?? "";
+    const stepName = this.sessions.stepName(step.stepId) ?? "";
     const plan = stackPlan(current, step.stack);
     const actions: NewAction[] = [
-      ...plan.exit.map((environmentId) => this.environmentAction("ENV_EXIT", environmentId, sessionId, step)),
+      ...plan.exit.map((environmentId) => this.exitAction(environmentId, sessionId, step)),
       ...plan.enter.map((environmentId) => ({ kind: "ENV_ENTER" as const, environmentId, stepId: step.stepId, stepName })),
       ...tasks.map((task) => ({ kind: "TASK_RUN" as const, stepId: step.stepId, stepName, taskId: task.id, parameters: JSON.parse(task.parameters) as NewAction["parameters"] })),
     ];
@@ -103,16 +102,16 @@ export class Dispatcher {
 
   /** Exits every environment of the Session, innermost first, and ends it. */
   private end(held: SessionRow, stack: readonly string[]): SessionAssignment {
-    const actions = [...stack].reverse().map((environmentId) => this.environmentAction("ENV_EXIT", environmentId, held.id, null));
+    const actions = [...stack].reverse().map((environmentId) => this.exitAction(environmentId, held.id, null));
     this.sessions.markEndIssued(held.id);
     return { sessionId: held.id, job: this.sessions.jobDefinition(held.job_id), actions: this.sessions.issue(held.id, actions), end: true };
   }
 
   /** An exit names the step that entered the environment (step environments need it to be found). */
-  private environmentAction(kind: "ENV_EXIT", environmentId: string, sessionId: string, fallback: CandidateStep | null): NewAction {
+  private exitAction(environmentId: string, sessionId: string, fallback: CandidateStep | null): NewAction {
     const enter = this.sessions.environmentActions(sessionId).find((a) => a.kind === "ENV_ENTER" && a.environment_id === environmentId);
     const stepId = enter?.step_id ?? fallback?.stepId ?? "";
-    return { kind, environmentId, stepId, stepName: this.statements.stepOf.get(stepId)?.name ?? "" };
+    return { kind: "ENV_EXIT", environmentId, stepId, stepName: this.sessions.stepName(stepId) ?? "" };
   }
 }
 
@@ -130,7 +129,7 @@ function toCandidate(row: StepRow): CandidateStep {
 }
 
 /** Amounts reserved for the Session: as much of each required amount as allowed, up to what the worker has. */
-export function reserve(requirements: HostRequirements | null, capabilities: WorkerCapabilities): Record<string, number> {
+function reserve(requirements: HostRequirements | null, capabilities: WorkerCapabilities): Record<string, number> {
   const reserved: Record<string, number> = {};
   for (const amount of requirements?.amounts ?? []) {
     const have = Object.entries(capabilities.amounts).find(([name]) => name.toLowerCase() === amount.name.toLowerCase())?.[1] ?? 0;

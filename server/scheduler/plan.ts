@@ -47,7 +47,7 @@ export type Decision =
   | { kind: "start"; step: CandidateStep };
 
 /** Dispatch order: priority (higher first), then submission, then step order. */
-export function compareCandidates(a: CandidateStep, b: CandidateStep): number {
+function compareCandidates(a: CandidateStep, b: CandidateStep): number {
   return b.priority - a.priority || a.jobSeq - b.jobSeq || a.stepIndex - b.stepIndex;
 }
 
@@ -82,8 +82,8 @@ function sameStack(a: readonly string[], b: readonly string[]): number {
  * runtime so far; long tasks, and a step with no runtime known yet, go one at a time. A failure
  * ends the Session: its queued tasks come back READY without being charged.
  */
-export const TASK_BUFFER_SECONDS = 2;
-export const MAX_TASK_BUFFER = 64;
+const TASK_BUFFER_SECONDS = 2;
+const MAX_TASK_BUFFER = 64;
 export function taskBuffer(averageRuntimeMs: number | null): number {
   if (averageRuntimeMs === null) return 1;
   return Math.max(1, Math.min(MAX_TASK_BUFFER, Math.floor((TASK_BUFFER_SECONDS * 1000) / Math.max(averageRuntimeMs, 1))));

@@ -54,6 +54,7 @@ export class SessionStore {
     this.sqlite = s;
     this.statements = {
       open: s.prepare<[string, number], SessionRow>("SELECT id, job_id, worker_id, lease_epoch, state, end_issued FROM sessions WHERE worker_id = ? AND state != 'ENDED' AND lease_epoch = ?"),
+      unended: s.prepare<[string], { id: string; job_id: string }>("SELECT id, job_id FROM sessions WHERE worker_id = ? AND state != 'ENDED'"),
       byId: s.prepare<[string], SessionRow>("SELECT id, job_id, worker_id, lease_epoch, state, end_issued FROM sessions WHERE id = ?"),
       insert: s.prepare<[string, string, string, number, string, number]>(
         "INSERT INTO sessions (id, job_id, worker_id, lease_epoch, state, reserved, started_at) VALUES (?, ?, ?, ?, 'ACTIVE', ?, ?)",
@@ -61,7 +62,7 @@ export class SessionStore {
       setState: s.prepare<[SessionState, string]>("UPDATE sessions SET state = ? WHERE id = ?"),
       endIssued: s.prepare<[string]>("UPDATE sessions SET end_issued = 1 WHERE id = ?"),
       ended: s.prepare<[number, string]>("UPDATE sessions SET state = 'ENDED', ended_at = ? WHERE id = ?"),
-      actions: s.prepare<[string], ActionRow>(`SELECT ${ACTION_COLUMNS} FROM session_actions WHERE session_id = ? ORDER BY seq`),
+      interrupted: s.prepare<[number, string]>("UPDATE session_actions SET status = 'INTERRUPTED', ended_at = ? WHERE id = ?"),
       // A long Session holds thousands of ended task runs: the sync path reads only what it needs,
       // filtered in SQL, so its cost does not grow with the Session's history in JavaScript.
       openActions: s.prepare<[string], ActionRow>(`SELECT ${ACTION_COLUMNS} FROM session_actions WHERE session_id = ? AND status IN (${OPEN_STATUSES}) ORDER BY seq`),
@@ -82,16 +83,17 @@ export class SessionStore {
     return this.statements.open.all(workerId, leaseEpoch);
   }
 
+  /** The worker's Sessions that have not ended, under any lease (the worker is being fenced). */
+  unendedSessions(workerId: string): Array<{ id: string; job_id: string }> {
+    return this.statements.unended.all(workerId);
+  }
+
   session(id: string): SessionRow | undefined {
     return this.statements.byId.get(id);
   }
 
   action(id: string): ActionRow | undefined {
     return this.statements.action.get(id);
-  }
-
-  actions(sessionId: string): ActionRow[] {
-    return this.statements.actions.all(sessionId);
   }
 
   /** The Session's actions that have not ended (issued or running), in order. */
@@ -125,8 +127,21 @@ export class SessionStore {
   settle(session: SessionRow, now: number): boolean {
     if (!session.end_issued && session.state !== "ENDED") return false;
     if (this.statements.anyOpen.get(session.id)) return false;
-    this.statements.ended.run(now, session.id);
+    this.end(session.id, now);
     return true;
+  }
+
+  end(sessionId: string, now: number): void {
+    this.statements.ended.run(now, sessionId);
+  }
+
+  /** Ends an issued action whose worker was lost or fenced. */
+  interruptAction(actionId: string, now: number): void {
+    this.statements.interrupted.run(now, actionId);
+  }
+
+  stepName(stepId: string): string | undefined {
+    return this.statements.stepName.get(stepId)?.name;
   }
 
   /** Records new actions at the end of the Session; returns them as the worker receives them. */
@@ -165,7 +180,7 @@ export class SessionStore {
 
   /** An issued action as the worker receives it (to send it again). */
   describe(action: ActionRow): AssignedAction {
-    const stepName = action.step_id ? this.statements.stepName.get(action.step_id)?.name : undefined;
+    const stepName = action.step_id ? this.stepName(action.step_id) : undefined;
     const parameters = action.task_id !== null ? (JSON.parse(this.statements.taskParameters.get(action.task_id)?.parameters ?? "{}") as AssignedAction["parameters"]) : undefined;
     return {
       actionId: action.id,

@@ -1,11 +1,11 @@
 /**
  * Task status changes and the counts they roll up into. Every change of a task's status goes
- * through here, inside the caller's transaction, so the per-status counts on its step and job
- * (what dashboards read) never drift from the task rows. Single changes adjust the counts;
- * bulk changes (cancel a job, release a step) recount the step with one grouped query.
+ * through here, inside a transaction made by transaction() below, so the per-status counts on
+ * its step and job (what dashboards read) never drift from the task rows. Single changes adjust
+ * the counts; bulk changes (cancel a job, release a step) recount the step with one grouped query.
  */
 import type Database from "better-sqlite3";
-import { emptyCounts, rollUpStatus, TASK_STATUSES, type StatusCounts, type TaskStatus } from "../../lib/farm/statuses";
+import { ACTIVE_TASK_STATUSES, emptyCounts, rollUpStatus, TASK_STATUSES, type StatusCounts, type TaskStatus } from "../../lib/farm/statuses";
 import type { Store } from "../db/connection";
 
 export interface TaskRow {
@@ -32,6 +32,17 @@ export interface TaskPatch {
   statusMessage?: string | null;
 }
 
+const PATCH_COLUMNS: Record<keyof TaskPatch, string> = {
+  workerId: "worker_id",
+  sessionId: "session_id",
+  startedAt: "started_at",
+  endedAt: "ended_at",
+  failureCount: "failure_count",
+  interruptionCount: "interruption_count",
+  progress: "progress",
+  statusMessage: "status_message",
+};
+
 export class TaskState {
   private readonly sqlite: Database.Database;
   private readonly statements;
@@ -41,21 +52,22 @@ export class TaskState {
     const s = this.sqlite;
     this.statements = {
       task: s.prepare<[number], TaskRow>("SELECT id, job_id, step_id, task_index, parameters, status, failure_count, interruption_count, session_id, worker_id FROM tasks WHERE id = ?"),
-      stepCounts: s.prepare<[string], { counts: string; job_id: string }>("SELECT counts, job_id FROM steps WHERE id = ?"),
+      stepCounts: s.prepare<[string], { counts: string }>("SELECT counts FROM steps WHERE id = ?"),
       setStepCounts: s.prepare<[string, string, string]>("UPDATE steps SET counts = ?, status = ? WHERE id = ?"),
       groupStep: s.prepare<[string], { status: TaskStatus; n: number }>("SELECT status, COUNT(*) AS n FROM tasks WHERE step_id = ? GROUP BY status"),
       jobSteps: s.prepare<[string], { id: string; counts: string; dependencies: string; name: string; task_count: number }>(
         "SELECT id, counts, dependencies, name, task_count FROM steps WHERE job_id = ? ORDER BY step_index",
       ),
-      job: s.prepare<[string], { status: TaskStatus; suspended: number; canceled: number; started_at: number | null; ended_at: number | null }>(
-        "SELECT status, suspended, canceled, started_at, ended_at FROM jobs WHERE id = ?",
-      ),
+      job: s.prepare<[string], { status: TaskStatus; started_at: number | null; ended_at: number | null }>("SELECT status, started_at, ended_at FROM jobs WHERE id = ?"),
       setJob: s.prepare<[string, string, number | null, number | null, string]>("UPDATE jobs SET counts = ?, status = ?, started_at = ?, ended_at = ? WHERE id = ?"),
       // Without status: an UPDATE that names an indexed column rewrites its index entry (the
       // dispatch index) even when the value is unchanged, one more page per sync transaction.
       setJobCounts: s.prepare<[string, number | null, number | null, string]>("UPDATE jobs SET counts = ?, started_at = ?, ended_at = ? WHERE id = ?"),
       addRuntime: s.prepare<[number, number, string]>("UPDATE steps SET runtime_total_ms = runtime_total_ms + ?, runtime_count = runtime_count + ? WHERE id = ?"),
       release: s.prepare<[string]>("UPDATE tasks SET status = 'READY' WHERE step_id = ? AND status = 'PENDING'"),
+      assign: s.prepare<[string, string, string]>(
+        "UPDATE tasks SET status = 'ASSIGNED', session_id = ?, worker_id = ?, progress = NULL, status_message = NULL WHERE id IN (SELECT value FROM json_each(?)) AND status = 'READY'",
+      ),
     };
   }
 
@@ -68,27 +80,23 @@ export class TaskState {
     return statement;
   }
 
-  task(id: number): TaskRow | undefined {
-    return this.statements.task.get(id);
+  /**
+   * The task while it still runs under this Session (ASSIGNED or RUNNING); undefined once a
+   * wrangler canceled, suspended or requeued it, or it went to another worker: only then may
+   * what the Session reports about it change it.
+   */
+  heldBy(taskId: number, sessionId: string): TaskRow | undefined {
+    const task = this.statements.task.get(taskId);
+    return task && task.session_id === sessionId && ACTIVE_TASK_STATUSES.has(task.status) ? task : undefined;
   }
 
-  /** Moves one task to `to` (with the patch), adjusting its step's counts; returns the task as it was. */
+  /** Moves one task to `to` (with the patch), adjusting its step's counts. */
   change(task: TaskRow, to: TaskStatus, patch: TaskPatch = {}): void {
     const sets = ["status = ?"];
     const values: Array<string | number | null> = [to];
-    const column: Record<keyof TaskPatch, string> = {
-      workerId: "worker_id",
-      sessionId: "session_id",
-      startedAt: "started_at",
-      endedAt: "ended_at",
-      failureCount: "failure_count",
-      interruptionCount: "interruption_count",
-      progress: "progress",
-      statusMessage: "status_message",
-    };
     for (const [key, value] of Object.entries(patch) as Array<[keyof TaskPatch, string | number | null | undefined]>) {
       if (value === undefined) continue;
-      sets.push(`${column[key]} = ?`);
+      sets.push(`${PATCH_COLUMNS[key]} = ?`);
       values.push(value);
     }
     this.update(sets.join(", ")).run(...values, task.id);
@@ -100,19 +108,16 @@ export class TaskState {
   /** Binds READY tasks of one step to a Session (one UPDATE, one counts change). */
   assign(tasks: readonly TaskRow[], stepId: string, sessionId: string, workerId: string): void {
     if (tasks.length === 0) return;
-    this.sqlite
-      .prepare("UPDATE tasks SET status = 'ASSIGNED', session_id = ?, worker_id = ?, progress = NULL, status_message = NULL WHERE id IN (SELECT value FROM json_each(?)) AND status = 'READY'")
-      .run(sessionId, workerId, JSON.stringify(tasks.map((t) => t.id)));
+    this.statements.assign.run(sessionId, workerId, JSON.stringify(tasks.map((t) => t.id)));
     this.count(stepId, "READY", -tasks.length);
     this.count(stepId, "ASSIGNED", tasks.length);
   }
 
   /**
    * Count changes of single task moves are gathered per step and written once (a sync moving 64
-   * tasks writes each step's counts once, not 128 times). They must be flushed before the
-   * transaction ends and before anything reads step counts: settleJob and recountStep do it, and
-   * so does every caller that moves tasks without settling (flushCounts), or drops them when its
-   * transaction rolls back (discardCounts).
+   * tasks writes each step's counts once, not 128 times). They are written before anything reads
+   * step counts (flushCounts: settleJob and the dispatcher call it) and, at the latest, when their
+   * transaction commits — or forgotten when it rolls back: see transaction().
    */
   private readonly deltas = new Map<string, Map<TaskStatus, number>>();
 
@@ -150,10 +155,26 @@ export class TaskState {
     this.deltas.clear();
   }
 
-  /** Forgets gathered count changes (their transaction rolled back). */
-  discardCounts(): void {
-    this.deltas.clear();
-    this.runtimes.clear();
+  /**
+   * Runs `fn` in a transaction (a savepoint inside another one, as in the sync batcher) that
+   * writes the count changes it gathered before it commits and forgets them when it rolls back.
+   * Every transaction that changes tasks goes through here, so counts never outlive their rows.
+   * Changes gathered before it starts belong to the enclosing transaction: they are written
+   * first, so a savepoint that rolls back forgets only its own.
+   */
+  transaction<T>(fn: () => T): T {
+    this.flushCounts();
+    return this.sqlite.transaction(() => {
+      try {
+        const result = fn();
+        this.flushCounts();
+        return result;
+      } catch (error) {
+        this.deltas.clear();
+        this.runtimes.clear();
+        throw error;
+      }
+    })();
   }
 
   /** Recounts a step from its task rows (after a bulk UPDATE). */
@@ -190,7 +211,8 @@ export class TaskState {
     }
     const job = this.statements.job.get(jobId);
     if (!job) return;
-    const status = jobStatus(total, job);
+    // Suspending and canceling move the job's tasks, so the roll-up of its counts is its status.
+    const status = rollUpStatus(total);
     const active = total.ASSIGNED + total.RUNNING > 0;
     const finished = ["SUCCEEDED", "FAILED", "CANCELED"].includes(status) && !active;
     const startedAt = job.started_at ?? (active || total.SUCCEEDED + total.FAILED > 0 ? now : null);
@@ -198,9 +220,4 @@ export class TaskState {
     if (status === job.status) this.statements.setJobCounts.run(JSON.stringify(total), startedAt, endedAt, jobId);
     else this.statements.setJob.run(JSON.stringify(total), status, startedAt, endedAt, jobId);
   }
-}
-
-/** A job's status: its tasks' roll-up (suspending moves its waiting tasks to SUSPENDED). */
-export function jobStatus(counts: StatusCounts, _job: { suspended: number; canceled: number }): TaskStatus {
-  return rollUpStatus(counts);
 }

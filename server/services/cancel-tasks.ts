@@ -8,11 +8,11 @@ import { moveTasks, resolveTarget, type TaskTarget } from "./task-target";
 
 export function cancelTasks(farm: Farm, target: TaskTarget): { changed: number } {
   const sqlite = farm.store.sqlite;
-  const changed = sqlite.transaction(() => {
+  const changed = farm.tasks.transaction(() => {
     const resolved = resolveTarget(farm, target);
     if (!target.stepId && !target.taskIds) sqlite.prepare("UPDATE jobs SET canceled = 1 WHERE id = ?").run(target.jobId);
     return moveTasks(farm, resolved, ["PENDING", "READY", "ASSIGNED", "RUNNING", "SUSPENDED", "NOT_COMPATIBLE"], "CANCELED", `, ended_at = ${Number(farm.now())}`);
-  })();
+  });
   farm.events.emit("jobs", [target.jobId]);
   return { changed };
 }

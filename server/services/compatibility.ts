@@ -23,7 +23,7 @@ export function refreshCompatibility(farm: Farm): void {
     )
     .all();
   const changedJobs = new Set<string>();
-  sqlite.transaction(() => {
+  farm.tasks.transaction(() => {
     for (const step of steps) {
       const reason = incompatibility(JSON.parse(step.host_requirements ?? "null") as HostRequirements | null, workers);
       if (reason === step.incompatible_reason) continue;
@@ -34,6 +34,6 @@ export function refreshCompatibility(farm: Farm): void {
       changedJobs.add(step.job_id);
     }
     for (const jobId of changedJobs) farm.tasks.settleJob(jobId, now);
-  })();
+  });
   if (changedJobs.size > 0) farm.events.emit("jobs", [...changedJobs]);
 }

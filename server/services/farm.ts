@@ -16,7 +16,7 @@ export interface FarmSettings {
   workerTimeoutSeconds: number;
 }
 
-export const DEFAULT_SETTINGS: FarmSettings = { syncIntervalSeconds: 15, workerTimeoutSeconds: 75 };
+const DEFAULT_SETTINGS: FarmSettings = { syncIntervalSeconds: 15, workerTimeoutSeconds: 75 };
 
 export interface Farm {
   store: Store;

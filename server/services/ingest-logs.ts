@@ -3,8 +3,8 @@
  * number, so a batch sent twice (a lost response, a retry after a server restart) is stored once.
  * The reply acknowledges only what is committed: the worker may then forget those lines.
  */
-import type Database from "better-sqlite3";
 import type { LogsRequest, LogsResponse } from "../../lib/farm/protocol";
+import { perDatabase } from "../db/per-database";
 import { AppError } from "./errors";
 import type { Farm } from "./farm";
 import type { PoolRow } from "./pools";
@@ -15,14 +15,8 @@ export interface LogsEvent {
   jobId: string;
 }
 
-type Store = (pool: PoolRow, request: LogsRequest) => { through: number; jobId: string };
-
 /** Uploads are the farm's most frequent write: statements are prepared once per database handle. */
-const stores = new WeakMap<Database.Database, Store>();
-
-function storeFor(sqlite: Database.Database): Store {
-  const cached = stores.get(sqlite);
-  if (cached) return cached;
+const storeLines = perDatabase((sqlite) => {
   const owner = sqlite.prepare<[string, string], { lease_epoch: number; session_epoch: number; worker_id: string; job_id: string }>(
     `SELECT w.lease_epoch, s.lease_epoch AS session_epoch, s.worker_id, s.job_id FROM sessions s JOIN workers w ON w.id = s.worker_id
      WHERE s.id = ? AND w.pool_id = ?`,
@@ -30,7 +24,7 @@ function storeFor(sqlite: Database.Database): Store {
   const insert = sqlite.prepare<[string, string, number, string | null, number, string]>(
     "INSERT OR IGNORE INTO log_lines (session_id, job_id, seq, action_id, time, line) VALUES (?, ?, ?, ?, ?, ?)",
   );
-  const store = sqlite.transaction((pool: PoolRow, request: LogsRequest) => {
+  return sqlite.transaction((pool: PoolRow, request: LogsRequest) => {
     const found = owner.get(request.sessionId, pool.id);
     if (!found || found.worker_id !== request.workerId) throw new AppError("NOT_FOUND", `session ${request.sessionId} is not one of worker ${request.workerId}'s`);
     if (found.lease_epoch !== request.leaseEpoch || found.session_epoch !== request.leaseEpoch) {
@@ -43,12 +37,10 @@ function storeFor(sqlite: Database.Database): Store {
     }
     return { through, jobId: found.job_id };
   });
-  stores.set(sqlite, store);
-  return store;
-}
+});
 
 export function ingestLogs(farm: Farm, pool: PoolRow, request: LogsRequest): LogsResponse {
-  const { through, jobId } = storeFor(farm.store.sqlite)(pool, request);
+  const { through, jobId } = storeLines(farm.store.sqlite)(pool, request);
   if (request.lines.length > 0) farm.events.emit("logs", { sessionId: request.sessionId, jobId } satisfies LogsEvent);
   return { acknowledgedThrough: through };
 }

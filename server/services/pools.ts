@@ -3,8 +3,10 @@
  * token rotated; only its SHA-256 is stored, so a leaked database does not leak tokens.
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import type { Farm } from "./farm";
+import { perDatabase } from "../db/per-database";
+import { refreshCompatibility } from "./compatibility";
 import { AppError } from "./errors";
+import type { Farm } from "./farm";
 
 export interface PoolRow {
   id: string;
@@ -49,23 +51,21 @@ export function rotatePoolToken(farm: Farm, poolId: string): { token: string } {
   return { token };
 }
 
-export function setPoolEnabled(farm: Farm, poolId: string, enabled: boolean): void {
+/** A disabled pool's workers get no new work, and no longer count for NOT_COMPATIBLE. */
+export function setPoolEnabled(farm: Farm, poolId: string, enabled: boolean): { enabled: boolean } {
   const changed = farm.store.sqlite.prepare("UPDATE pools SET enabled = ? WHERE id = ?").run(enabled ? 1 : 0, poolId).changes;
   if (changed === 0) throw new AppError("NOT_FOUND", `no pool ${poolId}`);
+  refreshCompatibility(farm);
+  return { enabled };
 }
 
-/** The enabled pool a bearer token belongs to, or null. */
-const byHash = new WeakMap<object, { get(hash: string): (PoolRow & { token_hash: string }) | undefined }>();
+/** Every worker request authenticates. */
+const poolByHash = perDatabase((sqlite) => sqlite.prepare<[string], PoolRow & { token_hash: string }>("SELECT id, name, enabled, token_hash FROM pools WHERE token_hash = ?"));
 
+/** The pool a bearer token belongs to, or null. */
 export function authenticatePool(farm: Farm, token: string): PoolRow | null {
   const hash = hashToken(token);
-  // Every worker request authenticates: the statement is prepared once per database.
-  let lookup = byHash.get(farm.store.sqlite);
-  if (!lookup) {
-    lookup = farm.store.sqlite.prepare<[string], PoolRow & { token_hash: string }>("SELECT id, name, enabled, token_hash FROM pools WHERE token_hash = ?");
-    byHash.set(farm.store.sqlite, lookup);
-  }
-  const row = lookup.get(hash);
+  const row = poolByHash(farm.store.sqlite).get(hash);
   if (!row || !timingSafeEqual(Buffer.from(row.token_hash), Buffer.from(hash))) return null;
   return { id: row.id, name: row.name, enabled: row.enabled };
 }

@@ -16,7 +16,7 @@ import { interruptWorkerSessions } from "./sweep-workers";
 export function registerWorker(farm: Farm, pool: PoolRow, request: RegisterRequest): RegisterResponse {
   const now = farm.now();
   const sqlite = farm.store.sqlite;
-  const result = sqlite.transaction(() => {
+  const result = farm.tasks.transaction(() => {
     const existing = sqlite
       .prepare<[string, string], { id: string; lease_epoch: number; instance_id: string | null; status: string; last_heartbeat_at: number }>(
         "SELECT id, lease_epoch, instance_id, status, last_heartbeat_at FROM workers WHERE pool_id = ? AND name = ?",
@@ -41,7 +41,7 @@ export function registerWorker(farm: Farm, pool: PoolRow, request: RegisterReque
       .prepare("INSERT INTO workers (id, pool_id, name, instance_id, status, capabilities, lease_epoch, last_heartbeat_at, registered_at) VALUES (?, ?, ?, ?, 'STARTED', ?, 1, ?, ?)")
       .run(workerId, pool.id, request.name, request.instanceId ?? null, JSON.stringify(request.capabilities), now, now);
     return { workerId, leaseEpoch: 1, jobs: [] as string[] };
-  })();
+  });
   refreshCompatibility(farm);
   farm.events.emit("workers");
   if (result.jobs.length > 0) farm.events.emit("jobs", result.jobs);

@@ -10,7 +10,7 @@ const RESET = ", worker_id = NULL, session_id = NULL, failure_count = 0, interru
 
 function requeue(farm: Farm, target: TaskTarget, from: readonly string[]): { changed: number } {
   const sqlite = farm.store.sqlite;
-  const changed = sqlite.transaction(() => {
+  const changed = farm.tasks.transaction(() => {
     const resolved = resolveTarget(farm, target);
     const moved = moveTasks(farm, resolved, from, "PENDING", RESET);
     if (moved > 0) {
@@ -18,7 +18,7 @@ function requeue(farm: Farm, target: TaskTarget, from: readonly string[]): { cha
       farm.tasks.settleJob(target.jobId, farm.now());
     }
     return moved;
-  })();
+  });
   farm.events.emit("jobs", [target.jobId]);
   return { changed };
 }

@@ -23,12 +23,15 @@ import { locateErrors, type DocumentFormat, type ParsedSource } from "../../lib/
 import { checkTemplateText } from "../../lib/openjd/template";
 import { locateJobErrors } from "../../lib/openjd/job/locate-job-errors";
 import type { Store } from "../db/connection";
+import { perDatabase } from "../db/per-database";
+import { refreshCompatibility } from "./compatibility";
+import type { Farm } from "./farm";
 import { jobs, steps } from "../db/schema";
 import { stackFor } from "../../lib/openjd/job/session-stack";
 
-export const DEFAULT_MAX_TASK_COUNT = 1_000_000;
+const DEFAULT_MAX_TASK_COUNT = 1_000_000;
 /** Rows per INSERT statement (5 parameters each, far below SQLite's 32,766 limit). */
-export const TASK_BATCH_ROWS = 500;
+const TASK_BATCH_ROWS = 500;
 
 export interface TemplateText {
   text: string;
@@ -91,6 +94,19 @@ export function submitJob(store: Store, input: SubmitJobInput): SubmitJobResult 
   const jobId = (input.ids?.jobId ?? newJobId)();
   persist(store, jobId, input, valid);
   return { ok: true, jobId, taskCount: valid.taskCount };
+}
+
+/**
+ * A submission to a running farm: written, held NOT_COMPATIBLE where no worker of an enabled pool
+ * can run it, and announced (live views refresh, idle workers' long polls answer with it).
+ */
+export function submitToFarm(farm: Farm, input: SubmitJobInput): SubmitJobResult {
+  const result = submitJob(farm.store, input);
+  if (result.ok) {
+    refreshCompatibility(farm);
+    farm.events.emit("jobs", [result.jobId]);
+  }
+  return result;
 }
 
 /**
@@ -164,7 +180,7 @@ function checkSettings(settings: SubmitSettings): { value: ResolvedSettings | nu
 const BASE32 = "abcdefghijklmnopqrstuvwxyz234567";
 
 /** `job-` and 10 lowercase base32 characters (50 random bits). */
-export function newJobId(): string {
+function newJobId(): string {
   let id = "job-";
   for (const byte of randomBytes(10)) id += BASE32[byte & 31];
   return id;
@@ -247,15 +263,13 @@ function planSteps(jobId: string, job: Job, suspended: boolean): PlannedStep[] {
 }
 
 const COLUMNS = 5;
-const batchStatements = new WeakMap<Database.Database, Database.Statement>();
 
 function taskInsert(sqlite: Database.Database, rows: number): Database.Statement {
-  const cached = rows === TASK_BATCH_ROWS ? batchStatements.get(sqlite) : undefined;
-  if (cached) return cached;
-  const statement = sqlite.prepare(`INSERT INTO tasks (job_id, step_id, task_index, parameters, status) VALUES ${new Array(rows).fill("(?, ?, ?, ?, ?)").join(", ")}`);
-  if (rows === TASK_BATCH_ROWS) batchStatements.set(sqlite, statement);
-  return statement;
+  return sqlite.prepare(`INSERT INTO tasks (job_id, step_id, task_index, parameters, status) VALUES ${new Array(rows).fill("(?, ?, ?, ?, ?)").join(", ")}`);
 }
+
+/** Every batch but a step's last has TASK_BATCH_ROWS rows: that statement is prepared once. */
+const fullBatchInsert = perDatabase((sqlite) => taskInsert(sqlite, TASK_BATCH_ROWS));
 
 function insertTasks(sqlite: Database.Database, jobId: string, stepId: string, space: StepParameterSpace, status: TaskStatus): void {
   const args: unknown[] = new Array(TASK_BATCH_ROWS * COLUMNS);
@@ -269,7 +283,7 @@ function insertTasks(sqlite: Database.Database, jobId: string, stepId: string, s
     args[filled++] = JSON.stringify(space.at(i), keyOrder);
     args[filled++] = status;
     if (filled === args.length) {
-      taskInsert(sqlite, TASK_BATCH_ROWS).run(args);
+      fullBatchInsert(sqlite).run(args);
       filled = 0;
     }
   }

@@ -7,21 +7,21 @@ import type { Farm } from "./farm";
 import { moveTasks, resolveTarget, type TaskTarget } from "./task-target";
 
 export function suspendTasks(farm: Farm, target: TaskTarget): { changed: number } {
-  const changed = farm.store.sqlite.transaction(() => {
+  const changed = farm.tasks.transaction(() => {
     const resolved = resolveTarget(farm, target);
     if (!target.stepId && !target.taskIds) farm.store.sqlite.prepare("UPDATE jobs SET suspended = 1 WHERE id = ?").run(target.jobId);
     return moveTasks(farm, resolved, ["PENDING", "READY", "ASSIGNED", "RUNNING"], "SUSPENDED", ", worker_id = NULL, session_id = NULL");
-  })();
+  });
   farm.events.emit("jobs", [target.jobId]);
   return { changed };
 }
 
 export function resumeTasks(farm: Farm, target: TaskTarget): { changed: number } {
-  const changed = farm.store.sqlite.transaction(() => {
+  const changed = farm.tasks.transaction(() => {
     const resolved = resolveTarget(farm, target);
     if (!target.stepId && !target.taskIds) farm.store.sqlite.prepare("UPDATE jobs SET suspended = 0 WHERE id = ?").run(target.jobId);
     return moveTasks(farm, resolved, ["SUSPENDED"], "PENDING");
-  })();
+  });
   farm.events.emit("jobs", [target.jobId]);
   return { changed };
 }

@@ -3,8 +3,9 @@
  * transaction per sync spends most of a sync's time writing the commit (anchors-scheduling §5:
  * fsync, not computation, sets the ceiling). Syncs that arrive in the same turn of the event loop
  * run together in one transaction, each inside its own savepoint (better-sqlite3 nests
- * transactions that way): a sync that fails rolls back alone, and every reply is sent only after
- * the shared commit, so nothing is acknowledged before it is durable.
+ * transactions that way; TaskState.transaction keeps each sync's count changes with its
+ * savepoint): a sync that fails rolls back alone, and every reply is sent only after the shared
+ * commit, so nothing is acknowledged before it is durable.
  */
 import type { SyncRequest, SyncResponse } from "../../lib/farm/protocol";
 import type { Farm } from "./farm";
@@ -21,7 +22,7 @@ interface Pending {
 /** More than this many waiting syncs are committed in several transactions. */
 const MAX_BATCH = 256;
 
-export class SyncBatcher {
+class SyncBatcher {
   private queue: Pending[] = [];
   private scheduled = false;
 

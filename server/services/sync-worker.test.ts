@@ -15,6 +15,8 @@ import { coalesce, syncWorker } from "./sync-worker";
 
 const echo = "script:\n    actions:\n      onRun: {command: echo, args: ['{{Task.Param.F}}']}";
 const frames = (range: string) => `parameterSpace:\n    taskParameterDefinitions:\n    - {name: F, type: INT, range: '${range}'}`;
+/** A job of one step S with a task per frame of `range`. */
+const oneStep = (name: string, range: string) => `specificationVersion: jobtemplate-2023-09\nname: ${name}\nsteps:\n- name: S\n  ${frames(range)}\n  ${echo}\n`;
 
 const THREE_STEPS = `
 specificationVersion: jobtemplate-2023-09
@@ -71,24 +73,18 @@ describe("dispatch", () => {
 
   it("prefers higher priority, then earlier submission", () => {
     const t = testFarm();
-    const low = submit(t, THREE_STEPS, { settings: { priority: 10 } });
-    const high = submit(t, THREE_STEPS, { settings: { priority: 90 } });
-    const worker = new SimulatedWorker(t, LINUX_WORKER("w"), () => "hold");
-    const first = worker.sync().assignments[0];
-    expect(first?.job.id).toBe(high);
-    expect(low).not.toBe(high);
+    const oneReadyTask = oneStep("one", "1-1");
+    submit(t, oneReadyTask, { settings: { priority: 10 } });
+    const high = submit(t, oneReadyTask, { settings: { priority: 90 } });
+    const highLater = submit(t, oneReadyTask, { settings: { priority: 90 } });
+    const [first, second] = [new SimulatedWorker(t, LINUX_WORKER("a"), () => "hold"), new SimulatedWorker(t, LINUX_WORKER("b"), () => "hold")];
+    expect(first.sync().assignments[0]?.job.id).toBe(high);
+    expect(second.sync().assignments[0]?.job.id).toBe(highLater);
   });
 });
 
 describe("task buffering", () => {
-  const many = `
-specificationVersion: jobtemplate-2023-09
-name: short
-steps:
-- name: S
-  ${frames("1-100")}
-  ${echo}
-`;
+  const many = oneStep("short", "1-100");
   const taskRuns = (r: { assignments: Array<{ actions: Array<{ kind: string }> }> }) => r.assignments.flatMap((a) => a.actions).filter((a) => a.kind === "TASK_RUN").length;
 
   it("hands out one task until a runtime is known, then as many short ones as fit in 2 s (at most 64)", () => {
@@ -133,14 +129,7 @@ steps:
 });
 
 describe("failures", () => {
-  const failing = `
-specificationVersion: jobtemplate-2023-09
-name: flaky
-steps:
-- name: S
-  ${frames("1-3")}
-  ${echo}
-`;
+  const failing = oneStep("flaky", "1-3");
 
   it("retries a failed task up to maxRetriesPerTask, then FAILED; the job fails after maxFailedTasks", () => {
     const t = testFarm();

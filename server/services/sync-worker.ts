@@ -5,10 +5,11 @@
  * once when an action ends, so a Session is fed task after task without entering its
  * environments again.
  */
-import type Database from "better-sqlite3";
 import type { ActionUpdate, SessionAssignment, SyncRequest, SyncResponse } from "../../lib/farm/protocol";
 import type { WorkerStatus } from "../../lib/farm/statuses";
 import type { WorkerCapabilities } from "../../lib/openjd/capabilities";
+import { perDatabase } from "../db/per-database";
+import type { SessionRow } from "../scheduler/session-store";
 import { AppError } from "./errors";
 import type { Farm } from "./farm";
 import type { PoolRow } from "./pools";
@@ -24,47 +25,26 @@ interface WorkerRow {
 }
 
 /**
- * Prepared once per database: every sync runs them. The heartbeat leaves `status` out when it does
- * not change, because naming an indexed column in an UPDATE rewrites its index page even when the
- * value is the same — one more page written by every sync transaction.
+ * Every sync runs these. The heartbeat leaves `status` out when it does not change, because
+ * naming an indexed column in an UPDATE rewrites its index page even when the value is the same —
+ * one more page written by every sync transaction.
  */
-const preparedStatements = new WeakMap<Database.Database, ReturnType<typeof prepareStatements>>();
-
-function prepareStatements(sqlite: Database.Database) {
-  return {
-    worker: sqlite.prepare<[string, string], WorkerRow>("SELECT id, pool_id, status, capabilities, lease_epoch, drain, disabled FROM workers WHERE id = ? AND pool_id = ?"),
-    heartbeat: sqlite.prepare<[number, string]>("UPDATE workers SET last_heartbeat_at = ? WHERE id = ?"),
-    heartbeatAndStatus: sqlite.prepare<[number, WorkerStatus, string]>("UPDATE workers SET last_heartbeat_at = ?, status = ? WHERE id = ?"),
-  };
-}
-
-function workerStatements(sqlite: Database.Database): ReturnType<typeof prepareStatements> {
-  let statements = preparedStatements.get(sqlite);
-  if (!statements) preparedStatements.set(sqlite, (statements = prepareStatements(sqlite)));
-  return statements;
-}
+const workerStatements = perDatabase((sqlite) => ({
+  worker: sqlite.prepare<[string, string], WorkerRow>("SELECT id, pool_id, status, capabilities, lease_epoch, drain, disabled FROM workers WHERE id = ? AND pool_id = ?"),
+  heartbeat: sqlite.prepare<[number, string]>("UPDATE workers SET last_heartbeat_at = ? WHERE id = ?"),
+  heartbeatAndStatus: sqlite.prepare<[number, WorkerStatus, string]>("UPDATE workers SET last_heartbeat_at = ?, status = ? WHERE id = ?"),
+}));
 
 export function syncWorker(farm: Farm, pool: PoolRow, request: SyncRequest): SyncResponse {
-  const sqlite = farm.store.sqlite;
   const now = farm.now();
   const touched = new Set<string>();
-  const response = sqlite.transaction((): SyncResponse => {
-    try {
-      const reply = syncInTransaction(farm, pool, request, now, touched);
-      farm.tasks.flushCounts();
-      return reply;
-    } catch (error) {
-      farm.tasks.discardCounts();
-      throw error;
-    }
-  })();
+  const response = farm.tasks.transaction(() => syncInTransaction(farm, pool, request, now, touched));
   if (touched.size > 0) farm.events.emit("jobs", [...touched]);
   return response;
 }
 
 function syncInTransaction(farm: Farm, pool: PoolRow, request: SyncRequest, now: number, touched: Set<string>): SyncResponse {
-  const sqlite = farm.store.sqlite;
-  const statements = workerStatements(sqlite);
+  const statements = workerStatements(farm.store.sqlite);
   const worker = statements.worker.get(request.workerId, pool.id);
   if (!worker) throw new AppError("NOT_FOUND", `worker ${request.workerId} is not registered in pool ${pool.name}; register again`);
   if (worker.lease_epoch !== request.leaseEpoch || worker.status === "NOT_RESPONDING") {
@@ -72,7 +52,7 @@ function syncInTransaction(farm: Farm, pool: PoolRow, request: SyncRequest, now:
   }
 
   // 1. Reports, in the order the worker made them (an action's start folded into its end when both came at once).
-  const sessions = new Map<string, ReturnType<typeof farm.sessions.session>>();
+  const sessions = new Map<string, SessionRow | undefined>();
   for (const update of coalesce(request.updates)) {
     const action = farm.sessions.action(update.actionId);
     if (action && !sessions.has(action.session_id)) sessions.set(action.session_id, farm.sessions.session(action.session_id));
@@ -90,8 +70,8 @@ function syncInTransaction(farm: Farm, pool: PoolRow, request: SyncRequest, now:
   const cancel: string[] = [];
   const held = new Set(request.actions);
   let outstanding = 0;
-  let open = farm.sessions.openSessions(worker.id, worker.lease_epoch);
-  for (const session of open) {
+  const open: SessionRow[] = [];
+  for (const session of farm.sessions.openSessions(worker.id, worker.lease_epoch)) {
     // Only the actions still open: a long Session's ended history is never read here.
     const pending = farm.sessions.openActions(session.id);
     const lost = pending.filter((a) => a.status === "ASSIGNED" && !held.has(a.id));
@@ -104,8 +84,8 @@ function syncInTransaction(farm: Farm, pool: PoolRow, request: SyncRequest, now:
       if (action.kind !== "ENV_EXIT" && shouldCancel(farm, action.task_id, session.id, worker)) cancel.push(action.id);
     }
     if (farm.sessions.settle(session, now)) touched.add(session.job_id);
+    else open.push(session);
   }
-  open = farm.sessions.openSessions(worker.id, worker.lease_epoch);
 
   // 3. New work only when nothing is outstanding.
   const acceptsWork = !worker.drain && !worker.disabled && !request.draining && pool.enabled === 1;
@@ -122,11 +102,18 @@ function syncInTransaction(farm: Farm, pool: PoolRow, request: SyncRequest, now:
     }
   }
   const busy = outstanding > 0 || assignments.length > 0;
-  const status: WorkerStatus = request.draining && !busy && open.length === 0 ? "STOPPED" : request.draining || worker.drain ? (busy ? "STOPPING" : "IDLE") : busy ? "RUNNING" : "IDLE";
+  const status = workerStatus({ shuttingDown: Boolean(request.draining), drained: worker.drain !== null, busy, holdsSession: open.length > 0 });
   if (status === worker.status) statements.heartbeat.run(now, worker.id);
   else statements.heartbeatAndStatus.run(now, status, worker.id);
   for (const jobId of touched) farm.tasks.settleJob(jobId, now);
   return { leaseEpoch: worker.lease_epoch, syncIntervalSeconds: farm.settings.syncIntervalSeconds, assignments, cancel, stop: false };
+}
+
+/** What the admin views show: a worker shutting down is STOPPED once it holds nothing. */
+function workerStatus(worker: { shuttingDown: boolean; drained: boolean; busy: boolean; holdsSession: boolean }): WorkerStatus {
+  if (worker.shuttingDown && !worker.busy && !worker.holdsSession) return "STOPPED";
+  if (worker.shuttingDown || worker.drained) return worker.busy ? "STOPPING" : "IDLE";
+  return worker.busy ? "RUNNING" : "IDLE";
 }
 
 /**
@@ -171,7 +158,5 @@ export function coalesce(updates: readonly ActionUpdate[]): ActionUpdate[] {
 /** A running task is canceled when the wrangler took it away (canceled, suspended, requeued) or the worker is drained now. */
 function shouldCancel(farm: Farm, taskId: number | null, sessionId: string, worker: WorkerRow): boolean {
   if (worker.drain === "NOW" || worker.disabled) return true;
-  if (taskId === null) return false;
-  const task = farm.tasks.task(taskId);
-  return !task || task.session_id !== sessionId || (task.status !== "ASSIGNED" && task.status !== "RUNNING");
+  return taskId !== null && !farm.tasks.heldBy(taskId, sessionId);
 }
