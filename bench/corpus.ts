@@ -37,15 +37,3 @@ export function loadCorpus(dir = samplesDir()): SeedTemplate[] {
   }
   return templates;
 }
-
-/** `--name value` flags as numbers, with defaults. */
-export function numberFlag(args: readonly string[], name: string, fallback: number): number {
-  const at = args.indexOf(name);
-  if (at === -1) return fallback;
-  const value = Number(args[at + 1]);
-  if (!Number.isFinite(value)) {
-    console.error(`${name} needs a number`);
-    process.exit(2);
-  }
-  return value;
-}

@@ -29,7 +29,6 @@ import {
   directTransport,
   exactlyOnceProblems,
   httpTransport,
-  numberFlag,
   openBenchFarm,
   round,
   runInThread,
@@ -39,6 +38,7 @@ import {
   tempFolder,
   type Transport,
 } from "./farm-bench-support";
+import { numberFlag } from "./number-flag";
 
 const GOAL = 0.5;
 /** An idle worker (nothing left for it while the last tasks finish) asks again after this long. */

@@ -12,8 +12,9 @@ import { standardLibrary } from "../lib/openjd/expr/functions";
 import { caseFailures, generateExprCase, runExprCase, runPathological, type ExprCase } from "../lib/openjd/testing/expr-case";
 import { BUILT_IN_EXPRESSIONS } from "../lib/openjd/testing/expr-corpus";
 import { pathologicalExpressions } from "../lib/openjd/testing/expr-pathological";
-import { numberFlag, REPO_ROOT, samplesDir } from "./corpus";
+import { REPO_ROOT, samplesDir } from "./corpus";
 import { loadExprCorpus } from "./expr-samples";
+import { numberFlag } from "./number-flag";
 
 const SLOW_MS = 1000;
 const SAVED_FAILURES = 10;

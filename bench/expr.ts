@@ -15,8 +15,9 @@ import { parseExpression } from "../lib/openjd/expr/parser";
 import type { ExprValue } from "../lib/openjd/expr/values";
 import { BUILT_IN_EXPRESSIONS, symbolsFor, type CorpusExpression } from "../lib/openjd/testing/expr-corpus";
 import { concreteSymbols } from "../lib/openjd/testing/expr-symbols";
-import { numberFlag, samplesDir } from "./corpus";
+import { samplesDir } from "./corpus";
 import { loadExprCorpus } from "./expr-samples";
+import { numberFlag } from "./number-flag";
 
 const args = process.argv.slice(2);
 const rounds = numberFlag(args, "--rounds", 50);

@@ -3,7 +3,7 @@
  * SQLite database, optionally behind the real Node HTTP server; no-op jobs submitted through the
  * service; the worker protocol either over HTTP (the agent's WorkerClient over keep-alive
  * connections) or straight into the services; a worker thread for the simulated clients; latency
- * percentiles; and the checks that fail a run loudly.
+ * percentiles (overall and per window of the run); and the checks and errors that fail a run loudly.
  */
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -24,8 +24,6 @@ import { registerWorker } from "../server/services/register-worker";
 import { submitJob } from "../server/services/submit-job";
 import { syncWorker } from "../server/services/sync-worker";
 import { WorkerClient } from "../server/worker/worker-client";
-
-export { numberFlag } from "./corpus";
 
 /** A temp folder removed by `remove()` (call it in `finally`). */
 export function tempFolder(prefix: string): { path: string; remove(): void } {
@@ -96,7 +94,7 @@ export function openBenchFarm(file: string, settings: Partial<FarmSettings> = {}
  * A job of `frames` × `tiles` tasks (OpenJD allows 1,024 values per parameter; the product makes
  * bigger jobs). The onRun command is never started: simulated workers decide the outcome.
  */
-export function noopTemplate(name: string, frames: number, tiles = 1): string {
+function noopTemplate(name: string, frames: number, tiles = 1): string {
   const tile = tiles > 1 ? `\n    - name: Tile\n      type: INT\n      range: "1-${tiles}"` : "";
   return `specificationVersion: jobtemplate-2023-09
 name: ${name}
@@ -152,8 +150,7 @@ export function benchRegistration(name: string): RegisterRequest {
   };
 }
 
-export const ENDPOINTS = ["register", "sync", "logs"] as const;
-export type Endpoint = (typeof ENDPOINTS)[number];
+type Endpoint = "register" | "sync" | "logs";
 
 /** The worker protocol, however it travels, timing every call per endpoint. */
 export interface Transport {
@@ -175,7 +172,7 @@ function endpointLatencies(): Record<Endpoint, Latencies> {
  * the server, which a real worker (one agent, one connection) never sees. Enough of fetch for
  * WorkerClient: method, headers, string body, status and text; no abort.
  */
-export function keepAliveFetch(): typeof fetch {
+function keepAliveFetch(): typeof fetch {
   const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
   return ((input: string | URL, init: RequestInit = {}) =>
     new Promise<Response>((resolve, reject) => {
@@ -261,6 +258,25 @@ export class Latencies {
   }
 }
 
+/** Sync latency per 10 s of a run, to show whether the server keeps up or degrades as data grows. */
+export class LatencyWindows {
+  private readonly windows: Latencies[] = [];
+
+  constructor(private readonly startedAt: number) {}
+
+  add(at: number, ms: number): void {
+    const index = Math.max(0, Math.floor((at - this.startedAt) / 10_000));
+    (this.windows[index] ??= new Latencies()).add(ms);
+  }
+
+  summary(): Array<{ fromS: number; syncs: number; p50Ms: number; p99Ms: number }> {
+    return this.windows.map((w, i) => {
+      const { count, p50Ms, p99Ms } = w.summary();
+      return { fromS: i * 10, syncs: count, p50Ms, p99Ms };
+    });
+  }
+}
+
 /** Times `work` into `latencies`. */
 export async function timed<T>(latencies: Latencies, work: () => Promise<T>): Promise<T> {
   const started = performance.now();
@@ -278,6 +294,19 @@ export function round(value: number, digits = 2): number {
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Errors of a whole run: counted, the first few kept for the report. */
+export class RunErrors {
+  count = 0;
+  readonly first: string[] = [];
+
+  /** `message`, followed by what `cause` says when there is one. */
+  add(message: string, cause?: unknown): void {
+    this.count++;
+    if (this.first.length >= 20) return;
+    this.first.push(cause === undefined ? message : `${message}: ${cause instanceof Error ? cause.message : String(cause)}`);
+  }
 }
 
 /** Task status counts over the whole farm (`{ SUCCEEDED: 20000 }`). */

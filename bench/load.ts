@@ -19,22 +19,22 @@
 import Database from "better-sqlite3";
 import { join } from "node:path";
 import { isMainThread, parentPort, workerData } from "node:worker_threads";
-import type { ActionUpdate, AssignedAction, LogsRequest, SyncResponse } from "../lib/farm/protocol";
-import type { LogLineView } from "../server/queries/sessions";
 import {
-  benchRegistration,
   httpTransport,
   Latencies,
-  numberFlag,
+  LatencyWindows,
   openBenchFarm,
   round,
   runInThread,
+  RunErrors,
   sleep,
   submitJobs,
   taskStatusCounts,
   tempFolder,
-  type Transport,
 } from "./farm-bench-support";
+import { LoadWorker } from "./load-worker";
+import { LogView } from "./log-view";
+import { numberFlag } from "./number-flag";
 
 interface LoadSettings {
   url: string;
@@ -48,252 +48,8 @@ interface LoadSettings {
   globalFetch: boolean;
 }
 
-const LINE_EVERY_MS = 100;
 /** How long views may take to receive the last lines once the workers stopped. */
 const CATCH_UP_MS = 15_000;
-const MAX_LOG_BATCH = 2_000;
-
-/** Errors of the whole run: counted, the first few kept for the report. */
-class Errors {
-  count = 0;
-  readonly first: string[] = [];
-  add(message: string): void {
-    this.count++;
-    if (this.first.length < 20) this.first.push(message);
-  }
-}
-
-const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
-/** Sync latency per 10 s of the run, to show whether the server keeps up or degrades as data grows. */
-class Windows {
-  private readonly windows: Latencies[] = [];
-  constructor(private readonly startedAt: number) {}
-  add(at: number, ms: number): void {
-    const index = Math.max(0, Math.floor((at - this.startedAt) / 10_000));
-    (this.windows[index] ??= new Latencies()).add(ms);
-  }
-  summary(): Array<{ fromS: number; syncs: number; p50Ms: number; p99Ms: number }> {
-    return this.windows.map((w, i) => ({ fromS: i * 10, syncs: w.count, p50Ms: w.summary().p50Ms, p99Ms: w.summary().p99Ms }));
-  }
-}
-
-interface RunningAction {
-  sessionId: string;
-  action: AssignedAction;
-  endsAt: number;
-  chatty: boolean;
-  nextLineAt: number;
-  printed: number;
-}
-
-/** One simulated worker agent: the agent's cycle (ship logs, sync, sleep) with pretend tasks. */
-class LoadWorker {
-  private lease: { workerId: string; leaseEpoch: number } | null = null;
-  private readonly queue: Array<{ sessionId: string; action: AssignedAction }> = [];
-  private running: RunningAction | null = null;
-  private readonly sessions = new Map<string, { ending: boolean }>();
-  private updates: ActionUpdate[] = [];
-  private readonly logs = new Map<string, LogsRequest["lines"]>();
-  private readonly seq = new Map<string, number>();
-  produced = 0;
-  tasksDone = 0;
-
-  constructor(
-    private readonly name: string,
-    private readonly transport: Transport,
-    private readonly intervalMs: number,
-    private readonly errors: Errors,
-    private readonly windows: Windows,
-  ) {}
-
-  async run(startDelayMs: number, stopAt: number): Promise<void> {
-    this.lease = await this.transport.register(benchRegistration(this.name));
-    await sleep(startDelayMs);
-    while (Date.now() < stopAt) {
-      this.advance(Date.now());
-      await this.shipLogs();
-      await this.sync();
-      this.advance(Date.now());
-      const untilEnd = this.running ? this.running.endsAt - Date.now() : this.intervalMs;
-      await sleep(Math.max(0, Math.min(this.intervalMs, untilEnd, stopAt - Date.now())));
-    }
-    // Stop as an agent would before shutting down: nothing printed is left behind.
-    this.advance(Date.now());
-    await this.shipLogs();
-    if (this.pendingLines() > 0) this.errors.add(`${this.name}: ${this.pendingLines()} log lines never acknowledged`);
-  }
-
-  /** Prints the lines due, ends the action whose time is up and starts the next one. */
-  private advance(now: number): void {
-    for (;;) {
-      const current = this.running;
-      if (current) {
-        while (current.chatty && current.nextLineAt <= Math.min(now, current.endsAt)) {
-          this.print(current, current.nextLineAt);
-          current.nextLineAt += LINE_EVERY_MS;
-        }
-        if (current.endsAt > now) return;
-        this.updates.push({ actionId: current.action.actionId, status: "SUCCEEDED", exitCode: 0, endedAt: current.endsAt });
-        if (current.action.kind === "TASK_RUN") this.tasksDone++;
-        this.running = null;
-        this.endSessionIfDone(current.sessionId);
-      }
-      const next = this.queue.shift();
-      if (!next) return;
-      const frame = Number(next.action.parameters?.Frame?.value ?? 0);
-      const durationMs = next.action.kind === "TASK_RUN" ? 1000 + ((frame * 7919) % 2000) : 0;
-      this.running = { ...next, endsAt: now + durationMs, chatty: next.action.kind === "TASK_RUN" && frame % 2 === 1, nextLineAt: now, printed: 0 };
-      this.updates.push({ actionId: next.action.actionId, status: "RUNNING", startedAt: now });
-    }
-  }
-
-  private print(running: RunningAction, time: number): void {
-    const seq = this.seq.get(running.sessionId) ?? 0;
-    this.seq.set(running.sessionId, seq + 1);
-    const lines = this.logs.get(running.sessionId) ?? [];
-    this.logs.set(running.sessionId, lines);
-    const frame = running.action.parameters?.Frame?.value;
-    lines.push({ seq, actionId: running.action.actionId, time, line: `frame ${frame}: sample ${++running.printed}, ${(running.printed * 3.7).toFixed(1)} Mrays/s, mem 2.4 GiB` });
-    this.produced++;
-  }
-
-  private endSessionIfDone(sessionId: string): void {
-    const session = this.sessions.get(sessionId);
-    if (session?.ending && !this.queue.some((q) => q.sessionId === sessionId)) this.sessions.delete(sessionId);
-  }
-
-  private pendingLines(): number {
-    let n = 0;
-    for (const lines of this.logs.values()) n += lines.length;
-    return n;
-  }
-
-  private async shipLogs(): Promise<void> {
-    const lease = this.lease!;
-    for (const [sessionId, lines] of this.logs) {
-      if (lines.length === 0) {
-        this.logs.delete(sessionId);
-        continue;
-      }
-      try {
-        const batch = lines.slice(0, MAX_LOG_BATCH);
-        const { acknowledgedThrough } = await this.transport.logs({ ...lease, sessionId, lines: batch });
-        const kept = lines.filter((l) => l.seq > acknowledgedThrough);
-        if (kept.length > 0) this.logs.set(sessionId, kept);
-        else this.logs.delete(sessionId);
-      } catch (error) {
-        this.errors.add(`${this.name} logs: ${describe(error)}`);
-      }
-    }
-  }
-
-  private async sync(): Promise<void> {
-    const lease = this.lease!;
-    const held = [...(this.running ? [this.running.action.actionId] : []), ...this.queue.map((q) => q.action.actionId)];
-    const updates = this.updates;
-    let response: SyncResponse;
-    const started = Date.now();
-    try {
-      response = await this.transport.sync({ ...lease, sessions: [...this.sessions.keys()], actions: held, updates });
-      this.windows.add(started, Date.now() - started);
-    } catch (error) {
-      this.errors.add(`${this.name} sync: ${describe(error)}`);
-      return;
-    }
-    this.updates = this.updates.slice(updates.length);
-    if (response.cancel.length > 0) this.errors.add(`${this.name} was told to cancel ${response.cancel.join(", ")}`);
-    for (const assignment of response.assignments) {
-      const session = this.sessions.get(assignment.sessionId) ?? { ending: false };
-      this.sessions.set(assignment.sessionId, session);
-      for (const action of assignment.actions) this.queue.push({ sessionId: assignment.sessionId, action });
-      if (assignment.end) {
-        session.ending = true;
-        if (!this.running || this.running.sessionId !== assignment.sessionId) this.endSessionIfDone(assignment.sessionId);
-      }
-    }
-  }
-}
-
-/** What a live view follows: a job or one Session. */
-type Follow = { jobId: string } | { sessionId: string };
-
-/** A live log view: `logs.follow` over SSE (tRPC v11 wire format), parsed from a streaming fetch. */
-class LogView {
-  readonly ids = new Set<number>();
-  duplicates = 0;
-  outOfOrder = 0;
-  private lastId = 0;
-  private readonly controller = new AbortController();
-  private closed = false;
-  done: Promise<void> = Promise.resolve();
-
-  constructor(
-    readonly follow: Follow,
-    private readonly url: string,
-    private readonly errors: Errors,
-    private readonly connectLatency: Latencies,
-    private readonly lag: Latencies,
-  ) {}
-
-  open(): void {
-    const input = encodeURIComponent(JSON.stringify(this.follow));
-    const started = performance.now();
-    this.done = this.read(`${this.url}/api/trpc/logs.follow?input=${input}`, started).catch((error) => {
-      if (!this.closed) this.errors.add(`view ${JSON.stringify(this.follow)}: ${describe(error)}`);
-    });
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    this.controller.abort();
-    await this.done;
-  }
-
-  private async read(url: string, started: number): Promise<void> {
-    const response = await fetch(url, { headers: { accept: "text/event-stream" }, signal: this.controller.signal });
-    if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}: ${await response.text()}`);
-    const decoder = new TextDecoder();
-    let buffer = "";
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-      buffer += decoder.decode(chunk, { stream: true });
-      let end: number;
-      while ((end = buffer.indexOf("\n\n")) >= 0) {
-        this.event(buffer.slice(0, end), started);
-        buffer = buffer.slice(end + 2);
-      }
-    }
-    if (!this.closed) throw new Error("the stream ended while the view was open");
-  }
-
-  /** One SSE event: `event:` (connected, ping, serialized-error, return) or a tracked line as `data:` + `id:`. */
-  private event(text: string, started: number): void {
-    let event = "message";
-    let data = "";
-    for (const line of text.split("\n")) {
-      if (line.startsWith("event: ")) event = line.slice(7);
-      else if (line.startsWith("data: ")) data += line.slice(6);
-    }
-    switch (event) {
-      case "connected":
-        this.connectLatency.add(performance.now() - started);
-        return;
-      case "ping":
-        return;
-      case "message": {
-        const line = JSON.parse(data) as LogLineView;
-        this.lag.add(Date.now() - line.time);
-        if (this.ids.has(line.id)) this.duplicates++;
-        if (line.id <= this.lastId) this.outOfOrder++;
-        this.lastId = Math.max(this.lastId, line.id);
-        this.ids.add(line.id);
-        return;
-      }
-      default:
-        this.errors.add(`view ${JSON.stringify(this.follow)}: SSE event '${event}' ${data.slice(0, 300)}`);
-    }
-  }
-}
 
 interface LoadResult {
   errors: number;
@@ -307,21 +63,21 @@ interface LoadResult {
   duplicatesDelivered: number;
   lag: ReturnType<Latencies["summary"]>;
   views: { jobs: number; sessions: number };
-  syncWindows: ReturnType<Windows["summary"]>;
+  syncWindows: ReturnType<LatencyWindows["summary"]>;
 }
 
 /** The client side (in the worker thread): workers and views against the server, then the checks. */
 async function runClients(settings: LoadSettings): Promise<LoadResult> {
-  const errors = new Errors();
+  const errors = new RunErrors();
   const transport = httpTransport(settings.url, settings.token, settings.globalFetch);
   const connect = new Latencies();
   const lag = new Latencies();
   const sessionsQuery = new Latencies();
   const stopAt = Date.now() + settings.seconds * 1000;
-  const windows = new Windows(Date.now());
+  const windows = new LatencyWindows(Date.now());
 
   const workers = Array.from({ length: settings.workers }, (_, i) => new LoadWorker(`load-${i + 1}`, transport, settings.intervalMs, errors, windows));
-  const running = workers.map((w, i) => w.run((i * settings.intervalMs) / settings.workers, stopAt).catch((error) => errors.add(`worker ${i + 1}: ${describe(error)}`)));
+  const running = workers.map((w, i) => w.run((i * settings.intervalMs) / settings.workers, stopAt).catch((error) => errors.add(`worker ${i + 1}`, error)));
 
   // Half the views follow a job from the start, half follow one Session once work is running.
   const views: LogView[] = [];

@@ -8,7 +8,9 @@
 import { parseDocument } from "yaml";
 import { checkTemplateText } from "../lib/openjd/template";
 import { SEED_TEMPLATES } from "../lib/openjd/testing/seed-templates";
-import { loadCorpus, numberFlag, samplesDir } from "./corpus";
+import { loadCorpus, samplesDir } from "./corpus";
+import { interleavedRounds, median } from "./interleaved-rounds";
+import { numberFlag } from "./number-flag";
 
 const args = process.argv.slice(2);
 const rounds = numberFlag(args, "--rounds", 15);
@@ -37,12 +39,6 @@ function modelPass(repeats: number): number {
   return performance.now() - start;
 }
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
 console.log(`bench:model: ${corpus.length} templates (${(bytes / 1024).toFixed(0)} KiB) from ${corpusName}`);
 for (let i = 0; i < warmupRounds; i++) {
   baselinePass(1);
@@ -51,24 +47,14 @@ for (let i = 0; i < warmupRounds; i++) {
 const repeats = Math.max(1, Math.round(targetPassMs / Math.max(baselinePass(1), 0.01)));
 console.log(`warm-up: ${warmupRounds} rounds; each timed pass validates the corpus ${repeats}× (${repeats * corpus.length} templates)`);
 
-const baselineMs: number[] = [];
-const modelMs: number[] = [];
-const ratios: number[] = [];
-for (let round = 0; round < rounds; round++) {
-  let baseline: number;
-  let model: number;
-  if (round % 2 === 0) {
-    baseline = baselinePass(repeats);
-    model = modelPass(repeats);
-  } else {
-    model = modelPass(repeats);
-    baseline = baselinePass(repeats);
-  }
-  baselineMs.push(baseline);
-  modelMs.push(model);
-  ratios.push(model / baseline);
-  console.log(`  round ${String(round + 1).padStart(2)}: parseDocument ${baseline.toFixed(1)} ms, checkTemplateText ${model.toFixed(1)} ms, ratio ${(model / baseline).toFixed(2)}`);
-}
+const { baseline: baselineMs, measured: modelMs } = await interleavedRounds(
+  { rounds },
+  () => baselinePass(repeats),
+  () => modelPass(repeats),
+  (round, baseline, model) =>
+    console.log(`  round ${String(round + 1).padStart(2)}: parseDocument ${baseline.toFixed(1)} ms, checkTemplateText ${model.toFixed(1)} ms, ratio ${(model / baseline).toFixed(2)}`),
+);
+const ratios = modelMs.map((model, i) => model / baselineMs[i]!);
 
 const perPass = repeats * corpus.length;
 const baselineTemplatesPerSecond = Math.round(perPass / (median(baselineMs) / 1000));

@@ -11,7 +11,8 @@ import { pathologicalInputs } from "../lib/openjd/testing/pathological-templates
 import { generateCase, runCase, type CaseOutcome } from "../lib/openjd/testing/robustness-case";
 import { SEED_TEMPLATES } from "../lib/openjd/testing/seed-templates";
 import { parseTree, type TreeValue } from "../lib/openjd/testing/template-mutator";
-import { loadCorpus, numberFlag, REPO_ROOT, samplesDir } from "./corpus";
+import { loadCorpus, REPO_ROOT, samplesDir } from "./corpus";
+import { numberFlag } from "./number-flag";
 
 const SLOW_MS = 1000;
 const SAVED_FAILURES = 5;

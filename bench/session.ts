@@ -15,7 +15,8 @@ import { createOk } from "../lib/openjd/job/job-test-support";
 import type { SessionEvent } from "../server/session/events";
 import { stackFor } from "../server/session/run-job";
 import { Session } from "../server/session/session";
-import { numberFlag } from "./corpus";
+import { interleavedRounds, median } from "./interleaved-rounds";
+import { numberFlag } from "./number-flag";
 
 const args = process.argv.slice(2);
 const tasksPerRound = numberFlag(args, "--tasks", 100);
@@ -66,7 +67,8 @@ async function baselineRound(): Promise<number> {
   return Number(process.hrtime.bigint() - started) / 1e6;
 }
 
-async function sessionRound(): Promise<{ ms: number; lines: number }> {
+/** Milliseconds for the tasks of one warm Session; every task's output line must arrive. */
+async function sessionRound(): Promise<number> {
   let lines = 0;
   const onEvent = (event: SessionEvent) => {
     if (event.type === "log" && event.line.startsWith("frame ")) lines++;
@@ -81,37 +83,14 @@ async function sessionRound(): Promise<{ ms: number; lines: number }> {
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   for (const entry of [...session.entered].reverse()) await session.exit(entry.id);
   await session.end();
-  return { ms, lines };
+  if (lines !== tasks.length) throw new Error(`expected ${tasks.length} task output lines, saw ${lines}`);
+  return ms;
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
-
 try {
-  for (let i = 0; i < warmup; i++) {
-    await baselineRound();
-    await sessionRound();
-  }
-  const baseline: number[] = [];
-  const session: number[] = [];
-  for (let round = 0; round < rounds; round++) {
-    // Alternate which goes first so drift in machine load does not favour one side.
-    if (round % 2 === 0) {
-      baseline.push(await baselineRound());
-      const s = await sessionRound();
-      if (s.lines !== tasks.length) throw new Error(`expected ${tasks.length} task output lines, saw ${s.lines}`);
-      session.push(s.ms);
-    } else {
-      const s = await sessionRound();
-      if (s.lines !== tasks.length) throw new Error(`expected ${tasks.length} task output lines, saw ${s.lines}`);
-      session.push(s.ms);
-      baseline.push(await baselineRound());
-    }
-    console.log(`round ${round + 1}: bare spawn ${(baseline.at(-1)! / tasks.length).toFixed(2)} ms/task, warm Session ${(session.at(-1)! / tasks.length).toFixed(2)} ms/task`);
-  }
+  const { baseline, measured: session } = await interleavedRounds({ rounds, warmup }, baselineRound, sessionRound, (round, bare, warm) =>
+    console.log(`round ${round + 1}: bare spawn ${(bare / tasks.length).toFixed(2)} ms/task, warm Session ${(warm / tasks.length).toFixed(2)} ms/task`),
+  );
   const bareMs = median(baseline) / tasks.length;
   const sessionMs = median(session) / tasks.length;
   const ratio = sessionMs / bareMs;

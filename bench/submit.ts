@@ -12,7 +12,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore } from "../server/db/connection";
 import { submitJob } from "../server/services/submit-job";
-import { numberFlag } from "./corpus";
+import { interleavedRounds, median } from "./interleaved-rounds";
+import { numberFlag } from "./number-flag";
 
 const args = process.argv.slice(2);
 const rounds = numberFlag(args, "--rounds", 3);
@@ -85,30 +86,10 @@ function baselineRound(): number {
   }
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
-
 try {
-  for (let i = 0; i < warmup; i++) {
-    baselineRound();
-    submitRound();
-  }
-  const baseline: number[] = [];
-  const submit: number[] = [];
-  for (let round = 0; round < rounds; round++) {
-    // Alternate which goes first so drift in machine load does not favour one side.
-    if (round % 2 === 0) {
-      baseline.push(baselineRound());
-      submit.push(submitRound());
-    } else {
-      submit.push(submitRound());
-      baseline.push(baselineRound());
-    }
-    console.log(`round ${round + 1}: raw insert ${baseline.at(-1)!.toFixed(0)} ms, submitJob ${submit.at(-1)!.toFixed(0)} ms`);
-  }
+  const { baseline, measured: submit } = await interleavedRounds({ rounds, warmup }, baselineRound, submitRound, (round, raw, service) =>
+    console.log(`round ${round + 1}: raw insert ${raw.toFixed(0)} ms, submitJob ${service.toFixed(0)} ms`),
+  );
   const submitMs = median(submit);
   const baselineMs = median(baseline);
   const ratio = submitMs / baselineMs;

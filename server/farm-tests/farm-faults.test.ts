@@ -9,16 +9,14 @@
  * their environment — so that a completion file written by the task shows executions, and the
  * farm's own record (TASK_RUN actions in the database) shows completions.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { databaseFile, openStore } from "../db/connection";
-import { createFarm } from "../services/farm";
-import { createPool } from "../services/pools";
 import {
   doubleCompletions,
   FarmHarness,
   farmClient,
+  fileLines,
   freePort,
   killProcessesWithEnv,
   python,
@@ -39,8 +37,6 @@ beforeEach(() => {
 afterEach(async () => {
   await h.dispose();
 });
-
-const lines = (file: string) => (existsSync(file) ? readFileSync(file, "utf8").split("\n").filter((l) => l !== "") : []);
 
 /** Notes its start (with the worker that runs it), sleeps, then appends its index to completions.log. */
 const SLEEPER = `
@@ -85,7 +81,7 @@ describe("farm faults", () => {
     const dir = h.tempDir();
     const starts = join(dir, "starts.log");
     const jobId = await submitTemplate(farm.api, sleeperJob(4, 1.5), { Dir: dir });
-    await waitFor(() => lines(starts).some((l) => l.endsWith(h.workerTag("a"))), "worker a's first task to start");
+    await waitFor(() => fileLines(starts).some((l) => l.endsWith(h.workerTag("a"))), "worker a's first task to start");
     await sleep(200);
 
     a.child.kill("SIGKILL");
@@ -116,8 +112,8 @@ describe("farm faults", () => {
     // Every task SUCCEEDED exactly once as the farm records it, and ran to completion exactly once.
     expect(doubleCompletions(farm.farm, jobId)).toEqual([]);
     expect(runs.filter((r) => r.status === "SUCCEEDED").map((r) => r.taskIndex).sort()).toEqual([0, 1, 2, 3]);
-    expect(lines(join(dir, "completions.log")).sort()).toEqual(["1", "2", "3", "4"]);
-    expect(lines(starts).filter((l) => l.startsWith(`${lost.taskIndex + 1} `))).toEqual([`${lost.taskIndex + 1} ${h.workerTag("a")}`, `${lost.taskIndex + 1} ${h.workerTag("b")}`]);
+    expect(fileLines(join(dir, "completions.log")).sort()).toEqual(["1", "2", "3", "4"]);
+    expect(fileLines(starts).filter((l) => l.startsWith(`${lost.taskIndex + 1} `))).toEqual([`${lost.taskIndex + 1} ${h.workerTag("a")}`, `${lost.taskIndex + 1} ${h.workerTag("b")}`]);
   }, 30_000);
 
   it("fences a worker frozen past its timeout: its late report cannot complete the task a second time", async () => {
@@ -128,7 +124,7 @@ describe("farm faults", () => {
     const dir = h.tempDir();
     const starts = join(dir, "starts.log");
     const jobId = await submitTemplate(farm.api, sleeperJob(2, 1), { Dir: dir });
-    const started = await waitFor(() => lines(starts).find((l) => l.endsWith(h.workerTag("a"))), "worker a's task to start");
+    const started = await waitFor(() => fileLines(starts).find((l) => l.endsWith(h.workerTag("a"))), "worker a's task to start");
     const [firstIndex] = started.split(" ");
 
     // Freeze the agent (not its task, which finishes meanwhile) until the server declares it lost.
@@ -138,7 +134,7 @@ describe("farm faults", () => {
     // executed twice (at-least-once; the frozen worker's subprocess ran on), to be recorded once.
     const job = await waitForJobEnd(farm.api, jobId, 20_000);
     expect(job.status).toBe("SUCCEEDED");
-    expect(lines(join(dir, "completions.log")).filter((l) => l === firstIndex)).toHaveLength(2);
+    expect(fileLines(join(dir, "completions.log")).filter((l) => l === firstIndex)).toHaveLength(2);
     process.kill(a.child.pid!, "SIGCONT");
     await waitFor(() => a.output().includes("the server fenced this worker off"), "worker a to be told it was fenced");
     await waitFor(() => (workerRow(farm, "a")?.lease_epoch ?? 0) >= 3, "worker a to register again");
@@ -172,23 +168,12 @@ describe("farm faults", () => {
 
   it("loses no task and no stored log line when the server is killed with SIGKILL with tasks in flight", async () => {
     const data = h.tempDir("loom-serve-data-");
-    // The workers' pool is created beforehand: `loom serve` makes a new token for its "default"
-    // pool on every start (a product bug: see farm-product-bugs.test.ts), so its workers cannot outlive it.
-    const setup = openStore(databaseFile(data));
-    const { token } = createPool(createFarm(setup), { name: "fault" });
-    setup.close();
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const serve = async () => {
-      const server = h.spawnLoom("serve", ["serve", "--headless", "--port", String(port), "--data", data, "--workers", "0"], {
-        LOOM_SYNC_INTERVAL_SECONDS: "0.25",
-        LOOM_WORKER_TIMEOUT_SECONDS: "20",
-      });
-      await waitFor(() => server.output().includes(`Loom is serving at ${url}`) || !server.alive(), "the server to listen");
-      expect(server.alive(), server.output()).toBe(true);
-      return server;
-    };
-    let server = await serve();
+    // The restarted server keeps its pool's token, so the workers outlive the crash.
+    const token = `loom_${randomBytes(24).toString("base64url")}`;
+    const serve = () => h.serveLoom(data, port, { LOOM_POOL_TOKEN: token, LOOM_SYNC_INTERVAL_SECONDS: "0.25", LOOM_WORKER_TIMEOUT_SECONDS: "20" });
+    const server = await serve();
     const api = farmClient(url);
     const workers = [h.startWorker(url, token, "w1"), h.startWorker(url, token, "w2")];
     await waitForWorkers(api, 2);
@@ -219,7 +204,7 @@ describe("farm faults", () => {
     await server.exited;
     await sleep(1_000); // the tasks go on printing; the workers keep their lines and reports
     expect(workers.every((w) => w.alive())).toBe(true);
-    server = await serve();
+    await serve();
 
     const job = await waitForJobEnd(api, jobId, 25_000);
     expect(job.status).toBe("SUCCEEDED");

@@ -11,12 +11,13 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createTRPCClient, httpBatchLink } from "@trpc/client";
+import { TERMINAL_TASK_STATUSES } from "../../lib/farm/statuses";
 import { apiHandler } from "../api/app-handler";
 import { startNodeServer } from "../api/node-server";
 import { openStore, type Store } from "../db/connection";
@@ -65,7 +66,7 @@ export async function freePort(): Promise<number> {
 }
 
 /** Pids of live processes whose environment holds NAME=value (this process excluded). */
-export function processesWithEnv(name: string, value: string): number[] {
+function processesWithEnv(name: string, value: string): number[] {
   const wanted = `${name}=${value}`;
   const found: number[] = [];
   for (const entry of readdirSync("/proc")) {
@@ -158,6 +159,17 @@ export class FarmHarness {
     return spawned;
   }
 
+  /**
+   * `loom serve --headless` on `port` with its data in `dataDir` and no local workers; resolves
+   * once it listens, and fails with its output if it exits first.
+   */
+  async serveLoom(dataDir: string, port: number, env: Record<string, string> = {}): Promise<Spawned> {
+    const server = this.spawnLoom("serve", ["serve", "--headless", "--port", String(port), "--data", dataDir, "--workers", "0"], env);
+    await waitFor(() => server.output().includes(`Loom is serving at http://127.0.0.1:${port}`) || !server.alive(), "the server to listen");
+    if (!server.alive()) throw new Error(`loom serve exited before listening:\n${server.output()}`);
+    return server;
+  }
+
   /** `loom worker` joining `url` with `token` (given through LOOM_WORKER_TOKEN, as an operator would). */
   startWorker(url: string, token: string, name: string, extraArgs: readonly string[] = []): Spawned {
     const root = this.tempDir(`loom-worker-${name}-`);
@@ -192,7 +204,7 @@ export class FarmHarness {
   }
 }
 
-export function killGroup(child: ChildProcess, signal: NodeJS.Signals = "SIGKILL"): void {
+function killGroup(child: ChildProcess, signal: NodeJS.Signals = "SIGKILL"): void {
   if (child.pid === undefined) return;
   try {
     process.kill(-child.pid, signal);
@@ -217,19 +229,25 @@ export async function submitTemplate(
   return result.jobId;
 }
 
-const ENDED = new Set(["SUCCEEDED", "FAILED", "CANCELED", "NOT_COMPATIBLE"]);
-
 /** Waits until the job has ended (no task assigned or running); returns its detail. */
 export async function waitForJobEnd(api: FarmClient, jobId: string, timeoutMs = 20_000) {
   return waitFor(
     async () => {
       const job = await api.jobs.get.query({ jobId });
-      return ENDED.has(job.status) && job.counts.ASSIGNED + job.counts.RUNNING === 0 ? job : null;
+      return TERMINAL_TASK_STATUSES.has(job.status) && job.counts.ASSIGNED + job.counts.RUNNING === 0 ? job : null;
     },
     `job ${jobId} to end`,
     timeoutMs,
     100,
   );
+}
+
+/** Waits until the job's one Session has ended; returns it. */
+export async function waitForSessionEnd(api: FarmClient, jobId: string) {
+  return waitFor(async () => {
+    const sessions = await api.jobs.sessions.query({ jobId });
+    return sessions.length === 1 && sessions[0]!.state === "ENDED" ? sessions[0] : null;
+  }, "the Session to end");
 }
 
 /** Waits until `count` workers have registered in the in-process farm. */
@@ -243,6 +261,11 @@ export async function waitForWorkers(api: FarmClient, count: number, timeoutMs =
     timeoutMs,
     100,
   );
+}
+
+/** The non-empty lines of a file the tasks write; none while it does not exist. */
+export function fileLines(file: string): string[] {
+  return existsSync(file) ? readFileSync(file, "utf8").split("\n").filter((l) => l !== "") : [];
 }
 
 /** An action as the OpenJD template's `{ command, args }` running an inline Python script. */

@@ -9,6 +9,7 @@ import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   FarmHarness,
+  fileLines,
   python,
   REPO,
   shell,
@@ -16,6 +17,7 @@ import {
   taskRuns,
   waitFor,
   waitForJobEnd,
+  waitForSessionEnd,
   waitForWorkers,
   WORKER_TAG,
 } from "./farm-harness";
@@ -27,8 +29,6 @@ beforeEach(() => {
 afterEach(async () => {
   await h.dispose();
 });
-
-const lines = (file: string) => (existsSync(file) ? readFileSync(file, "utf8").split("\n").filter((l) => l !== "") : []);
 
 /** Each task checks that every task of the previous step left its marker, waits a little, then leaves its own. */
 const STEP_SCRIPT = `
@@ -175,14 +175,11 @@ describe("farm integration (real server, real `loom worker` processes)", () => {
     expect(job.status).toBe("SUCCEEDED");
     expect(job.counts.SUCCEEDED).toBe(10);
     // The exit is issued on the sync after the last task: wait for the Session to end.
-    const [session] = await waitFor(async () => {
-      const sessions = await farm.api.jobs.sessions.query({ jobId });
-      return sessions.length === 1 && sessions[0]!.state === "ENDED" ? sessions : null;
-    }, "the Session to end");
-    expect(lines(join(dir, "enter.log"))).toEqual(["enter"]);
-    expect(lines(join(dir, "exit.log"))).toEqual(["exit"]);
-    expect(lines(join(dir, "tasks.log")).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `task ${i + 1}`).sort());
-    expect(session!.actions.map((a) => `${a.kind}:${a.status}`)).toEqual([
+    const session = await waitForSessionEnd(farm.api, jobId);
+    expect(fileLines(join(dir, "enter.log"))).toEqual(["enter"]);
+    expect(fileLines(join(dir, "exit.log"))).toEqual(["exit"]);
+    expect(fileLines(join(dir, "tasks.log")).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `task ${i + 1}`).sort());
+    expect(session.actions.map((a) => `${a.kind}:${a.status}`)).toEqual([
       "ENV_ENTER:SUCCEEDED",
       ...Array.from({ length: 10 }, () => "TASK_RUN:SUCCEEDED"),
       "ENV_EXIT:SUCCEEDED",
@@ -231,18 +228,15 @@ log("task " + n + " slept to the end")
       },
       { Dir: dir },
     );
-    await waitFor(() => lines(events).includes("task 1 started"), "task 1 to start");
+    await waitFor(() => fileLines(events).includes("task 1 started"), "task 1 to start");
 
     const canceledAt = Date.now();
     expect(await farm.api.jobs.cancel.mutate({ jobId })).toEqual({ changed: 2 });
-    const [session] = await waitFor(async () => {
-      const sessions = await farm.api.jobs.sessions.query({ jobId });
-      return sessions.length === 1 && sessions[0]!.state === "ENDED" ? sessions : null;
-    }, "the Session to end");
+    const session = await waitForSessionEnd(farm.api, jobId);
     // SIGTERM arrived (no SIGKILL: the task ended well inside its 10 s notify period), then onExit ran.
     expect(Date.now() - canceledAt).toBeLessThan(8_000);
-    expect(lines(events)).toEqual(["enter", "task 1 started", "task 1 got SIGTERM", "exit"]);
-    expect(session!.actions.map((a) => `${a.kind}:${a.status}`)).toEqual(["ENV_ENTER:SUCCEEDED", "TASK_RUN:CANCELED", "ENV_EXIT:SUCCEEDED"]);
+    expect(fileLines(events)).toEqual(["enter", "task 1 started", "task 1 got SIGTERM", "exit"]);
+    expect(session.actions.map((a) => `${a.kind}:${a.status}`)).toEqual(["ENV_ENTER:SUCCEEDED", "TASK_RUN:CANCELED", "ENV_EXIT:SUCCEEDED"]);
     const job = await farm.api.jobs.get.query({ jobId });
     expect(job.status).toBe("CANCELED");
     expect(job.canceled).toBe(true);

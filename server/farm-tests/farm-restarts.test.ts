@@ -22,14 +22,7 @@ describe("restarts and worker names", () => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     const token = `loom_${randomBytes(24).toString("base64url")}`;
-    const serve = async () => {
-      const server = h.spawnLoom("serve", ["serve", "--headless", "--port", String(port), "--data", data, "--workers", "0"], {
-        LOOM_POOL_TOKEN: token,
-        LOOM_SYNC_INTERVAL_SECONDS: "0.25",
-      });
-      await waitFor(() => server.output().includes(`Loom is serving at ${url}`) || !server.alive(), "the server to listen");
-      return server;
-    };
+    const serve = () => h.serveLoom(data, port, { LOOM_POOL_TOKEN: token, LOOM_SYNC_INTERVAL_SECONDS: "0.25" });
     const first = await serve();
     const worker = h.startWorker(url, token, "w1");
     await waitFor(() => /registered with|refused/.test(worker.output()), "the worker to register or be refused");

@@ -11,8 +11,8 @@ import type { ActionUpdate } from "../../lib/farm/protocol";
 import type { WorkerCapabilities } from "../../lib/openjd/capabilities";
 import { Alarm } from "./alarm";
 import { LogShipper } from "./log-shipper";
-import { SessionExecutor, type ExecutorNotice } from "./session-executor";
-import type { SessionRuntimeOptions } from "./session-host";
+import { SessionExecutor } from "./session-executor";
+import type { ExecutorNotice, SessionRuntimeOptions } from "./session-host";
 import { LeaseConflictError, RequestRefusedError, WorkerClient } from "./worker-client";
 
 export type AgentStopReason = "drained" | "stopped" | "refused";
@@ -45,6 +45,8 @@ export interface WorkerAgentOptions extends SessionRuntimeOptions {
   longPoll?: boolean;
 }
 
+type Lease = { workerId: string; leaseEpoch: number };
+
 const MAX_LOG_BATCH = 2_000;
 /** Unless the shipper is backed up, a cycle ships at most this many batches before it syncs. */
 const BATCHES_PER_CYCLE = 10;
@@ -61,7 +63,7 @@ export class WorkerAgent {
   private readonly client: WorkerClient;
   private readonly alarm = new Alarm();
   private readonly stopping = new AbortController();
-  private lease: { workerId: string; leaseEpoch: number } | null = null;
+  private lease: Lease | null = null;
   /** The long-poll sync in flight, cut short by a drain or stop. */
   private waitAbort: AbortController | null = null;
   /** How long to pause before the next sync when it is not the interval (0 after a long poll). */
@@ -149,9 +151,9 @@ export class WorkerAgent {
 
   private async cycle(signal: AbortSignal): Promise<"ok" | "failed" | "again"> {
     try {
-      if (!this.lease) await this.register(signal);
-      await this.shipLogs(signal);
-      await this.sync(signal);
+      const lease = this.lease ?? (await this.register(signal));
+      await this.shipLogs(lease, signal);
+      await this.sync(lease, signal);
       if (this.failures > 0) this.notice({ type: "server_available" });
       this.failures = 0;
       return "ok";
@@ -176,16 +178,16 @@ export class WorkerAgent {
     }
   }
 
-  private async register(signal: AbortSignal): Promise<void> {
+  private async register(signal: AbortSignal): Promise<Lease> {
     const response = await this.client.register({ name: this.options.name, capabilities: toRecord(this.options.capabilities), instanceId: this.instanceId }, signal);
     this.lease = { workerId: response.workerId, leaseEpoch: response.leaseEpoch };
     this.intervalMs = intervalMs(response.syncIntervalSeconds, this.intervalMs);
     this.reported = { sessions: 0, draining: false };
     this.notice({ type: "registered", workerId: response.workerId, leaseEpoch: response.leaseEpoch });
+    return this.lease;
   }
 
-  private async shipLogs(signal: AbortSignal): Promise<void> {
-    const lease = this.lease as { workerId: string; leaseEpoch: number };
+  private async shipLogs(lease: Lease, signal: AbortSignal): Promise<void> {
     const max = Math.min(MAX_LOG_BATCH, Math.max(1, this.options.logBatchLines ?? MAX_LOG_BATCH));
     let batches = 0;
     for (;;) {
@@ -203,8 +205,7 @@ export class WorkerAgent {
     }
   }
 
-  private async sync(signal: AbortSignal): Promise<void> {
-    const lease = this.lease as { workerId: string; leaseEpoch: number };
+  private async sync(lease: Lease, signal: AbortSignal): Promise<void> {
     this.unsent.push(...this.executor.takeUpdates());
     const updates = this.unsent.slice(0, MAX_UPDATES_PER_SYNC);
     // Taken in the same turn as the updates: every assigned action is either held or reported.

@@ -90,38 +90,39 @@ export function workerCapabilities(flags: { attrs: readonly string[]; amounts: r
   };
 }
 
-function splitFlag(flag: string): { name: string; value: string } | string {
+/** `NAME=VALUE` with a valid capability name of `kind`; a standard name is lower-cased. */
+function splitFlag(flag: string, kind: "amount" | "attr"): { name: string; value: string } | string {
   const eq = flag.indexOf("=");
   if (eq <= 0) return "expected NAME=VALUE";
-  return { name: flag.slice(0, eq).trim(), value: flag.slice(eq + 1).trim() };
+  const given = flag.slice(0, eq).trim();
+  const problem = checkCapabilityName(given, kind);
+  if (problem) return problem;
+  const lower = given.toLowerCase();
+  const standard = kind === "amount" ? STANDARD_AMOUNTS[lower] : STANDARD_ATTRIBUTES[lower];
+  return { name: standard ? lower : given, value: flag.slice(eq + 1).trim() };
 }
 
 function parseAmount(flag: string): { name: string; value: number } | string {
-  const split = splitFlag(flag);
+  const split = splitFlag(flag, "amount");
   if (typeof split === "string") return split;
-  const problem = checkCapabilityName(split.name, "amount");
-  if (problem) return problem;
-  const standard = STANDARD_AMOUNTS[split.name.toLowerCase()];
-  const name = standard ? split.name.toLowerCase() : split.name;
-  if (!/^\d+(\.\d+)?$/.test(split.value)) return `'${split.value}' is not a non-negative number`;
-  const value = Number(split.value);
-  if (!Number.isFinite(value)) return `'${split.value}' is too large`;
+  const { name, value: text } = split;
+  const standard = STANDARD_AMOUNTS[name];
+  if (!/^\d+(\.\d+)?$/.test(text)) return `'${text}' is not a non-negative number`;
+  const value = Number(text);
+  if (!Number.isFinite(value)) return `'${text}' is too large`;
   if (standard && value < standard.min) return `${name} must be at least ${standard.min} ${standard.unit}`;
   return { name, value };
 }
 
 function parseAttribute(flag: string): { name: string; values: string[] } | string {
-  const split = splitFlag(flag);
+  const split = splitFlag(flag, "attr");
   if (typeof split === "string") return split;
-  const problem = checkCapabilityName(split.name, "attr");
-  if (problem) return problem;
-  const standard = STANDARD_ATTRIBUTES[split.name.toLowerCase()];
-  const name = standard ? split.name.toLowerCase() : split.name;
+  const { name } = split;
   // Attribute values cannot hold commas, so `attr.x=a,b` is unambiguous.
   const values = split.value.split(",").map((v) => v.trim());
   for (const value of values) {
     const bad = checkAttributeValue(name, value);
     if (bad) return bad;
   }
-  return { name, values: standard ? values.map((v) => v.toLowerCase()) : values };
+  return { name, values: STANDARD_ATTRIBUTES[name] ? values.map((v) => v.toLowerCase()) : values };
 }

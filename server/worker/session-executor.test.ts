@@ -4,7 +4,6 @@
  */
 import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import type { ActionUpdate } from "../../lib/farm/protocol";
 import { py, sh } from "../session/session-test-support";
 import { LogShipper } from "./log-shipper";
 import { SessionExecutor } from "./session-executor";
@@ -61,6 +60,7 @@ const STUBBORN = definition(
   `,
 );
 
+const wait = (id: string, seconds: string) => task(id, "Wait", { Seconds: seconds }, "FLOAT");
 const FULL = [enter("e1", "job:Farm"), enter("e2", "step:Frames:Scene", "Frames")];
 const EXITS = [exit("x2", "step:Frames:Scene", "Frames"), exit("x1", "job:Farm")];
 
@@ -100,7 +100,6 @@ describe("SessionExecutor", () => {
 
   it("cancels the running NOTIFY_THEN_TERMINATE task with SIGTERM; later tasks are not attempted, exits run", async () => {
     const h = new ExecutorHarness();
-    const wait = (id: string, seconds: string) => task(id, "Wait", { Seconds: seconds }, "FLOAT");
     h.executor.assign(assignment("s3", STUBBORN, [enter("e1", "job:Farm"), wait("t1", "30"), wait("t2", "0.3"), exit("x1", "job:Farm")], true));
     await h.waitForLine("s3", "TASK_STARTED");
     const before = Date.now();
@@ -114,7 +113,6 @@ describe("SessionExecutor", () => {
 
   it("reports a canceled queued task CANCELED at once without running it; the Session goes on", async () => {
     const h = new ExecutorHarness();
-    const wait = (id: string, seconds: string) => task(id, "Wait", { Seconds: seconds }, "FLOAT");
     h.executor.assign(assignment("s4", STUBBORN, [enter("e1", "job:Farm"), wait("t1", "0.3"), wait("t2", "0.3"), wait("t3", "0.3"), exit("x1", "job:Farm")], true));
     h.executor.cancel(["t2", "no-such-action"]);
     expect(h.status("t2")).toBe("CANCELED");
@@ -174,7 +172,6 @@ describe("SessionExecutor", () => {
 
   it("while draining, finishes the running task, attempts no more and still exits", async () => {
     const h = new ExecutorHarness();
-    const wait = (id: string, seconds: string) => task(id, "Wait", { Seconds: seconds }, "FLOAT");
     h.executor.assign(assignment("s9", STUBBORN, [enter("e1", "job:Farm"), wait("t1", "0.5"), wait("t2", "0.3")]));
     await h.waitForLine("s9", "TASK_STARTED");
     h.executor.drain();
@@ -186,7 +183,6 @@ describe("SessionExecutor", () => {
 
   it("interruptAll kills what runs, reports nothing more and removes the working directory", async () => {
     const h = new ExecutorHarness();
-    const wait = (id: string, seconds: string) => task(id, "Wait", { Seconds: seconds }, "FLOAT");
     h.executor.assign(assignment("s10", STUBBORN, [enter("e1", "job:Farm"), wait("t1", "30"), exit("x1", "job:Farm")], true));
     await h.waitForLine("s10", "TASK_STARTED");
     h.collect();
@@ -204,11 +200,10 @@ describe("SessionExecutor", () => {
 
   it("fails the first action when the Session cannot start (no working directory) and attempts nothing else", async () => {
     const logs = new LogShipper();
-    const updates: ActionUpdate[] = [];
     const executor = new SessionExecutor({ logs, rootDirectory: "/dev/null/sessions" });
     executor.assign(assignment("s12", RENDER, [enter("e1", "job:Farm"), task("t1", "Frames", { Frame: 1 }), exit("x1", "job:Farm")], true));
     await executor.whenIdle();
-    updates.push(...executor.takeUpdates());
+    const updates = executor.takeUpdates();
     expect(updates.map((u) => `${u.actionId} ${u.status}`)).toEqual(["e1 FAILED", "t1 NEVER_ATTEMPTED", "x1 NEVER_ATTEMPTED"]);
     expect(updates[0]?.failMessage).toBe("the Session could not be started");
     expect(logs.takeBatch("s12", 10).map((l) => l.line)).toEqual([expect.stringMatching(/^ERROR: the Session could not be started: .*(ENOTDIR|EEXIST)/), "ERROR: the Session could not be started"]);

@@ -3,15 +3,14 @@
  * assignment recreates its job (cached per job id), starts the Session on first sight and queues
  * the actions; action updates wait in a queue for the next sync and log lines in the LogShipper.
  */
-import type { ActionUpdate, SessionAssignment } from "../../lib/farm/protocol";
+import type { ActionUpdate, AssignedAction, SessionAssignment } from "../../lib/farm/protocol";
 import type { SessionEndStatus } from "../session/events";
 import type { LogShipper } from "./log-shipper";
+import { RecentIds } from "./recent-ids";
 import { JobCache } from "./recreate-job";
 import type { ExecutorNotice, SessionHost, SessionRuntimeOptions } from "./session-host";
 import { UpdateQueue } from "./update-queue";
 import { WorkerSession } from "./worker-session";
-
-export type { ExecutorNotice } from "./session-host";
 
 export interface SessionExecutorOptions extends SessionRuntimeOptions {
   logs: LogShipper;
@@ -21,12 +20,10 @@ export interface SessionExecutorOptions extends SessionRuntimeOptions {
   now?: () => number;
 }
 
-/** Ended Session ids remembered so a late assignment cannot restart one (its log seqs would repeat). */
-const REMEMBERED_ENDED = 1000;
-
 export class SessionExecutor {
   private readonly sessions = new Map<string, WorkerSession>();
-  private readonly endedIds = new Set<string>();
+  /** Ended Sessions, so a late assignment cannot restart one (its log seqs would repeat). */
+  private readonly endedIds = new RecentIds(1000);
   private readonly jobs = new JobCache();
   private readonly updates = new UpdateQueue();
   private readonly host: SessionHost;
@@ -54,14 +51,13 @@ export class SessionExecutor {
   assign(assignment: SessionAssignment): void {
     const held = new Set(this.actionIds);
     const actions = assignment.actions.filter((a) => !held.has(a.actionId) && !this.updates.hasEnded(a.actionId));
-    if (actions.length < assignment.actions.length) assignment = { ...assignment, actions };
     let session = this.sessions.get(assignment.sessionId);
     if (!session) {
-      if (this.endedIds.has(assignment.sessionId)) return this.refuse(assignment);
+      if (this.endedIds.has(assignment.sessionId)) return this.refuse(assignment.sessionId, actions);
       session = new WorkerSession(assignment.sessionId, this.jobs.get(assignment.job), this.host);
       this.sessions.set(assignment.sessionId, session);
     }
-    session.enqueue(assignment.actions, assignment.end);
+    session.enqueue(actions, assignment.end);
   }
 
   /** Running actions get their cancelation method; queued ones are reported CANCELED; unknown ids are ignored. */
@@ -126,20 +122,16 @@ export class SessionExecutor {
   private sessionEnded(sessionId: string, status: SessionEndStatus): void {
     this.sessions.delete(sessionId);
     this.endedIds.add(sessionId);
-    for (const oldest of this.endedIds) {
-      if (this.endedIds.size <= REMEMBERED_ENDED) break;
-      this.endedIds.delete(oldest);
-    }
     this.host.notice({ type: "session_ended", sessionId, status });
     this.host.urgent();
     if (this.sessions.size === 0) this.notifyIdle();
   }
 
-  /** An assignment for a Session that already ended: nothing of it runs. */
-  private refuse(assignment: SessionAssignment): void {
+  /** Actions assigned to a Session that already ended: none of them runs. */
+  private refuse(sessionId: string, actions: readonly AssignedAction[]): void {
     const now = this.host.now();
-    for (const action of assignment.actions) {
-      this.updates.ended({ actionId: action.actionId, status: "NEVER_ATTEMPTED", exitCode: null, failMessage: `Session ${assignment.sessionId} has already ended`, endedAt: now });
+    for (const action of actions) {
+      this.updates.ended({ actionId: action.actionId, status: "NEVER_ATTEMPTED", exitCode: null, failMessage: `Session ${sessionId} has already ended`, endedAt: now });
     }
     this.host.urgent();
   }

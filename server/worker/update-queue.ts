@@ -4,10 +4,10 @@
  * so a task printing progress a thousand times a second costs one update per sync.
  */
 import type { ActionUpdate } from "../../lib/farm/protocol";
+import { RecentIds } from "./recent-ids";
 
 /** Protocol limit (lib/farm/protocol.ts) on statusMessage and failMessage. */
 const MAX_MESSAGE_CHARS = 10_000;
-const REMEMBERED_ENDED = 10_000;
 
 export class UpdateQueue {
   private queue: ActionUpdate[] = [];
@@ -16,7 +16,7 @@ export class UpdateQueue {
   /** startedAt of actions that have not ended, repeated on progress updates made after a sync. */
   private startedAt = new Map<string, number>();
   /** Recently ended actions, so an assignment the server sends twice does not run twice. */
-  private readonly endedIds = new Set<string>();
+  private readonly endedIds = new RecentIds(10_000);
 
   started(actionId: string, time: number): void {
     this.startedAt.set(actionId, time);
@@ -36,10 +36,6 @@ export class UpdateQueue {
 
   ended(update: ActionUpdate): void {
     this.endedIds.add(update.actionId);
-    for (const oldest of this.endedIds) {
-      if (this.endedIds.size <= REMEMBERED_ENDED) break;
-      this.endedIds.delete(oldest);
-    }
     this.running.delete(update.actionId);
     const startedAt = this.startedAt.get(update.actionId);
     this.startedAt.delete(update.actionId);

@@ -107,8 +107,9 @@ export class WorkerSession {
 
   private async perform(action: AssignedAction, current: Current): Promise<Outcome> {
     const exiting = action.kind === "ENV_EXIT";
+    const job = this.job;
     if (this.ended) return never("the Session has ended");
-    if (!this.job.ok) return this.failFirst(action, this.job.message);
+    if (!job.ok) return this.failFirst(action, job.message);
     if (!exiting && this.host.draining()) return never("the worker is shutting down");
     if (!exiting && this.failed) return never(null);
     const session = await this.start();
@@ -118,12 +119,11 @@ export class WorkerSession {
     if (current.cancelRequested) return this.canceledBeforeStart(action);
     // The Session itself turns "ending" after a failed, canceled or timed-out action.
     if (!exiting && session.state !== "ready") return never(null);
-    const result = await this.dispatch(session, action);
+    const result = await this.dispatch(session, job.job, action);
     return typeof result === "string" ? { status: result, exitCode: current.exitCode, failMessage: current.failMessage } : result;
   }
 
-  private async dispatch(session: Session, action: AssignedAction): Promise<ActionEndStatus | Outcome> {
-    const job = (this.job as { ok: true; job: Job }).job;
+  private async dispatch(session: Session, job: Job, action: AssignedAction): Promise<ActionEndStatus | Outcome> {
     switch (action.kind) {
       case "ENV_ENTER": {
         const entry = environmentEntry(job, action);

@@ -4,9 +4,11 @@
  * real subprocesses under a private temporary Session root.
  */
 import type { ActionUpdate, AssignedAction, JobDefinition, SessionAssignment } from "../../lib/farm/protocol";
+import { TERMINAL_ACTION_STATUSES } from "../../lib/farm/statuses";
 import { dedent, TEST_PATH, tempRoot } from "../session/session-test-support";
 import { LogShipper, type LogLine } from "./log-shipper";
-import { SessionExecutor, type ExecutorNotice } from "./session-executor";
+import { SessionExecutor } from "./session-executor";
+import type { ExecutorNotice } from "./session-host";
 
 export function definition(id: string, yaml: string, parameters: JobDefinition["parameters"] = {}): JobDefinition {
   return { id, templateText: dedent(yaml), templateFormat: "yaml", environmentTemplates: [], parameters };
@@ -33,8 +35,6 @@ export async function waitUntil(condition: () => boolean, what: string, ms = 20_
   }
 }
 
-const FINAL = new Set(["SUCCEEDED", "FAILED", "CANCELED", "TIMEOUT", "NEVER_ATTEMPTED", "INTERRUPTED"]);
-
 export class ExecutorHarness {
   readonly root = tempRoot();
   readonly logs = new LogShipper();
@@ -56,7 +56,7 @@ export class ExecutorHarness {
   }
 
   final(actionId: string): ActionUpdate | undefined {
-    return this.collect().find((u) => u.actionId === actionId && FINAL.has(u.status));
+    return this.collect().find((u) => u.actionId === actionId && TERMINAL_ACTION_STATUSES.has(u.status));
   }
 
   status(actionId: string): string | undefined {
@@ -82,6 +82,6 @@ export class ExecutorHarness {
 
   /** Final statuses in the order the actions ended. */
   endOrder(): string[] {
-    return this.collect().filter((u) => FINAL.has(u.status)).map((u) => `${u.actionId} ${u.status}`);
+    return this.collect().filter((u) => TERMINAL_ACTION_STATUSES.has(u.status)).map((u) => `${u.actionId} ${u.status}`);
   }
 }
