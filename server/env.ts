@@ -14,6 +14,11 @@ const schema = z.object({
   /** The worker agent's token (so it need not appear on a command line). */
   LOOM_WORKER_TOKEN: z.string().optional(),
   LOOM_SERVER: z.string().url().optional(),
+  /**
+   * Where `next build` writes the web app (relative to the repository). Separate folders let
+   * several checkouts' builds and end-to-end runs share a machine without overwriting each other.
+   */
+  LOOM_NEXT_DIST_DIR: z.string().min(1).default(".next"),
 });
 
 export type ServerEnv = z.infer<typeof schema>;

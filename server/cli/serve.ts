@@ -115,9 +115,10 @@ async function headless(dataDir: string, token: string, poolName: string, host: 
 async function nextServer(io: CliIo, dataDir: string, token: string, host: string, port: number): Promise<ServerHandle> {
   const env = childEnvironment({ LOOM_DATA_DIR: dataDir, LOOM_POOL_TOKEN: token, NEXT_TELEMETRY_DISABLED: "1" });
   const next = join(REPO, "node_modules", "next", "dist", "bin", "next");
-  const stampFile = join(REPO, ".next", "loom-build-stamp");
+  const distDir = join(REPO, serverEnv().LOOM_NEXT_DIST_DIR);
+  const stampFile = join(distDir, "loom-build-stamp");
   const stamp = sourceStamp();
-  const built = existsSync(join(REPO, ".next", "BUILD_ID")) && existsSync(stampFile) && readFileSync(stampFile, "utf8") === stamp;
+  const built = existsSync(join(distDir, "BUILD_ID")) && existsSync(stampFile) && readFileSync(stampFile, "utf8") === stamp;
   if (!built) {
     io.out("Building the web app (the sources changed since the last build, or it was never built)…");
     const build = spawn(process.execPath, [next, "build"], { cwd: REPO, env, stdio: "inherit" });
