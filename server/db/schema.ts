@@ -208,3 +208,25 @@ export const logLines = sqliteTable(
     index("log_lines_action").on(t.actionId, t.id),
   ],
 );
+
+/**
+ * The artists' template library: job and environment templates kept as written (text and
+ * format), with the parameter values of the job bundle they came from. Only readable templates
+ * are stored (lib/openjd parsed them and knows their kind); validation errors are counted.
+ */
+export const templates = sqliteTable(
+  "templates",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    kind: text("kind").$type<"job" | "environment">().notNull(),
+    format: text("format").$type<"yaml" | "json">().notNull(),
+    text: text("text").notNull(),
+    /** `{Name: value}` from a job bundle's parameter_values file; `{}` otherwise. */
+    parameterValues: text("parameter_values", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    errorCount: integer("error_count").notNull(),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [uniqueIndex("templates_name").on(t.name), index("templates_updated").on(t.updatedAt)],
+);
