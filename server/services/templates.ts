@@ -1,0 +1,125 @@
+/**
+ * The template library's use cases: save (from the editor, an upload or a paste), import a job
+ * bundle (.zip, with its parameter values), delete. Every template is read with lib/openjd
+ * first: one that is not a readable job or environment template is refused with its located
+ * errors, so the library never holds something the editor and submit form cannot open.
+ */
+import { randomBytes } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { getEntry, nodeToValue, type SourceNode } from "../../lib/openjd/source-node";
+import type { TemplateError } from "../../lib/openjd/errors";
+import type { ParameterInput } from "../../lib/openjd/job/parameter-values";
+import type { DocumentFormat } from "../../lib/openjd/parse-source";
+import { checkTemplateText } from "../../lib/openjd/template";
+import { templates } from "../db/schema";
+import { AppError } from "./errors";
+import type { Farm } from "./farm";
+import { readZipBundle } from "./job-bundle";
+
+export type TemplateKind = "job" | "environment";
+
+const VERSIONS: Record<string, TemplateKind> = { "jobtemplate-2023-09": "job", "environment-2023-09": "environment" };
+
+export type InspectedTemplate = { readable: true; kind: TemplateKind; errors: TemplateError[]; jobName: string | null } | { readable: false; errors: TemplateError[] };
+
+/** What lib/openjd makes of a text: its kind and errors, or why it is not a template at all. */
+export function inspectTemplate(text: string, format: DocumentFormat): InspectedTemplate {
+  const checked = checkTemplateText(text, format);
+  const root = checked.source.root;
+  const version = root?.kind === "object" ? getEntry(root, "specificationVersion")?.value : undefined;
+  const kind = version?.kind === "string" && Object.hasOwn(VERSIONS, version.value) ? VERSIONS[version.value]! : null;
+  if (kind === null) return { readable: false, errors: checked.errors };
+  const name = root?.kind === "object" ? getEntry(root, "name")?.value : undefined;
+  return { readable: true, kind, errors: checked.errors, jobName: name?.kind === "string" ? name.value : null };
+}
+
+export interface SaveTemplateInput {
+  name: string;
+  text: string;
+  format: DocumentFormat;
+  parameterValues?: Record<string, unknown>;
+}
+
+export interface SavedTemplate {
+  id: string;
+  name: string;
+  kind: TemplateKind;
+  errorCount: number;
+  /** True when a template of that name was already in the library and now holds this text. */
+  replaced: boolean;
+}
+
+const NAME_MAX = 128;
+
+function checkName(raw: string): string {
+  const name = raw.trim();
+  // eslint-disable-next-line no-control-regex
+  if (name === "" || name.length > NAME_MAX || /[\u0000-\u001f\u007f-\u009f]/.test(name)) {
+    throw new AppError("BAD_REQUEST", `a template name must be 1–${NAME_MAX} characters with no control characters`);
+  }
+  return name;
+}
+
+/** Saves under `name`; saving again under the same name replaces that entry (as saving a file does). */
+export function saveTemplate(farm: Farm, input: SaveTemplateInput): SavedTemplate {
+  const name = checkName(input.name);
+  const inspected = inspectTemplate(input.text, input.format);
+  if (!inspected.readable) {
+    const first = inspected.errors[0];
+    const where = first?.line ? ` (${first.line}:${first.column ?? 1})` : "";
+    throw new AppError("BAD_REQUEST", `not a readable job or environment template${where}: ${first?.message ?? "no specificationVersion"}`, { errors: inspected.errors });
+  }
+  const now = farm.now();
+  const db = farm.store.db;
+  const values = {
+    kind: inspected.kind,
+    format: input.format,
+    text: input.text,
+    parameterValues: input.parameterValues ?? {},
+    errorCount: inspected.errors.length,
+    updatedAt: now,
+  };
+  return db.transaction((tx) => {
+    const existing = tx.select({ id: templates.id }).from(templates).where(eq(templates.name, name)).get();
+    if (existing) {
+      tx.update(templates).set(values).where(eq(templates.id, existing.id)).run();
+      return { id: existing.id, name, kind: inspected.kind, errorCount: values.errorCount, replaced: true };
+    }
+    const id = `tpl-${randomBytes(5).toString("hex")}`;
+    tx.insert(templates).values({ id, name, ...values, createdAt: now }).run();
+    return { id, name, kind: inspected.kind, errorCount: values.errorCount, replaced: false };
+  });
+}
+
+/** A job bundle .zip (as uploaded): its template, kept with the bundle's parameter values. */
+export function importBundle(farm: Farm, input: { fileName: string; base64: string; name?: string }): SavedTemplate {
+  const bytes = Buffer.from(input.base64, "base64");
+  const read = readZipBundle(bytes, input.fileName);
+  if (!read.ok) {
+    const { file, line, column, message } = read.error;
+    throw new AppError("BAD_REQUEST", `${file}${line ? ` (${line}:${column ?? 1})` : ""}: ${message}`, { bundleError: read.error });
+  }
+  const { template, parameterValues } = read.bundle;
+  const fallback = input.fileName.replace(/\.zip$/i, "") || "bundle";
+  const inspected = inspectTemplate(template.text, template.format);
+  const name = input.name?.trim() || (inspected.readable ? inspected.jobName : null) || fallback;
+  return saveTemplate(farm, { name, text: template.text, format: template.format, parameterValues: plainValues(parameterValues) });
+}
+
+export function deleteTemplate(farm: Farm, id: string): { deleted: string } {
+  const changed = farm.store.db.delete(templates).where(eq(templates.id, id)).run().changes;
+  if (changed === 0) throw new AppError("NOT_FOUND", `no template ${id}`);
+  return { deleted: id };
+}
+
+/** Bundle values as JSON: integers beyond double precision stay exact as decimal strings (INT accepts them). */
+function plainValues(values: Record<string, ParameterInput>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(values).map(([name, value]) => [name, plain(value)]));
+}
+
+function plain(value: ParameterInput): unknown {
+  if (typeof value === "bigint") return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
+  if (Array.isArray(value)) return value.map(plain);
+  if (value !== null && typeof value === "object") return plain(nodeToValue(value as SourceNode) as ParameterInput);
+  return value;
+}
