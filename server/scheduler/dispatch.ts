@@ -24,6 +24,7 @@ interface StepRow {
   environment_stack: string;
   runtime_total_ms: number;
   runtime_count: number;
+  in_flight: number;
   priority: number;
   seq: number;
 }
@@ -46,7 +47,8 @@ export class Dispatcher {
     const s: Database.Database = store.sqlite;
     this.statements = {
       candidates: s.prepare<[number], StepRow>(
-        `SELECT st.id, st.job_id, st.step_index, st.name, st.host_requirements, st.environment_stack, st.runtime_total_ms, st.runtime_count, j.priority, j.seq
+        `SELECT st.id, st.job_id, st.step_index, st.name, st.host_requirements, st.environment_stack, st.runtime_total_ms, st.runtime_count,
+                json_extract(st.counts, '$.ASSIGNED') + json_extract(st.counts, '$.RUNNING') AS in_flight, j.priority, j.seq
          FROM (SELECT id, priority, seq FROM jobs WHERE status IN ('READY', 'RUNNING', 'ASSIGNED') AND suspended = 0 AND canceled = 0
                ORDER BY priority DESC, seq ASC LIMIT ?) j
          JOIN steps st ON st.job_id = j.id
@@ -125,6 +127,7 @@ function toCandidate(row: StepRow): CandidateStep {
     hostRequirements: row.host_requirements === null ? null : (JSON.parse(row.host_requirements) as HostRequirements | null),
     stack: JSON.parse(row.environment_stack) as string[],
     averageRuntimeMs: row.runtime_count > 0 ? row.runtime_total_ms / row.runtime_count : null,
+    inFlight: row.in_flight,
   };
 }
 

@@ -19,6 +19,8 @@ export interface CandidateStep {
   stack: readonly string[];
   /** Average runtime of its successful tasks so far (null before the first). */
   averageRuntimeMs?: number | null;
+  /** Tasks of it assigned or running now. */
+  inFlight?: number;
 }
 
 export interface HeldSession {
@@ -67,8 +69,25 @@ export function decide(worker: WorkerView, held: HeldSession | null, candidates:
     return next && !better ? { kind: "continue", step: next } : { kind: "end" };
   }
   if (!worker.acceptsWork) return { kind: "idle" };
-  const best = [...compatible].sort(compareCandidates)[0];
-  return best ? { kind: "start", step: best } : { kind: "idle" };
+  const ordered = [...compatible].sort(compareCandidates);
+  const best = ordered[0];
+  if (!best) return { kind: "idle" };
+  return { kind: "start", step: probing(best) ? (ordered.find((c) => c.priority === best.priority && unmeasured(c) && !probing(c)) ?? best) : best };
+}
+
+/**
+ * Probing ahead. A step whose runtime is not known yet goes one task per assignment (taskBuffer),
+ * so workers arriving together at a new job would each take one task of it — a round trip per
+ * task — before its first result sets the buffer. While such a first task is out, a worker opening
+ * a Session instead takes the first task of the next unmeasured step of the same priority: at
+ * most one worker per step comes before submission order, and every step is measured at once.
+ */
+function unmeasured(step: CandidateStep): boolean {
+  return step.averageRuntimeMs === null || step.averageRuntimeMs === undefined;
+}
+
+function probing(step: CandidateStep): boolean {
+  return unmeasured(step) && (step.inFlight ?? 0) > 0;
 }
 
 function sameStack(a: readonly string[], b: readonly string[]): number {

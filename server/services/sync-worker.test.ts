@@ -98,6 +98,16 @@ describe("task buffering", () => {
     expect(taskRuns(worker.sync())).toBe(20);
   });
 
+  it("while a job's first task is out, a worker opening a Session probes the next job", () => {
+    const t = testFarm();
+    const [first, second] = [submit(t, oneStep("first", "1-10")), submit(t, oneStep("second", "1-10"))];
+    const [a, b, c] = ["a", "b", "c"].map((name) => new SimulatedWorker(t, LINUX_WORKER(name), () => "hold"));
+    expect(a!.sync().assignments[0]?.job.id).toBe(first);
+    expect(b!.sync().assignments[0]?.job.id).toBe(second);
+    // Both are being probed: submission order again.
+    expect(c!.sync().assignments[0]?.job.id).toBe(first);
+  });
+
   it("long tasks go one at a time", () => {
     const t = testFarm();
     submit(t, many);
