@@ -57,20 +57,45 @@ function toSummary(row: JobRowRaw): JobSummary {
   };
 }
 
+/** The job table's sort keys, each a column of the table. */
+export const JOB_SORTS = ["submittedAt", "priority", "name", "status", "submitter", "progress", "taskCount", "startedAt", "endedAt"] as const;
+export type JobSort = (typeof JOB_SORTS)[number];
+
 export const listJobsInput = z.object({
   statuses: z.array(z.enum(TASK_STATUSES)).optional(),
   search: z.string().max(200).optional(),
   submitter: z.string().max(200).optional(),
-  sort: z.enum(["submittedAt", "priority", "name", "status"]).default("submittedAt"),
+  /** Inclusive priority bounds (0–100). */
+  minPriority: z.number().int().min(0).max(100).optional(),
+  maxPriority: z.number().int().min(0).max(100).optional(),
+  /** Submitted at or after / before (epoch ms, `to` exclusive), so adjacent day ranges never overlap. */
+  submittedFrom: z.number().int().nonnegative().optional(),
+  submittedTo: z.number().int().nonnegative().optional(),
+  sort: z.enum(JOB_SORTS).default("submittedAt"),
   direction: z.enum(["asc", "desc"]).default("desc"),
   offset: z.number().int().nonnegative().default(0),
   limit: z.number().int().min(1).max(500).default(50),
 });
 export type ListJobsInput = z.input<typeof listJobsInput>;
 
-const SORT_COLUMNS = { submittedAt: "seq", priority: "priority", name: "name", status: "status" } as const;
+const ENDED = "(json_extract(counts, '$.SUCCEEDED') + json_extract(counts, '$.FAILED') + json_extract(counts, '$.CANCELED') + json_extract(counts, '$.NOT_COMPATIBLE'))";
 
-export function listJobs(farm: Farm, raw: ListJobsInput = {}): { total: number; jobs: JobSummary[] } {
+// submittedAt sorts by seq: the same order (seq is given at submission), and seq's unique index
+// serves the default view without sorting 10,000 rows. Ties always break by seq, so paging is stable.
+const SORT_EXPRESSIONS: Record<JobSort, string> = {
+  submittedAt: "seq",
+  priority: "priority",
+  name: "name",
+  status: "status",
+  submitter: "submitter",
+  progress: `CAST(${ENDED} AS REAL) / MAX(task_count, 1)`,
+  taskCount: "task_count",
+  startedAt: "started_at",
+  endedAt: "ended_at",
+};
+
+/** The WHERE clause and ORDER BY of a job table view (exported so a test can read its query plan). */
+export function jobListQuery(raw: ListJobsInput): { where: string; order: string; params: Array<string | number>; limit: number; offset: number } {
   const input = listJobsInput.parse(raw);
   const where: string[] = [];
   const params: Array<string | number> = [];
@@ -86,12 +111,33 @@ export function listJobs(farm: Farm, raw: ListJobsInput = {}): { total: number; 
     where.push("submitter = ?");
     params.push(input.submitter);
   }
-  const clause = where.length > 0 ? `WHERE ${where.join(" AND ")}` : "";
+  const bounds: Array<[string, number | undefined]> = [
+    ["priority >= ?", input.minPriority],
+    ["priority <= ?", input.maxPriority],
+    ["submitted_at >= ?", input.submittedFrom],
+    ["submitted_at < ?", input.submittedTo],
+  ];
+  for (const [clause, value] of bounds) {
+    if (value === undefined) continue;
+    where.push(clause);
+    params.push(value);
+  }
+  const direction = input.direction === "asc" ? "ASC" : "DESC";
+  const order = input.sort === "submittedAt" ? `seq ${direction}` : `${SORT_EXPRESSIONS[input.sort]} ${direction}, seq DESC`;
+  return { where: where.length > 0 ? `WHERE ${where.join(" AND ")}` : "", order, params, limit: input.limit, offset: input.offset };
+}
+
+export function listJobs(farm: Farm, raw: ListJobsInput = {}): { total: number; jobs: JobSummary[] } {
+  const { where, order, params, limit, offset } = jobListQuery(raw);
   const sqlite = farm.store.sqlite;
-  const total = sqlite.prepare<unknown[], { n: number }>(`SELECT COUNT(*) AS n FROM jobs ${clause}`).get(...params)?.n ?? 0;
-  const order = `${SORT_COLUMNS[input.sort]} ${input.direction === "asc" ? "ASC" : "DESC"}, seq DESC`;
-  const rows = sqlite.prepare<unknown[], JobRowRaw>(`SELECT ${JOB_COLUMNS} FROM jobs ${clause} ORDER BY ${order} LIMIT ? OFFSET ?`).all(...params, input.limit, input.offset);
+  const total = sqlite.prepare<unknown[], { n: number }>(`SELECT COUNT(*) AS n FROM jobs ${where}`).get(...params)?.n ?? 0;
+  const rows = sqlite.prepare<unknown[], JobRowRaw>(`SELECT ${JOB_COLUMNS} FROM jobs ${where} ORDER BY ${order} LIMIT ? OFFSET ?`).all(...params, limit, offset);
   return { total, jobs: rows.map(toSummary) };
+}
+
+/** Everyone who submitted a job, for the table's submitter filter (the distinct-value scan is cheap at table scale). */
+export function listSubmitters(farm: Farm): string[] {
+  return farm.store.sqlite.prepare<[], { submitter: string }>("SELECT DISTINCT submitter FROM jobs ORDER BY submitter LIMIT 500").all().map((r) => r.submitter);
 }
 
 /** One job's row as the job table shows it (what live views re-read on every change). */

@@ -2,7 +2,7 @@
 import { on } from "node:events";
 import { tracked } from "@trpc/server";
 import { z } from "zod";
-import { getJob, getJobSummary, listJobs, listJobsInput, listTasks, listTasksInput, type JobSummary } from "../queries/jobs";
+import { getJob, getJobSummary, listJobs, listJobsInput, listSubmitters, listTasks, listTasksInput, type JobSummary } from "../queries/jobs";
 import { listSessions, listSessionsInput } from "../queries/sessions";
 import { cancelTasks } from "../services/cancel-tasks";
 import { requeueTasks, retryFailedTasks } from "../services/requeue-tasks";
@@ -47,6 +47,7 @@ function toSubmission(input: z.infer<typeof submitInput>, now: number): SubmitJo
 
 export const jobsRouter = router({
   list: publicProcedure.input(listJobsInput).query(({ ctx, input }) => listJobs(ctx.farm, input)),
+  submitters: publicProcedure.query(({ ctx }) => listSubmitters(ctx.farm)),
   get: publicProcedure.input(z.object({ jobId: z.string().min(1) })).query(({ ctx, input }) => getJob(ctx.farm, input.jobId)),
   tasks: publicProcedure.input(listTasksInput).query(({ ctx, input }) => listTasks(ctx.farm, input)),
   sessions: publicProcedure.input(listSessionsInput).query(({ ctx, input }) => listSessions(ctx.farm, input)),
