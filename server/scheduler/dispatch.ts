@@ -61,8 +61,20 @@ export class Dispatcher {
     };
   }
 
-  /** The next assignment for a worker that has nothing outstanding; null when it stays idle. */
-  next(worker: WorkerContext, held: SessionRow | null, now: number): SessionAssignment | null {
+  /**
+   * The next assignments for a worker that has nothing outstanding; none when it stays idle. A
+   * Session that ends with nothing to exit ends here and now, and the worker's next Session starts
+   * in the same answer: otherwise every change of job would cost the worker a round trip.
+   */
+  next(worker: WorkerContext, held: SessionRow | null, now: number): SessionAssignment[] {
+    const first = this.decideOne(worker, held, now);
+    if (!first?.end || first.actions.length > 0 || !held) return first ? [first] : [];
+    this.sessions.end(held.id, now);
+    const following = this.decideOne(worker, null, now);
+    return following ? [first, following] : [first];
+  }
+
+  private decideOne(worker: WorkerContext, held: SessionRow | null, now: number): SessionAssignment | null {
     this.tasks.flushCounts(); // the candidates are read from the step counts
     const candidates = this.statements.candidates.all(CANDIDATE_JOBS).map(toCandidate);
     const heldView = held ? this.heldView(held) : null;

@@ -108,6 +108,21 @@ describe("task buffering", () => {
     expect(c!.sync().assignments[0]?.job.id).toBe(first);
   });
 
+  it("a Session with nothing to exit ends in the answer that starts the next one", () => {
+    const t = testFarm();
+    const [first, second] = [submit(t, oneStep("first", "1-1")), submit(t, oneStep("second", "1-1"))];
+    const worker = new SimulatedWorker(t, LINUX_WORKER("w"));
+    const opened = worker.sync().assignments;
+    expect(opened.map((a) => [a.job.id, a.end])).toEqual([[first, false]]);
+    const next = worker.sync().assignments;
+    expect(next.map((a) => [a.job.id, a.end, taskRuns({ assignments: [a] })])).toEqual([
+      [first, true, 0],
+      [second, false, 1],
+    ]);
+    const state = t.farm.store.sqlite.prepare<[string], { state: string }>("SELECT state FROM sessions WHERE id = ?").get(opened[0]!.sessionId);
+    expect(state?.state).toBe("ENDED");
+  });
+
   it("long tasks go one at a time", () => {
     const t = testFarm();
     submit(t, many);

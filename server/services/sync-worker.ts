@@ -3,7 +3,8 @@
  * reports, send again anything it never received, tell it what to cancel, and — when it has
  * nothing outstanding — give it its next piece of work. One piece at a time: the worker syncs at
  * once when an action ends, so a Session is fed task after task without entering its
- * environments again.
+ * environments again. (A Session that ends with nothing to exit ends within the answer that
+ * opens the next one: Dispatcher.next.)
  */
 import type { ActionUpdate, SessionAssignment, SyncRequest, SyncResponse } from "../../lib/farm/protocol";
 import type { WorkerStatus } from "../../lib/farm/statuses";
@@ -96,15 +97,16 @@ function syncInTransaction(farm: Farm, pool: PoolRow, request: SyncRequest, now:
       current,
       now,
     );
-    if (next) {
-      assignments.push(next);
-      touched.add(next.job.id);
+    for (const assignment of next) {
+      assignments.push(assignment);
+      touched.add(assignment.job.id);
     }
   }
   const busy = outstanding > 0 || assignments.length > 0;
   const status = workerStatus({ shuttingDown: Boolean(request.draining), drained: worker.drain !== null, busy, holdsSession: open.length > 0 });
   if (status === worker.status) statements.heartbeat.run(now, worker.id);
   else statements.heartbeatAndStatus.run(now, status, worker.id);
+  if (status !== worker.status) farm.events.emit("worker-status"); // admin views only: long polls do not listen
   for (const jobId of touched) farm.tasks.settleJob(jobId, now);
   return { leaseEpoch: worker.lease_epoch, syncIntervalSeconds: farm.settings.syncIntervalSeconds, assignments, cancel, stop: false };
 }
