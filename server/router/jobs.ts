@@ -7,7 +7,8 @@ import { listSessions, listSessionsInput } from "../queries/sessions";
 import { cancelTasks } from "../services/cancel-tasks";
 import { requeueTasks, retryFailedTasks } from "../services/requeue-tasks";
 import { setJobPriority } from "../services/set-priority";
-import { submitToFarm, validateSubmission, type SubmitJobInput } from "../services/submit-job";
+import { previewJob } from "../services/preview-job";
+import { submitToFarm, type SubmitJobInput } from "../services/submit-job";
 import { resumeTasks, suspendTasks } from "../services/suspend-tasks";
 import { taskTarget } from "../services/task-target";
 import { publicProcedure, router } from "./trpc";
@@ -52,16 +53,8 @@ export const jobsRouter = router({
   tasks: publicProcedure.input(listTasksInput).query(({ ctx, input }) => listTasks(ctx.farm, input)),
   sessions: publicProcedure.input(listSessionsInput).query(({ ctx, input }) => listSessions(ctx.farm, input)),
 
-  /** Checks a submission without writing anything: errors, or the job's steps and task counts. */
-  preview: publicProcedure.input(submitInput).mutation(({ ctx, input }) => {
-    const valid = validateSubmission(toSubmission(input, ctx.farm.now()));
-    if (!valid.ok) return valid;
-    return {
-      ok: true as const,
-      taskCount: valid.taskCount,
-      steps: valid.job.steps.map((s) => ({ name: s.name, dependencies: s.dependencies, taskCount: s.parameterSpace.count, chunked: s.chunking !== null, hostRequirements: s.hostRequirements })),
-    };
-  }),
+  /** Checks a submission without writing anything: errors, or the job's steps, task counts and which pools can run each step. */
+  preview: publicProcedure.input(submitInput).mutation(({ ctx, input }) => previewJob(ctx.farm, toSubmission(input, ctx.farm.now()))),
   submit: publicProcedure.input(submitInput).mutation(({ ctx, input }) => submitToFarm(ctx.farm, toSubmission(input, ctx.farm.now()))),
 
   cancel: publicProcedure.input(taskTarget).mutation(({ ctx, input }) => cancelTasks(ctx.farm, input)),

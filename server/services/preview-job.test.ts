@@ -1,0 +1,101 @@
+/**
+ * jobs.preview through createCaller against a real migrated SQLite: steps with dependencies,
+ * task and chunk counts, which pools can run each step (and why not), located errors, and that
+ * nothing is written.
+ */
+import { describe, expect, it } from "vitest";
+import { appRouter } from "../router/index";
+import { createCallerFactory } from "../router/trpc";
+import { LINUX_WORKER, testFarm } from "./farm-test-support";
+import { authenticatePool, createPool, setPoolEnabled } from "./pools";
+import { registerWorker } from "./register-worker";
+
+const JOB = `specificationVersion: jobtemplate-2023-09
+extensions: [TASK_CHUNKING]
+name: 'Shot {{Param.Shot}}'
+parameterDefinitions:
+- {name: Shot, type: STRING, default: sh010}
+- {name: Frames, type: INT, default: 12, minValue: 1}
+steps:
+- name: Render
+  parameterSpace:
+    taskParameterDefinitions:
+    - {name: Frame, type: 'CHUNK[INT]', range: '1-{{Param.Frames}}', chunks: {defaultTaskCount: 5, rangeConstraint: CONTIGUOUS}}
+  script:
+    actions:
+      onRun: {command: echo, args: ['{{Task.Param.Frame}}']}
+- name: Denoise
+  dependencies: [{dependsOn: Render}]
+  hostRequirements:
+    amounts: [{name: amount.worker.gpu, min: 1}]
+  parameterSpace:
+    taskParameterDefinitions:
+    - {name: Layer, type: STRING, range: [beauty, diffuse]}
+  script:
+    actions:
+      onRun: {command: echo}
+`;
+
+function setup() {
+  const t = testFarm();
+  const api = createCallerFactory(appRouter)({ farm: t.farm });
+  registerWorker(t.farm, t.pool, LINUX_WORKER("cpu-1"));
+  const gpuWorker = (name: string) => ({ ...LINUX_WORKER(name), capabilities: { ...LINUX_WORKER(name).capabilities, amounts: { "amount.worker.vcpu": 8, "amount.worker.gpu": 2 } } });
+  for (const [pool, workers] of [["gpu", ["gpu-1", "gpu-2"]], ["parked", ["gpu-3"]], ["empty", []]] as const) {
+    const { poolId, token } = createPool(t.farm, { name: pool });
+    const row = authenticatePool(t.farm, token)!;
+    for (const name of workers) registerWorker(t.farm, row, gpuWorker(name));
+    if (pool === "parked") setPoolEnabled(t.farm, poolId, false);
+  }
+  return { t, api };
+}
+
+const text = (template: string) => ({ template: { text: template, format: "yaml" as const } });
+
+describe("jobs.preview", () => {
+  it("shows the steps, their dependencies, task and chunk counts, and which pools can run each step and why not", async () => {
+    const { api } = setup();
+    const preview = await api.jobs.preview({ ...text(JOB), parameterValues: { Shot: "sh020" } });
+    if (!preview.ok) throw new Error(JSON.stringify(preview.errors));
+    expect(preview.name).toBe("Shot sh020");
+    expect(preview.taskCount).toBe(5);
+    const [render, denoise] = preview.steps;
+    expect(render).toMatchObject({ name: "Render", dependencies: [], taskCount: 3, chunked: true, chunk: { parameter: "Frame", items: 12, itemsPerChunk: 5 } });
+    expect(denoise).toMatchObject({ name: "Denoise", dependencies: ["Render"], taskCount: 2, chunked: false, chunk: null });
+
+    const fits = (step: typeof render) => Object.fromEntries(step!.pools.map((p) => [p.pool, p]));
+    expect(fits(render)).toMatchObject({
+      default: { canRun: true, workers: 1, matching: 1, reason: null },
+      gpu: { canRun: true, workers: 2, matching: 2, reason: null },
+      parked: { canRun: false, workers: 1, matching: 1, reason: "the pool is disabled" },
+      empty: { canRun: false, workers: 0, reason: "the pool has no workers" },
+    });
+    expect(fits(denoise)).toMatchObject({
+      default: { canRun: false, workers: 1, matching: 0, reason: expect.stringMatching(/none of its 1 worker meets.*needs amount\.worker\.gpu >= 1, worker has none/) },
+      gpu: { canRun: true, matching: 2, online: 2 },
+      parked: { canRun: false, reason: "the pool is disabled" },
+    });
+  });
+
+  it("counts matching workers that are offline separately", async () => {
+    const { t, api } = setup();
+    t.farm.store.sqlite.prepare("UPDATE workers SET status = 'NOT_RESPONDING' WHERE name = 'gpu-1'").run();
+    t.farm.store.sqlite.prepare("UPDATE workers SET disabled = 1 WHERE name = 'gpu-2'").run();
+    const preview = await api.jobs.preview(text(JOB));
+    if (!preview.ok) throw new Error("preview failed");
+    expect(preview.steps[1]!.pools.find((p) => p.pool === "gpu")).toMatchObject({ canRun: true, workers: 1, matching: 1, online: 0 });
+  });
+
+  it("returns every error located, and writes nothing", async () => {
+    const { api } = setup();
+    const preview = await api.jobs.preview({ ...text(JOB.replace("dependsOn: Render", "dependsOn: Rendr")), parameterValues: { Frames: "0" }, settings: { priority: 101 } });
+    expect(preview.ok).toBe(false);
+    if (preview.ok) return;
+    expect(preview.errors).toContainEqual(expect.objectContaining({ origin: "settings", path: "settings.priority" }));
+    expect(preview.errors).toContainEqual(expect.objectContaining({ origin: "template", path: "steps[1].dependencies[0].dependsOn", line: 16, message: expect.stringMatching(/Rendr/) }));
+
+    const badValue = await api.jobs.preview({ ...text(JOB), parameterValues: { Frames: "0" } });
+    expect(badValue).toMatchObject({ ok: false, errors: [{ origin: "parameters", path: expect.stringMatching(/Frames/), message: expect.stringMatching(/below the minimum 1/) }] });
+    expect((await api.jobs.list({})).total).toBe(0);
+  });
+});

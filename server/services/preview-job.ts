@@ -1,0 +1,113 @@
+/**
+ * A submission checked without writing anything (the portal's Preview): everything submitJob
+ * would refuse, or the job's name, its steps with their dependencies, task and chunk counts, and
+ * for each step which pools can run it and, when one cannot, why — with the same host requirement
+ * matching that holds steps NOT_COMPATIBLE on the farm (lib/openjd/capabilities).
+ */
+import type { WorkerStatus } from "../../lib/farm/statuses";
+import { matchHostRequirements, type HostRequirements, type WorkerCapabilities } from "../../lib/openjd/capabilities";
+import type { JobStep } from "../../lib/openjd/job/types";
+import type { Farm } from "./farm";
+import { validateSubmission, type SubmitError, type SubmitJobInput } from "./submit-job";
+
+export interface PoolMembers {
+  id: string;
+  name: string;
+  enabled: boolean;
+  workers: ReadonlyArray<{ status: WorkerStatus; capabilities: WorkerCapabilities }>;
+}
+
+export interface PoolFit {
+  poolId: string;
+  pool: string;
+  canRun: boolean;
+  /** Workers of the pool that are not disabled. */
+  workers: number;
+  /** Of those, the ones whose capabilities meet the step's host requirements. */
+  matching: number;
+  /** Matching workers that are connected now (not STOPPED or NOT_RESPONDING). */
+  online: number;
+  /** Why the pool cannot run the step; null when it can. */
+  reason: string | null;
+}
+
+export interface PreviewStep {
+  name: string;
+  dependencies: string[];
+  /** Tasks the step creates; a chunk of frames is one task. */
+  taskCount: number;
+  chunked: boolean;
+  chunk: { parameter: string; items: number; itemsPerChunk: number } | null;
+  hostRequirements: HostRequirements | null;
+  pools: PoolFit[];
+}
+
+export type PreviewResult = { ok: true; name: string; taskCount: number; steps: PreviewStep[] } | { ok: false; errors: SubmitError[] };
+
+const OFFLINE: ReadonlySet<WorkerStatus> = new Set<WorkerStatus>(["STOPPED", "NOT_RESPONDING"]);
+
+export function previewJob(farm: Farm, input: SubmitJobInput): PreviewResult {
+  const valid = validateSubmission(input);
+  if (!valid.ok) return valid;
+  const pools = readPools(farm);
+  return {
+    ok: true,
+    name: valid.job.name,
+    taskCount: valid.taskCount,
+    steps: valid.job.steps.map((step) => ({
+      name: step.name,
+      dependencies: step.dependencies,
+      taskCount: step.parameterSpace.count,
+      chunked: step.chunking !== null,
+      chunk: chunkOf(step),
+      hostRequirements: step.hostRequirements,
+      pools: poolFits(step.hostRequirements, pools),
+    })),
+  };
+}
+
+function chunkOf(step: JobStep): PreviewStep["chunk"] {
+  if (step.chunking === null) return null;
+  const { parameter, defaultTaskCount } = step.chunking;
+  const items = step.taskParameters.find((p) => p.name === parameter)?.valueCount ?? 0;
+  return { parameter, items, itemsPerChunk: defaultTaskCount };
+}
+
+/** Whether each pool has a worker that can run a step with these host requirements, and if not, why. */
+export function poolFits(requirements: HostRequirements | null, pools: readonly PoolMembers[]): PoolFit[] {
+  return pools.map((pool) => {
+    const base = { poolId: pool.id, pool: pool.name, workers: pool.workers.length };
+    const reasons = new Map<string, number>();
+    let matching = 0;
+    let online = 0;
+    for (const worker of pool.workers) {
+      const match = matchHostRequirements(requirements, worker.capabilities);
+      if (match.ok) {
+        matching++;
+        if (!OFFLINE.has(worker.status)) online++;
+      } else for (const reason of match.reasons) reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+    }
+    let reason: string | null = null;
+    if (!pool.enabled) reason = "the pool is disabled";
+    else if (pool.workers.length === 0) reason = "the pool has no workers";
+    else if (matching === 0) {
+      const common = [...reasons].sort((a, b) => b[1] - a[1]).map(([r]) => r);
+      reason = `none of its ${pool.workers.length} worker${pool.workers.length === 1 ? "" : "s"} meets the host requirements: ${common.slice(0, 3).join("; ")}`;
+    }
+    return { ...base, canRun: reason === null, matching, online, reason };
+  });
+}
+
+function readPools(farm: Farm): PoolMembers[] {
+  const sqlite = farm.store.sqlite;
+  const pools = sqlite.prepare<[], { id: string; name: string; enabled: number }>("SELECT id, name, enabled FROM pools ORDER BY name").all();
+  const workers = sqlite.prepare<[], { pool_id: string; status: string; capabilities: string }>("SELECT pool_id, status, capabilities FROM workers WHERE disabled = 0").all();
+  return pools.map((pool) => ({
+    id: pool.id,
+    name: pool.name,
+    enabled: pool.enabled === 1,
+    workers: workers
+      .filter((w) => w.pool_id === pool.id)
+      .map((w) => ({ status: w.status as WorkerStatus, capabilities: JSON.parse(w.capabilities) as WorkerCapabilities })),
+  }));
+}
