@@ -1,7 +1,13 @@
 /** Read models of pools and workers for the admin views and the API. */
-import type { DrainMode, WorkerStatus } from "../../lib/farm/statuses";
+import { WORKER_STATUSES, type DrainMode, type WorkerStatus } from "../../lib/farm/statuses";
 import type { WorkerCapabilities } from "../../lib/openjd/capabilities";
 import type { Farm } from "../services/farm";
+
+export type WorkerCounts = Record<WorkerStatus, number>;
+
+export function emptyWorkerCounts(): WorkerCounts {
+  return Object.fromEntries(WORKER_STATUSES.map((s) => [s, 0])) as WorkerCounts;
+}
 
 export interface PoolView {
   id: string;
@@ -9,21 +15,43 @@ export interface PoolView {
   description: string;
   enabled: boolean;
   workerCount: number;
+  /** Its workers per status. */
+  workers: WorkerCounts;
+  /** Its workers an admin drained or disabled. */
+  drained: number;
+  disabled: number;
   createdAt: number;
 }
 
 export function listPools(farm: Farm): PoolView[] {
-  return farm.store.sqlite
-    .prepare<[], { id: string; name: string; description: string; enabled: number; created_at: number; n: number }>(
-      "SELECT p.id, p.name, p.description, p.enabled, p.created_at, COUNT(w.id) AS n FROM pools p LEFT JOIN workers w ON w.pool_id = p.id GROUP BY p.id ORDER BY p.name",
+  const sqlite = farm.store.sqlite;
+  const pools = sqlite
+    .prepare<[], { id: string; name: string; description: string; enabled: number; created_at: number }>("SELECT id, name, description, enabled, created_at FROM pools ORDER BY name")
+    .all();
+  const counts = sqlite
+    .prepare<[], { pool_id: string; status: WorkerStatus; n: number; drained: number; disabled: number }>(
+      "SELECT pool_id, status, COUNT(*) AS n, SUM(drain IS NOT NULL) AS drained, SUM(disabled) AS disabled FROM workers GROUP BY pool_id, status",
     )
-    .all()
-    .map((p) => ({ id: p.id, name: p.name, description: p.description, enabled: p.enabled === 1, workerCount: p.n, createdAt: p.created_at }));
+    .all();
+  return pools.map((p) => {
+    const workers = emptyWorkerCounts();
+    let drained = 0;
+    let disabled = 0;
+    for (const c of counts) {
+      if (c.pool_id !== p.id) continue;
+      workers[c.status] = c.n;
+      drained += c.drained;
+      disabled += c.disabled;
+    }
+    const workerCount = WORKER_STATUSES.reduce((sum, s) => sum + workers[s], 0);
+    return { id: p.id, name: p.name, description: p.description, enabled: p.enabled === 1, workerCount, workers, drained, disabled, createdAt: p.created_at };
+  });
 }
 
 export interface WorkerView {
   id: string;
   poolId: string;
+  poolName: string;
   name: string;
   status: WorkerStatus;
   capabilities: WorkerCapabilities;
@@ -31,27 +59,61 @@ export interface WorkerView {
   disabled: boolean;
   lastHeartbeatAt: number;
   registeredAt: number;
+  /** The Session it holds (not ended), its job, and the task it runs in it, if any. */
   sessionId: string | null;
   jobId: string | null;
+  jobName: string | null;
   taskId: number | null;
+  stepName: string | null;
+  taskIndex: number | null;
+}
+
+interface WorkerRow {
+  id: string;
+  pool_id: string;
+  pool_name: string;
+  name: string;
+  status: WorkerStatus;
+  capabilities: string;
+  drain: DrainMode | null;
+  disabled: number;
+  last_heartbeat_at: number;
+  registered_at: number;
+}
+
+interface CurrentRow {
+  session_id: string;
+  job_id: string;
+  job_name: string;
+  task_id: number | null;
+  step_name: string | null;
+  task_index: number | null;
 }
 
 export function listWorkers(farm: Farm, poolId?: string): WorkerView[] {
   const sqlite = farm.store.sqlite;
   const rows = sqlite
-    .prepare<unknown[], { id: string; pool_id: string; name: string; status: WorkerStatus; capabilities: string; drain: DrainMode | null; disabled: number; last_heartbeat_at: number; registered_at: number }>(
-      `SELECT id, pool_id, name, status, capabilities, drain, disabled, last_heartbeat_at, registered_at FROM workers ${poolId ? "WHERE pool_id = ?" : ""} ORDER BY name`,
+    .prepare<unknown[], WorkerRow>(
+      `SELECT w.id, w.pool_id, p.name AS pool_name, w.name, w.status, w.capabilities, w.drain, w.disabled, w.last_heartbeat_at, w.registered_at
+       FROM workers w JOIN pools p ON p.id = w.pool_id ${poolId ? "WHERE w.pool_id = ?" : ""} ORDER BY w.name, p.name`,
     )
     .all(...(poolId ? [poolId] : []));
-  const current = sqlite.prepare<[string], { session_id: string; job_id: string; task_id: number | null }>(
-    `SELECT s.id AS session_id, s.job_id, (SELECT t.id FROM tasks t WHERE t.session_id = s.id AND t.status IN ('ASSIGNED', 'RUNNING') LIMIT 1) AS task_id
-     FROM sessions s WHERE s.worker_id = ? AND s.state != 'ENDED' ORDER BY s.started_at DESC LIMIT 1`,
+  // Through the Session's open actions (a partial index), not a scan of every task.
+  const current = sqlite.prepare<[string], CurrentRow>(
+    `SELECT s.id AS session_id, s.job_id, j.name AS job_name, t.id AS task_id, st.name AS step_name, t.task_index
+     FROM sessions s JOIN jobs j ON j.id = s.job_id
+     LEFT JOIN tasks t ON t.id = (
+       SELECT a.task_id FROM session_actions a
+       WHERE a.session_id = s.id AND a.status IN ('ASSIGNED', 'RUNNING') AND a.kind = 'TASK_RUN' ORDER BY a.seq LIMIT 1)
+     LEFT JOIN steps st ON st.id = t.step_id
+     WHERE s.worker_id = ? AND s.state != 'ENDED' ORDER BY s.started_at DESC LIMIT 1`,
   );
   return rows.map((w) => {
     const session = current.get(w.id);
     return {
       id: w.id,
       poolId: w.pool_id,
+      poolName: w.pool_name,
       name: w.name,
       status: w.status,
       capabilities: JSON.parse(w.capabilities) as WorkerCapabilities,
@@ -61,7 +123,10 @@ export function listWorkers(farm: Farm, poolId?: string): WorkerView[] {
       registeredAt: w.registered_at,
       sessionId: session?.session_id ?? null,
       jobId: session?.job_id ?? null,
+      jobName: session?.job_name ?? null,
       taskId: session?.task_id ?? null,
+      stepName: session?.step_name ?? null,
+      taskIndex: session?.task_index ?? null,
     };
   });
 }

@@ -33,6 +33,7 @@ export function createPool(farm: Farm, input: { name: string; description?: stri
   farm.store.sqlite
     .prepare("INSERT INTO pools (id, name, description, token_hash, enabled, created_at) VALUES (?, ?, ?, ?, 1, ?)")
     .run(poolId, input.name, input.description ?? "", hashToken(token), farm.now());
+  farm.events.emit("pools");
   return { poolId, token };
 }
 
@@ -48,6 +49,7 @@ export function rotatePoolToken(farm: Farm, poolId: string): { token: string } {
   const token = newToken();
   const changed = farm.store.sqlite.prepare("UPDATE pools SET token_hash = ? WHERE id = ?").run(hashToken(token), poolId).changes;
   if (changed === 0) throw new AppError("NOT_FOUND", `no pool ${poolId}`);
+  farm.events.emit("pools");
   return { token };
 }
 
@@ -56,6 +58,8 @@ export function setPoolEnabled(farm: Farm, poolId: string, enabled: boolean): { 
   const changed = farm.store.sqlite.prepare("UPDATE pools SET enabled = ? WHERE id = ?").run(enabled ? 1 : 0, poolId).changes;
   if (changed === 0) throw new AppError("NOT_FOUND", `no pool ${poolId}`);
   refreshCompatibility(farm);
+  // "workers", not "pools": an enabled pool's idle workers, waiting in a long poll, have work again.
+  farm.events.emit("workers");
   return { enabled };
 }
 
