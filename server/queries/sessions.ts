@@ -7,6 +7,7 @@ import type Database from "better-sqlite3";
 import { z } from "zod";
 import type { ActionKind, ActionStatus, SessionState } from "../../lib/farm/statuses";
 import { perDatabase } from "../db/per-database";
+import { AppError } from "../services/errors";
 import type { Farm } from "../services/farm";
 
 export interface ActionView {
@@ -131,4 +132,84 @@ export function logLines(farm: Farm, raw: z.input<typeof logLinesInput>): LogLin
   return logLinesStatement(farm.store.sqlite, given.map(([filter]) => filter))
     .all(...given.map(([filter]) => input[filter]), input.afterId, input.limit)
     .map((r) => ({ id: r.id, sessionId: r.session_id, actionId: r.action_id, time: r.time, line: r.line }));
+}
+
+/** A timeline row: the action with what names it (its step, its task's parameters). */
+export interface ActionDetail extends ActionView {
+  stepName: string | null;
+  taskIndex: number | null;
+  taskParameters: Record<string, { type: string; value: string }> | null;
+}
+
+/** One Session as its page shows it: who ran it, of which job, every action in order. */
+export interface SessionDetail extends Omit<SessionView, "actions"> {
+  workerName: string;
+  jobName: string;
+  actions: ActionDetail[];
+}
+
+type ActionDetailRow = {
+  id: string;
+  seq: number;
+  kind: ActionKind;
+  environment_id: string | null;
+  step_id: string | null;
+  task_id: number | null;
+  status: ActionStatus;
+  exit_code: number | null;
+  progress: number | null;
+  status_message: string | null;
+  fail_message: string | null;
+  started_at: number | null;
+  ended_at: number | null;
+  step_name: string | null;
+  task_index: number | null;
+  task_parameters: string | null;
+};
+
+const sessionStatements = perDatabase((sqlite) => ({
+  session: sqlite.prepare<[string], { id: string; job_id: string; worker_id: string; state: SessionState; started_at: number; ended_at: number | null; worker_name: string | null; job_name: string | null }>(
+    `SELECT s.id, s.job_id, s.worker_id, s.state, s.started_at, s.ended_at, w.name AS worker_name, j.name AS job_name
+     FROM sessions s LEFT JOIN workers w ON w.id = s.worker_id LEFT JOIN jobs j ON j.id = s.job_id WHERE s.id = ?`,
+  ),
+  actions: sqlite.prepare<[string], ActionDetailRow>(
+    `SELECT a.*, st.name AS step_name, t.task_index, t.parameters AS task_parameters
+     FROM session_actions a LEFT JOIN steps st ON st.id = a.step_id LEFT JOIN tasks t ON t.id = a.task_id
+     WHERE a.session_id = ? ORDER BY a.seq`,
+  ),
+}));
+
+/** One Session with its actions; NOT_FOUND when there is no such Session (or it is another job's). */
+export function getSession(farm: Farm, sessionId: string, jobId?: string): SessionDetail {
+  const statements = sessionStatements(farm.store.sqlite);
+  const s = statements.session.get(sessionId);
+  if (!s || (jobId !== undefined && s.job_id !== jobId)) throw new AppError("NOT_FOUND", `no Session ${sessionId}${jobId ? ` in job ${jobId}` : ""}`);
+  return {
+    id: s.id,
+    jobId: s.job_id,
+    jobName: s.job_name ?? s.job_id,
+    workerId: s.worker_id,
+    workerName: s.worker_name ?? s.worker_id,
+    state: s.state,
+    startedAt: s.started_at,
+    endedAt: s.ended_at,
+    actions: statements.actions.all(sessionId).map((a) => ({
+      id: a.id,
+      seq: a.seq,
+      kind: a.kind,
+      environmentId: a.environment_id,
+      stepId: a.step_id,
+      taskId: a.task_id,
+      status: a.status,
+      exitCode: a.exit_code,
+      progress: a.progress,
+      statusMessage: a.status_message,
+      failMessage: a.fail_message,
+      startedAt: a.started_at,
+      endedAt: a.ended_at,
+      stepName: a.step_name,
+      taskIndex: a.task_index,
+      taskParameters: a.task_parameters === null ? null : (JSON.parse(a.task_parameters) as ActionDetail["taskParameters"]),
+    })),
+  };
 }

@@ -6,7 +6,7 @@
 import type { EventEmitter } from "node:events";
 import { tracked } from "@trpc/server";
 import { z } from "zod";
-import { logLines, logLinesInput } from "../queries/sessions";
+import { getSession, logLines, logLinesInput } from "../queries/sessions";
 import type { LogsEvent } from "../services/ingest-logs";
 import { publicProcedure, router } from "./trpc";
 
@@ -45,6 +45,10 @@ export function linesWakeups(events: EventEmitter, view: { sessionId?: string; j
 }
 
 export const logsRouter = router({
+  /** The Session a log belongs to, with its actions in order (the Session page's timeline). */
+  session: publicProcedure
+    .input(z.object({ sessionId: z.string().min(1), jobId: z.string().min(1).optional() }))
+    .query(({ ctx, input }) => getSession(ctx.farm, input.sessionId, input.jobId)),
   lines: publicProcedure.input(logLinesInput).query(({ ctx, input }) => logLines(ctx.farm, input)),
   follow: publicProcedure
     .input(z.object({ sessionId: z.string().min(1).optional(), jobId: z.string().min(1).optional(), actionId: z.string().optional(), lastEventId: z.string().nullish() }))

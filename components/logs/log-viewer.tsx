@@ -1,0 +1,133 @@
+"use client";
+
+/**
+ * The live log viewer: `logs.follow` (backfill, then tracked lines, so a reconnect resumes after
+ * the last line), lines kept in a chunked store outside React state and handed over once per
+ * animation frame, drawn by a virtualizer (only the visible rows exist), with follow mode,
+ * search, download of the whole log, and redacted values drawn as masks.
+ */
+import { useSubscription } from "@trpc/tanstack-react-query";
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { useTRPC } from "@/components/trpc";
+import { LogLineRow } from "./log-line-row";
+import { LogToolbar } from "./log-toolbar";
+import { animationFrame, Batcher, LineStore, type LogLine } from "./line-store";
+import { findMatches, stepMatch } from "./log-search";
+import "./logs.css";
+
+export interface LogViewerProps {
+  sessionId?: string;
+  jobId?: string;
+  actionId?: string;
+  /** Called with each batch of new lines (at most once per frame), e.g. to read progress messages. */
+  onLines?: (lines: readonly LogLine[]) => void;
+  /** Rows the viewer is tall (it scrolls inside). */
+  height?: string;
+}
+
+const ROW_HEIGHT = 18;
+
+export function LogViewer(props: LogViewerProps) {
+  // A different log is a new store, subscription and scroll position.
+  return <LiveLog key={`${props.sessionId ?? ""}|${props.jobId ?? ""}|${props.actionId ?? ""}`} {...props} />;
+}
+
+function LiveLog({ sessionId, jobId, actionId, onLines, height = "60vh" }: LogViewerProps) {
+  const trpc = useTRPC();
+  const store = useRef(new LineStore()).current;
+  const [count, setCount] = useState(0);
+  const [following, setFollowing] = useState(true);
+  const [query, setQuery] = useState("");
+  const [onlyMatches, setOnlyMatches] = useState(false);
+  const matches = useRef<number[]>([]);
+  const [current, setCurrent] = useState(-1);
+  const scroller = useRef<HTMLDivElement>(null);
+  const onLinesRef = useRef(onLines);
+  onLinesRef.current = onLines;
+  const queryRef = useRef(query);
+  queryRef.current = query;
+
+  const [batcher] = useState(
+    () =>
+      new Batcher<LogLine>((lines) => {
+        const before = store.length;
+        if (store.append(lines) === 0) return;
+        if (queryRef.current) for (const index of findMatches(store, queryRef.current, before)) matches.current.push(index);
+        setCount(store.length);
+        onLinesRef.current?.(lines);
+      }, animationFrame),
+  );
+  useEffect(() => () => batcher.dispose(), [batcher]);
+
+  const input = { ...(sessionId ? { sessionId } : {}), ...(jobId ? { jobId } : {}), ...(actionId ? { actionId } : {}) };
+  const subscription = useSubscription(
+    trpc.logs.follow.subscriptionOptions(input, {
+      onData: (event) => batcher.push({ id: event.data.id, actionId: event.data.actionId, time: event.data.time, line: event.data.line }),
+    }),
+  );
+
+  // A new query searches everything held; arriving lines extend the matches in the batcher.
+  useEffect(() => {
+    matches.current = findMatches(store, query);
+    setCurrent(-1);
+  }, [query, store]);
+
+  const rows = onlyMatches && query ? matches.current.length : count;
+  const lineAt = useCallback((row: number) => store.at(onlyMatches && query ? (matches.current[row] ?? -1) : row), [store, onlyMatches, query]);
+  const virtualizer = useVirtualizer({ count: rows, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 30 });
+
+  // Follow: stay on the last line as lines arrive (layout effect: before paint, no jump).
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (following && el) el.scrollTop = el.scrollHeight;
+  }, [following, rows]);
+
+  const onScroll = () => {
+    const el = scroller.current;
+    if (!el) return;
+    const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < ROW_HEIGHT;
+    if (atBottom !== following) setFollowing(atBottom);
+  };
+
+  const goTo = (direction: 1 | -1) => {
+    const next = stepMatch(matches.current.length, current, direction);
+    setCurrent(next);
+    if (next < 0) return;
+    setFollowing(false);
+    virtualizer.scrollToIndex(onlyMatches ? next : matches.current[next]!, { align: "center" });
+  };
+
+  const currentLine = current >= 0 ? matches.current[current] : undefined;
+  const live = subscription.status === "pending" ? "Live" : subscription.status === "connecting" ? "Connecting…" : subscription.status === "error" ? "Disconnected; retrying" : "Ended";
+
+  return (
+    <div className="log-viewer">
+      <LogToolbar
+        view={input}
+        following={following}
+        onFollow={() => setFollowing(true)}
+        query={query}
+        onQuery={setQuery}
+        onlyMatches={onlyMatches}
+        onOnlyMatches={setOnlyMatches}
+        matchCount={query ? matches.current.length : 0}
+        current={current}
+        onStep={goTo}
+        lineCount={count}
+        live={live}
+      />
+      <div ref={scroller} className="log-scroll" style={{ height }} onScroll={onScroll} tabIndex={0} role="log" aria-live="off" aria-label="Log lines">
+        {rows === 0 ? <p className="muted log-empty">{query && onlyMatches ? "No line matches." : "No output yet."}</p> : null}
+        <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
+          {virtualizer.getVirtualItems().map((item) => {
+            const line = lineAt(item.index);
+            if (!line) return null;
+            const index = onlyMatches && query ? matches.current[item.index]! : item.index;
+            return <LogLineRow key={line.id} line={line} number={index + 1} query={query} current={index === currentLine} top={item.start} height={ROW_HEIGHT} />;
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}
