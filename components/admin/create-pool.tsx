@@ -1,0 +1,63 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { useTRPC } from "../trpc";
+import type { NewToken } from "./pool-actions";
+
+/** Pool names as the server accepts them (server/services/pools.ts), checked as you type. */
+const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+export function CreatePool({ onToken }: { onToken: (token: NewToken) => void }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [name, setName] = useState("");
+  const [description, setDescription] = useState("");
+  const create = useMutation(
+    trpc.pools.create.mutationOptions({
+      // The answer holds the token: nothing may keep it once it has been handed to the panel.
+      gcTime: 0,
+      onSuccess: (result, input) => {
+        onToken({ poolName: input.name, token: result.token, rotated: false });
+        create.reset();
+        setName("");
+        setDescription("");
+        void queryClient.invalidateQueries(trpc.pools.list.queryFilter());
+      },
+    }),
+  );
+  const nameProblem = name !== "" && !NAME.test(name) ? "1–64 letters, digits, '_', '.' or '-', starting with a letter or digit" : null;
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!name || nameProblem) return;
+    create.mutate({ name, ...(description ? { description } : {}) });
+  }
+
+  return (
+    <section aria-labelledby="create-pool-title">
+      <h2 id="create-pool-title">Create a pool</h2>
+      <form className="create-pool" onSubmit={submit}>
+        <label>
+          Pool name
+          <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={64} aria-invalid={nameProblem ? true : undefined} aria-describedby="pool-name-hint" autoComplete="off" />
+        </label>
+        <label className="description">
+          Description
+          <input value={description} onChange={(e) => setDescription(e.target.value)} maxLength={500} autoComplete="off" />
+        </label>
+        <button type="submit" className="primary" disabled={create.isPending || !name || nameProblem !== null}>
+          Create pool
+        </button>
+      </form>
+      <p id="pool-name-hint" className={nameProblem ? "error-text" : "muted"}>
+        {nameProblem ?? "Its token is shown once, right after it is created."}
+      </p>
+      {create.error && (
+        <p role="alert" className="error-text">
+          {create.error.message}
+        </p>
+      )}
+    </section>
+  );
+}

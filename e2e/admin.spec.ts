@@ -1,0 +1,105 @@
+/**
+ * The admin's day: create a pool and see its token exactly once; drain a busy worker after its
+ * current task and watch it finish that task, go idle and get nothing more while the other
+ * worker takes the next job. Jobs are submitted through the tRPC HTTP API, as `loom submit` does.
+ */
+import type { APIRequestContext } from "@playwright/test";
+import { expect, test } from "./fixtures";
+
+const sleepJob = (name: string, seconds: number) =>
+  `specificationVersion: jobtemplate-2023-09\nname: ${name}\nsteps:\n- name: Sleep\n  script:\n    actions:\n      onRun: {command: sleep, args: ["${seconds}"]}\n`;
+
+async function call<T>(request: APIRequestContext, path: string, input: unknown, method: "GET" | "POST" = "GET"): Promise<T> {
+  const response =
+    method === "POST"
+      ? await request.post(`/api/trpc/${path}`, { data: input })
+      : await request.get(`/api/trpc/${path}?input=${encodeURIComponent(JSON.stringify(input))}`);
+  const body = (await response.json()) as { result?: { data: T }; error?: unknown };
+  if (!response.ok() || !body.result) throw new Error(`${path}: ${response.status()} ${JSON.stringify(body.error)}`);
+  return body.result.data;
+}
+
+interface Worker {
+  id: string;
+  name: string;
+  status: string;
+  jobId: string | null;
+  taskId: number | null;
+}
+
+async function submit(request: APIRequestContext, name: string, seconds: number): Promise<string> {
+  const result = await call<{ ok: boolean; jobId: string }>(request, "jobs.submit", { template: { text: sleepJob(name, seconds), format: "yaml" } }, "POST");
+  expect(result.ok).toBe(true);
+  return result.jobId;
+}
+
+const jobStatus = async (request: APIRequestContext, jobId: string) => (await call<{ status: string }>(request, "jobs.get", { jobId })).status;
+
+test("an admin creates a pool and sees its token once", async ({ page }) => {
+  await page.goto("/pools");
+  await page.getByLabel("Pool name").fill("e2e-gpu");
+  await page.getByLabel("Description").fill("RTX render nodes");
+  await page.getByRole("button", { name: "Create pool" }).click();
+
+  const panel = page.getByRole("region", { name: "Token for pool e2e-gpu" });
+  await expect(panel).toContainText("you will not see it again");
+  const token = await panel.getByRole("textbox", { name: "Token for pool e2e-gpu" }).inputValue();
+  expect(token).toMatch(/^loom_[A-Za-z0-9_-]{20,}$/);
+  await expect(panel.getByRole("button", { name: "Copy token" })).toBeVisible();
+  await expect(page.getByRole("row").filter({ has: page.getByRole("rowheader", { name: /e2e-gpu/ }) })).toContainText("RTX render nodes");
+
+  await panel.getByRole("button", { name: "Done: hide the token" }).click();
+  await expect(panel).toHaveCount(0);
+  expect(await page.content()).not.toContain(token);
+  await page.reload();
+  await expect(page.getByRole("rowheader", { name: /e2e-gpu/ })).toBeVisible();
+  expect(await page.content()).not.toContain(token);
+  // Nothing the page can read keeps it either.
+  const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }));
+  expect(stored).not.toContain(token);
+});
+
+test("an admin drains a busy worker after its task: it finishes, goes idle and gets no more work", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  await page.goto("/workers"); // warm: the page is ready before the task's clock starts
+  await expect(page.getByRole("rowheader")).toHaveCount(2);
+
+  const first = await submit(request, "admin-drain-long", 10);
+  let busy: Worker | undefined;
+  await expect
+    .poll(async () => {
+      busy = (await call<Worker[]>(request, "workers.list", {})).find((w) => w.jobId === first && w.taskId !== null);
+      return busy?.status;
+    })
+    .toBe("RUNNING");
+  const worker = busy as Worker;
+
+  await page.reload();
+  const row = page.getByRole("row").filter({ has: page.getByRole("rowheader", { name: worker.name, exact: true }) });
+  await expect(row.getByRole("link", { name: `Session of ${worker.name} on job admin-drain-long` })).toHaveAttribute("href", new RegExp(`^/jobs/${first}/sessions/`));
+  await expect(row).toContainText("Sleep · task 0");
+  await row.getByRole("button", { name: "Drain after current task" }).click();
+  const dialog = page.getByRole("dialog");
+  await expect(dialog).toContainText(`Drain ${worker.name} after its current task?`);
+  await dialog.getByRole("button", { name: "Drain after task" }).click();
+
+  await expect(row).toContainText("Draining: finishing its task");
+  await expect(row).toContainText("Running");
+  expect(await jobStatus(request, first)).toBe("RUNNING");
+
+  // The task runs to its end; the worker exits its Session, goes idle and stays drained.
+  await expect.poll(() => jobStatus(request, first), { timeout: 30_000 }).toBe("SUCCEEDED");
+  await expect(row).toContainText("Drained after task", { timeout: 15_000 });
+  await expect(row).toContainText("Idle");
+  await expect(row.getByRole("link", { name: /Session of/ })).toHaveCount(0);
+  await expect(row.getByRole("button", { name: "Undrain" })).toBeVisible();
+
+  // The next job goes to the other worker; the drained one is given nothing.
+  const second = await submit(request, "admin-drain-next", 1);
+  await expect.poll(() => jobStatus(request, second), { timeout: 30_000 }).toBe("SUCCEEDED");
+  const sessions = await call<Array<{ workerId: string }>>(request, "jobs.sessions", { jobId: second });
+  expect(sessions.length).toBeGreaterThan(0);
+  expect(sessions.every((s) => s.workerId !== worker.id)).toBe(true);
+  await expect(row).toContainText("Drained after task");
+  await expect(row).toContainText("Idle");
+});
