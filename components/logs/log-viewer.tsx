@@ -40,20 +40,20 @@ function LiveLog({ sessionId, jobId, actionId, onLines, height = "60vh" }: LogVi
   const [following, setFollowing] = useState(true);
   const [query, setQuery] = useState("");
   const [onlyMatches, setOnlyMatches] = useState(false);
+  // Matches of `matchQuery`: recomputed in render when the query changes, extended as lines arrive.
   const matches = useRef<number[]>([]);
+  const matchQuery = useRef("");
   const [current, setCurrent] = useState(-1);
   const scroller = useRef<HTMLDivElement>(null);
   const onLinesRef = useRef(onLines);
   onLinesRef.current = onLines;
-  const queryRef = useRef(query);
-  queryRef.current = query;
 
   const [batcher] = useState(
     () =>
       new Batcher<LogLine>((lines) => {
         const before = store.length;
         if (store.append(lines) === 0) return;
-        if (queryRef.current) for (const index of findMatches(store, queryRef.current, before)) matches.current.push(index);
+        if (matchQuery.current) for (const index of findMatches(store, matchQuery.current, before)) matches.current.push(index);
         setCount(store.length);
         onLinesRef.current?.(lines);
       }, animationFrame),
@@ -67,11 +67,10 @@ function LiveLog({ sessionId, jobId, actionId, onLines, height = "60vh" }: LogVi
     }),
   );
 
-  // A new query searches everything held; arriving lines extend the matches in the batcher.
-  useEffect(() => {
+  if (matchQuery.current !== query) {
     matches.current = findMatches(store, query);
-    setCurrent(-1);
-  }, [query, store]);
+    matchQuery.current = query;
+  }
 
   const rows = onlyMatches && query ? matches.current.length : count;
   const lineAt = useCallback((row: number) => store.at(onlyMatches && query ? (matches.current[row] ?? -1) : row), [store, onlyMatches, query]);
@@ -108,7 +107,10 @@ function LiveLog({ sessionId, jobId, actionId, onLines, height = "60vh" }: LogVi
         following={following}
         onFollow={() => setFollowing(true)}
         query={query}
-        onQuery={setQuery}
+        onQuery={(next) => {
+          setQuery(next);
+          setCurrent(-1);
+        }}
         onlyMatches={onlyMatches}
         onOnlyMatches={setOnlyMatches}
         matchCount={query ? matches.current.length : 0}

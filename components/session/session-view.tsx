@@ -77,8 +77,13 @@ export function SessionView({ jobId, sessionId, taskId, actionId }: Props) {
   if (!session || !axis) return <p className="muted">Loading Session…</p>;
 
   const selected = session.actions.find((a) => a.id === actionId) ?? null;
-  // Without a choice, the panel shows what runs now, else the last task that ran.
-  const focus = selected ?? session.actions.find((a) => a.status === "RUNNING") ?? session.actions.findLast((a) => a.kind === "TASK_RUN" && a.startedAt !== null) ?? null;
+  // Without a chosen action: the page's task here, else what runs now, else the last task that ran.
+  const focus =
+    selected ??
+    (taskId !== null ? session.actions.findLast((a) => a.taskId === taskId) : undefined) ??
+    session.actions.find((a) => a.status === "RUNNING") ??
+    session.actions.findLast((a) => a.kind === "TASK_RUN" && a.startedAt !== null) ??
+    null;
   const attemptTask = taskId ?? (focus?.kind === "TASK_RUN" ? focus.taskId : null);
 
   return (
