@@ -237,7 +237,6 @@ const common = {
 
 export const JOB_TEMPLATE_SCHEMA: JsonSchema = {
   $schema: "http://json-schema.org/draft-07/schema#",
-  $id: "/schema/jobtemplate-2023-09.json",
   title: "Open Job Description job template (2023-09)",
   ...obj("An OpenJD job template: parameters, environments and the steps a job runs.", {
     specificationVersion: { type: "string", const: "jobtemplate-2023-09", enum: ["jobtemplate-2023-09"], description: "The template format: `jobtemplate-2023-09`." },
@@ -252,7 +251,6 @@ export const JOB_TEMPLATE_SCHEMA: JsonSchema = {
 
 export const ENVIRONMENT_TEMPLATE_SCHEMA: JsonSchema = {
   $schema: "http://json-schema.org/draft-07/schema#",
-  $id: "/schema/environment-2023-09.json",
   title: "Open Job Description environment template (2023-09)",
   ...obj("An OpenJD environment template: an environment applied around submitted jobs (outside their own environments).", {
     specificationVersion: { type: "string", const: "environment-2023-09", enum: ["environment-2023-09"], description: "The template format: `environment-2023-09`." },

@@ -1,0 +1,132 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import dynamic from "next/dynamic";
+import { useRouter } from "next/navigation";
+import { useDeferredValue, useMemo, useRef, useState } from "react";
+import type { editor } from "monaco-editor";
+import type { TemplateError } from "@/lib/openjd/errors";
+import { ENVIRONMENT_TEMPLATE_SCHEMA, schemaForText } from "@/lib/openjd/json-schema";
+import { checkTemplateText } from "@/lib/openjd/template";
+import { useTRPC } from "@/components/trpc";
+import { convertTemplate, detectContentFormat } from "./convert-format";
+import { ErrorList } from "./error-list";
+import { FormatSwitch } from "./format-switch";
+import { STARTER_TEMPLATE, suggestedName } from "./starter-template";
+import "./editor.css";
+
+const CodeEditor = dynamic(() => import("./code-editor"), {
+  ssr: false,
+  loading: () => (
+    <div className="code-editor">
+      <p className="muted">Loading the editor…</p>
+    </div>
+  ),
+});
+
+interface Initial {
+  id: string;
+  name: string;
+  text: string;
+}
+
+/** /editor: a new template, or `?template=<id>` opened from the library. */
+export function TemplateEditor({ templateId }: { templateId: string | null }) {
+  const trpc = useTRPC();
+  const library = useQuery({ ...trpc.templates.get.queryOptions({ id: templateId ?? "" }), enabled: templateId !== null });
+  if (templateId !== null && library.isPending) return <p className="muted">Opening the template from the library…</p>;
+  return (
+    <>
+      {library.error ? <p className="error-text">Could not open library template {templateId}: {library.error.message}. Starting a new one.</p> : null}
+      <EditorWorkspace key={library.data?.id ?? "new"} initial={library.data ?? null} />
+    </>
+  );
+}
+
+function EditorWorkspace({ initial }: { initial: Initial | null }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const router = useRouter();
+  const [text, setText] = useState(initial?.text ?? STARTER_TEMPLATE);
+  const [name, setName] = useState(initial?.name ?? "");
+  const [notice, setNotice] = useState<{ tone: "good" | "bad"; text: string } | null>(null);
+  const instance = useRef<editor.IStandaloneCodeEditor | null>(null);
+
+  const format = detectContentFormat(text);
+  // Checking waits for a pause in typing on big templates rather than delaying each key.
+  const checkedText = useDeferredValue(text);
+  const checked = useMemo(() => checkTemplateText(checkedText, detectContentFormat(checkedText)), [checkedText]);
+  const errors = checked.errors;
+  const kind = schemaForText(text) === ENVIRONMENT_TEMPLATE_SCHEMA ? "environment" : "job";
+  const saveName = name.trim() || suggestedName(text);
+
+  const save = useMutation(
+    trpc.templates.save.mutationOptions({
+      onSuccess: (saved) => {
+        void queryClient.invalidateQueries(trpc.templates.list.queryFilter());
+        void queryClient.invalidateQueries(trpc.templates.get.queryFilter({ id: saved.id }));
+        setName(saved.name);
+        const errorsNote = saved.errorCount === 0 ? "" : ` with ${saved.errorCount} error${saved.errorCount === 1 ? "" : "s"}`;
+        setNotice({ tone: "good", text: `${saved.replaced ? "Updated" : "Saved"} “${saved.name}” in the library${errorsNote}.` });
+        // Keep the address pointing at the saved template without remounting the editor.
+        window.history.replaceState(null, "", `/editor?template=${encodeURIComponent(saved.id)}`);
+      },
+      onError: (error) => setNotice({ tone: "bad", text: `Not saved: ${error.message}` }),
+    }),
+  );
+
+  const saveTemplate = () => save.mutateAsync({ name: saveName, text, format });
+  const submit = async () => {
+    const saved = await saveTemplate().catch(() => null);
+    if (saved) router.push(`/submit?template=${encodeURIComponent(saved.id)}`);
+  };
+
+  const switchFormat = (target: "yaml" | "json") => {
+    const converted = convertTemplate(text, format, target);
+    if (converted.ok) {
+      setText(converted.text);
+      setNotice(null);
+    } else setNotice({ tone: "bad", text: `Not converted: ${converted.message}` });
+  };
+
+  const moveTo = (error: TemplateError) => {
+    const target = instance.current;
+    if (!target) return;
+    const position = { lineNumber: error.line ?? 1, column: error.column ?? 1 };
+    target.setPosition(position);
+    target.revealPositionInCenterIfOutsideViewport(position);
+    target.focus();
+  };
+
+  return (
+    <>
+      <div className="toolbar editor-toolbar">
+        <label className="inline-label">
+          Template name
+          <input value={name} onChange={(e) => setName(e.target.value)} placeholder={suggestedName(text)} maxLength={128} />
+        </label>
+        <button type="button" className="primary" onClick={() => void saveTemplate().catch(() => undefined)} disabled={save.isPending}>
+          Save to library
+        </button>
+        <button
+          type="button"
+          onClick={() => void submit()}
+          disabled={save.isPending || kind !== "job"}
+          title={kind !== "job" ? "Environment templates are applied around jobs, not submitted" : undefined}
+        >
+          Submit with this template
+        </button>
+        <FormatSwitch format={format} onSwitch={switchFormat} />
+      </div>
+      {notice ? (
+        <p role={notice.tone === "bad" ? "alert" : "status"} className={notice.tone === "bad" ? "error-text" : "status-good"}>
+          {notice.text}
+        </p>
+      ) : null}
+      <div className="editor-layout">
+        <CodeEditor value={text} format={format} errors={errors} onChange={setText} onReady={(e) => (instance.current = e)} />
+        <ErrorList errors={errors} kind={kind} onSelect={moveTo} />
+      </div>
+    </>
+  );
+}
