@@ -3,7 +3,7 @@
  * input, fills the generated form using every control type (line and multi-line edits, spin
  * boxes by typing, by arrow keys and by their buttons, dropdowns, the path fields and the check
  * box), sees a constraint problem as they type, previews (steps, task counts, pools),
- * submits, and lands on the job page, which goes live to SUCCEEDED.
+ * submits, and lands on the job page, which goes live to SUCCEEDED and shows the task's log.
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -12,7 +12,7 @@ import { expect, test } from "./fixtures";
 const SHOWCASE = path.resolve("../shared/openjd-samples/ui-controls-showcase.yaml");
 const LINE = `artist-e2e-${Date.now()}`;
 
-test("an artist submits the UI controls showcase through its generated form and watches it succeed", async ({ page }) => {
+test("an artist submits the UI controls showcase through its generated form and watches it succeed", async ({ page }, testInfo) => {
   test.skip(!existsSync(SHOWCASE), `the sample ${SHOWCASE} is not on this machine (it comes from ../shared/openjd-samples)`);
   test.setTimeout(180_000);
 
@@ -87,9 +87,14 @@ test("an artist submits the UI controls showcase through its generated form and 
   await expect(page.getByText(/Job Template GUI Control Showcase: 1 task in 1 step/)).toBeVisible();
   await expect(page.getByRole("figure", { name: "Preview: step dependency graph" })).toBeVisible();
   await expect(page.getByRole("link", { name: "My jobs" })).toHaveAttribute("href", "/jobs?submitter=ana-e2e");
+  await page.screenshot({ path: testInfo.outputPath("preview.png"), fullPage: true });
 
   await page.getByRole("button", { name: "Submit" }).click();
   await page.waitForURL(/\/jobs\/job-[a-z2-7]+$/);
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Job Template GUI Control Showcase");
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Succeeded", { timeout: 90_000 });
+
+  // The task's log, live on the job page: the script echoes the line edit's value.
+  await page.getByRole("grid").getByRole("row", { name: /Succeeded/ }).first().click();
+  await expect(page.getByRole("region", { name: /Latest log/ })).toContainText(LINE);
 });
