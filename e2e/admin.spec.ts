@@ -54,6 +54,11 @@ test("an admin creates a pool and sees its token once", async ({ page }) => {
   await page.reload();
   await expect(page.getByRole("rowheader", { name: /e2e-gpu/ })).toBeVisible();
   expect(await page.content()).not.toContain(token);
+  // Arrow keys move between rows, to the same control.
+  const rows = page.getByRole("table", { name: "Pools" }).getByRole("row");
+  await rows.nth(1).getByRole("button", { name: "Rotate token" }).focus();
+  await page.keyboard.press("ArrowDown");
+  await expect(rows.nth(2).getByRole("button", { name: "Rotate token" })).toBeFocused();
   // Nothing the page can read keeps it either.
   const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }));
   expect(stored).not.toContain(token);
@@ -85,7 +90,8 @@ test("an admin drains a busy worker after its task: it finishes, goes idle and g
 
   await expect(row).toContainText("Draining: finishing its task");
   await expect(row).toContainText("Running");
-  expect(await jobStatus(request, first)).toBe("RUNNING");
+  // Still in flight (ASSIGNED until the worker's next sync reports the start): the drain came first.
+  expect(["ASSIGNED", "RUNNING"]).toContain(await jobStatus(request, first));
 
   // The task runs to its end; the worker exits its Session, goes idle and stays drained.
   await expect.poll(() => jobStatus(request, first), { timeout: 30_000 }).toBe("SUCCEEDED");
@@ -102,4 +108,21 @@ test("an admin drains a busy worker after its task: it finishes, goes idle and g
   expect(sessions.every((s) => s.workerId !== worker.id)).toBe(true);
   await expect(row).toContainText("Drained after task");
   await expect(row).toContainText("Idle");
+});
+
+test("the home page is the overview: workers and tasks per status, tasks finished per minute", async ({ page, request }) => {
+  await page.goto("/");
+  await expect(page).toHaveURL(/\/overview$/);
+  await expect(page.getByRole("heading", { name: "Overview", level: 1 })).toBeVisible();
+  await expect(page.getByRole("list", { name: "Workers by status" })).toContainText("2");
+  const before = (await call<{ finishedPerMinute: Array<{ succeeded: number }> }>(request, "overview.get", {})).finishedPerMinute.reduce((n, m) => n + m.succeeded, 0);
+
+  // A job finishing while the page is open shows up without a reload.
+  const jobId = await submit(request, "admin-overview", 1);
+  await expect.poll(() => jobStatus(request, jobId), { timeout: 30_000 }).toBe("SUCCEEDED");
+  const chart = page.getByRole("img", { name: /Tasks finished per minute/ });
+  await expect(chart).toHaveAccessibleName(new RegExp(`${before + 1} tasks? finished in the last 60 minutes`), { timeout: 15_000 });
+  await page.getByText("Show the numbers as a table").click();
+  const table = page.getByRole("table", { name: "Tasks finished per minute" });
+  await expect(table.getByRole("row")).toHaveCount(61);
 });

@@ -36,7 +36,7 @@ export function CreatePool({ onToken }: { onToken: (token: NewToken) => void }) 
 
   return (
     <section aria-labelledby="create-pool-title">
-      <h2 id="create-pool-title">Create a pool</h2>
+      <h2 className="admin-section-title" id="create-pool-title">Create a pool</h2>
       <form className="create-pool" onSubmit={submit}>
         <label>
           Pool name

@@ -28,7 +28,7 @@ export function TokenOnce({ poolName, token, rotated, onClose }: { poolName: str
 
   return (
     <section className="token-once" aria-labelledby="token-once-title">
-      <h2 id="token-once-title">{rotated ? `New token for pool ${poolName}` : `Token for pool ${poolName}`}</h2>
+      <h2 className="admin-section-title" id="token-once-title">{rotated ? `New token for pool ${poolName}` : `Token for pool ${poolName}`}</h2>
       <p className="warning">Copy it now: you will not see it again. Loom stores only a hash of it; if it is lost, rotate the token.</p>
       {rotated && <p className="muted">The old token no longer works: give this one to every worker of the pool.</p>}
       <div className="token-row">

@@ -60,24 +60,26 @@ export function FinishedChart({ minutes }: { minutes: readonly MinuteCount[] }) 
       </figcaption>
       <details>
         <summary>Show the numbers as a table</summary>
-        <table className="data" aria-label="Tasks finished per minute">
-          <thead>
-            <tr>
-              <th scope="col">Minute</th>
-              <th scope="col">Succeeded</th>
-              <th scope="col">Failed</th>
-            </tr>
-          </thead>
-          <tbody>
-            {[...minutes].reverse().map((m) => (
-              <tr key={m.start}>
-                <th scope="row">{minuteLabel(m.start)}</th>
-                <td>{m.succeeded}</td>
-                <td>{m.failed}</td>
+        <div className="numbers">
+          <table className="data" aria-label="Tasks finished per minute">
+            <thead>
+              <tr>
+                <th scope="col">Minute</th>
+                <th scope="col">Succeeded</th>
+                <th scope="col">Failed</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {[...minutes].reverse().map((m) => (
+                <tr key={m.start}>
+                  <th scope="row">{minuteLabel(m.start)}</th>
+                  <td>{m.succeeded}</td>
+                  <td>{m.failed}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       </details>
     </figure>
   );
