@@ -98,3 +98,47 @@ test("an artist submits the UI controls showcase through its generated form and 
   await page.getByRole("grid").getByRole("row", { name: /Succeeded/ }).first().click();
   await expect(page.getByRole("region", { name: /Latest log/ })).toContainText(LINE);
 });
+
+const GPU_JOB = `specificationVersion: jobtemplate-2023-09
+name: Needs a GPU
+parameterDefinitions:
+- {name: Frames, type: STRING, default: 1-4}
+steps:
+- name: Render
+  parameterSpace:
+    taskParameterDefinitions:
+    - {name: Frame, type: INT, range: '{{Param.Frames}}'}
+  script:
+    actions:
+      onRun: {command: echo, args: ['{{Task.Param.Frame}}']}
+- name: Encode
+  dependencies: [{dependsOn: Render}]
+  hostRequirements:
+    amounts: [{name: amount.worker.gpu, min: 1}]
+  script:
+    actions:
+      onRun: {command: echo}
+`;
+
+test("an artist sees located template errors, and which steps no pool can run before submitting", async ({ page }) => {
+  await page.goto("/submit");
+  const file = page.getByLabel("Template file");
+  await file.setInputFiles({ name: "broken.yaml", mimeType: "application/yaml", buffer: Buffer.from(GPU_JOB.replace("dependsOn: Render", "dependsOn: Rendr")) });
+  await expect(page.getByRole("region", { name: "Template", exact: true }).getByRole("alert")).toContainText("steps[1].dependencies[0].dependsOn (14:30): unknown step 'Rendr'");
+  await expect(page.getByRole("button", { name: "Preview" })).toHaveCount(0);
+
+  await file.setInputFiles({ name: "gpu.yaml", mimeType: "application/yaml", buffer: Buffer.from(GPU_JOB) });
+  await page.getByRole("textbox", { name: "Frames", exact: true }).fill("1-4:0");
+  await page.getByRole("button", { name: "Preview" }).click();
+  await expect(page.getByRole("region", { name: "Preview", exact: true }).getByRole("alert")).toContainText(/steps\[0\]\.parameterSpace\.taskParameterDefinitions\[0\]\.range \(line 9, column \d+\): .*a step must not be zero/);
+  await expect(page.getByRole("button", { name: "Submit" })).toBeDisabled();
+
+  await page.getByRole("textbox", { name: "Frames", exact: true }).fill("1-6");
+  await page.getByRole("button", { name: "Preview" }).click();
+  const steps = page.getByRole("table", { name: "Steps" });
+  await expect(steps.getByRole("row", { name: /^Render/ })).toContainText("6 tasks");
+  const encode = steps.getByRole("row", { name: /^Encode/ });
+  await expect(encode).toContainText("Render");
+  await expect(encode).toContainText("No pool can run this step now");
+  await expect(encode).toContainText(/needs amount\.worker\.gpu >= 1, worker has none/);
+});
