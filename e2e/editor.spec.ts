@@ -77,7 +77,7 @@ test("the library takes an uploaded template and deletes it after confirmation",
   await expect(page.getByRole("row", { name: /env-vars/ })).toHaveCount(0);
 });
 
-test("the editor completes fields from the template schema", async ({ page }) => {
+test("the editor completes fields and documents them from the template schema", async ({ page }) => {
   await page.goto("/editor");
   const code = page.locator(".monaco-editor .view-lines");
   await expect(code).toBeVisible();
@@ -88,6 +88,9 @@ test("the editor completes fields from the template schema", async ({ page }) =>
   await expect(suggestions).toContainText("jobEnvironments");
   await expect(suggestions).not.toContainText("specificationVersion");
   await page.keyboard.press("Escape");
+
+  await page.locator(".monaco-editor .view-line span", { hasText: /^steps$/ }).hover();
+  await expect(page.getByRole("tooltip").filter({ hasText: "The job's steps; at least one." })).toBeVisible();
 });
 
 test("the template schemas are published for other editors", async ({ request }) => {
