@@ -5,12 +5,13 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { appRouter } from "../router";
 import type { Farm } from "../services/farm";
-import { handleWorkerRequest } from "./worker-api";
+import type { ServerHandler } from "./node-server";
+import { handleWorkerRequest, MAX_BODY_BYTES, tooLarge, workerCall } from "./worker-api";
 
 const TRPC_ENDPOINT = "/api/trpc";
 
-export function apiHandler(farm: Farm): (request: Request) => Promise<Response> {
-  return async (request) => {
+export function apiHandler(farm: Farm): ServerHandler {
+  const handler: ServerHandler = async (request) => {
     const path = new URL(request.url).pathname;
     if (path.startsWith("/api/worker/")) return handleWorkerRequest(farm, request);
     if (path.startsWith(`${TRPC_ENDPOINT}/`)) {
@@ -18,4 +19,7 @@ export function apiHandler(farm: Farm): (request: Request) => Promise<Response> 
     }
     return new Response(JSON.stringify({ error: "NOT_FOUND", message: `${path} is not an API route` }), { status: 404, headers: { "content-type": "application/json" } });
   };
+  // The plain Node server answers the worker protocol without web Request/Response objects.
+  handler.plain = { prefix: "/api/worker/", maxBodyBytes: MAX_BODY_BYTES, tooLarge, handle: (request) => workerCall(farm, request) };
+  return handler;
 }

@@ -25,12 +25,17 @@ async function setup() {
   const farm = createFarm(store);
   const { token } = createPool(farm, { name: "p" });
   server = await startNodeServer(apiHandler(farm));
+  // The Node server answers the protocol on its plain route; Next.js calls the fetch-style handler.
+  const viaFetchHandler = async (path: string, body: unknown, auth = token) => {
+    const response = await apiHandler(farm)(new Request(`http://loom${path}`, { method: "POST", headers: { authorization: `Bearer ${auth}` }, body: JSON.stringify(body) }));
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  };
   const post = async (path: string, body: unknown, auth = token) => {
     const response = await fetch(`${server!.url}${path}`, { method: "POST", headers: { authorization: `Bearer ${auth}`, "content-type": "application/json" }, body: JSON.stringify(body) });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   };
   const submit = () => submitToFarm(farm, { template: { text: JOB, format: "yaml" }, parameterValues: {}, templateDir: null, workingDir: "/tmp", now: Date.now() });
-  return { post, submit };
+  return { post, viaFetchHandler, submit, token };
 }
 
 describe("worker API", () => {
@@ -64,4 +69,20 @@ describe("worker API", () => {
     expect((await post("/api/worker/sync", base)).body).toMatchObject({ assignments: [] });
     expect((await post("/api/worker/sync", { ...base, draining: true, waitSeconds: 30 })).body).toMatchObject({ assignments: [] });
   }, 10_000);
+
+  it("answers the same through the fetch-style handler (Next.js route handlers)", async () => {
+    const { viaFetchHandler } = await setup();
+    expect(await viaFetchHandler("/api/worker/register", { name: "w", capabilities: CAPABILITIES }, "nope")).toMatchObject({ status: 401, body: { error: "UNAUTHORIZED" } });
+    const { status, body: lease } = await viaFetchHandler("/api/worker/register", { name: "w", capabilities: CAPABILITIES });
+    expect(status).toBe(200);
+    const sync = await viaFetchHandler("/api/worker/sync", { workerId: lease.workerId, leaseEpoch: lease.leaseEpoch, sessions: [], actions: [], updates: [] });
+    expect(sync).toMatchObject({ status: 200, body: { assignments: [] } });
+    expect(await viaFetchHandler("/api/worker/nothing", {})).toMatchObject({ status: 404, body: { error: "NOT_FOUND" } });
+  });
+
+  it("refuses a body that is not JSON, on the plain route", async () => {
+    const { token } = await setup();
+    const response = await fetch(`${server!.url}/api/worker/register`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: "{" });
+    expect({ status: response.status, body: await response.json() }).toMatchObject({ status: 400, body: { error: "BAD_REQUEST", message: "the body is not valid JSON" } });
+  });
 });

@@ -1,8 +1,8 @@
 /**
- * The worker protocol over HTTP (lib/farm/protocol.ts) as a fetch-style handler, so the same code
- * serves under Next.js route handlers and under the plain Node server (`loom serve --headless`,
- * tests, benchmarks). Bodies are validated with zod; errors are JSON `{ error, message }` with the
- * status of their code.
+ * The worker protocol over HTTP (lib/farm/protocol.ts): `workerCall` on a request whose body was
+ * read as text, as the plain Node server serves it (`loom serve --headless`, tests, benchmarks),
+ * and the same as a fetch-style handler for Next.js route handlers. Bodies are validated with
+ * zod; errors are JSON `{ error, message }` with the status of their code.
  */
 import type { z } from "zod";
 import { logsRequest, PROTOCOL_PATHS, registerRequest, syncRequest, type SyncRequest, type SyncResponse } from "../../lib/farm/protocol";
@@ -14,28 +14,62 @@ import { registerWorker } from "../services/register-worker";
 import { syncBatcher } from "../services/sync-batcher";
 
 /** Bodies larger than this are refused before parsing (a log batch is at most ~5,000 lines). */
-const MAX_BODY_BYTES = 64 * 1024 * 1024;
+export const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
+/** A worker protocol request with its body read as text, however it arrived. */
+export interface WorkerCall {
+  method: string;
+  path: string;
+  authorization: string | null;
+  body: string;
+  /** Aborted when the client goes away (ends a long poll early). */
+  signal: AbortSignal;
+}
+
+/** The answer: a status and a JSON body. */
+export interface WorkerAnswer {
+  status: number;
+  body: string;
+}
+
+/** Under Next.js route handlers: the same protocol through web Request and Response objects. */
 export async function handleWorkerRequest(farm: Farm, request: Request): Promise<Response> {
+  const length = Number(request.headers.get("content-length") ?? "0");
+  const answer =
+    length > MAX_BODY_BYTES
+      ? tooLarge()
+      : await workerCall(farm, { method: request.method, path: new URL(request.url).pathname, authorization: request.headers.get("authorization"), body: await request.text(), signal: request.signal });
+  return new Response(answer.body, { status: answer.status, headers: { "content-type": "application/json" } });
+}
+
+/**
+ * The worker protocol itself. The plain Node server calls it without building web Request and
+ * Response objects (a quarter of a sync's server time went to them, anchors-scheduling §5).
+ */
+export async function workerCall(farm: Farm, call: WorkerCall): Promise<WorkerAnswer> {
   try {
-    const path = new URL(request.url).pathname;
-    if (request.method !== "POST") throw new AppError("NOT_FOUND", `${request.method} ${path} is not part of the worker protocol`);
-    const pool = authenticate(farm, request);
-    switch (path) {
+    if (call.method !== "POST") throw new AppError("NOT_FOUND", `${call.method} ${call.path} is not part of the worker protocol`);
+    const pool = authenticate(farm, call.authorization);
+    switch (call.path) {
       case PROTOCOL_PATHS.register:
-        return json(200, registerWorker(farm, pool, await body(request, registerRequest)));
+        return json(200, registerWorker(farm, pool, body(call.body, registerRequest)));
       case PROTOCOL_PATHS.sync:
-        return json(200, await longPollSync(farm, pool, await body(request, syncRequest), request.signal));
+        return json(200, await longPollSync(farm, pool, body(call.body, syncRequest), call.signal));
       case PROTOCOL_PATHS.logs:
-        return json(200, ingestLogs(farm, pool, await body(request, logsRequest)));
+        return json(200, ingestLogs(farm, pool, body(call.body, logsRequest)));
       default:
-        throw new AppError("NOT_FOUND", `${path} is not part of the worker protocol`);
+        throw new AppError("NOT_FOUND", `${call.path} is not part of the worker protocol`);
     }
   } catch (error) {
     if (error instanceof AppError) return json(HTTP_STATUS[error.code], { error: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) });
     console.error("worker API failure", error);
     return json(500, { error: "INTERNAL", message: "internal error" });
   }
+}
+
+/** Refused before the body is read. */
+export function tooLarge(): WorkerAnswer {
+  return json(HTTP_STATUS.BAD_REQUEST, { error: "BAD_REQUEST", message: `request body over ${MAX_BODY_BYTES} bytes` });
 }
 
 /**
@@ -68,21 +102,18 @@ function farmChange(farm: Farm, timeoutMs: number, signal: AbortSignal): Promise
   });
 }
 
-function authenticate(farm: Farm, request: Request): PoolRow {
-  const header = request.headers.get("authorization") ?? "";
-  const token = /^Bearer (.+)$/i.exec(header)?.[1];
+function authenticate(farm: Farm, header: string | null): PoolRow {
+  const token = /^Bearer (.+)$/i.exec(header ?? "")?.[1];
   if (!token) throw new AppError("UNAUTHORIZED", "send the pool's token as 'Authorization: Bearer <token>'");
   const pool = authenticatePool(farm, token.trim());
   if (!pool) throw new AppError("UNAUTHORIZED", "unknown pool token");
   return pool;
 }
 
-async function body<T extends z.ZodType>(request: Request, schema: T): Promise<z.infer<T>> {
-  const length = Number(request.headers.get("content-length") ?? "0");
-  if (length > MAX_BODY_BYTES) throw new AppError("BAD_REQUEST", `request body over ${MAX_BODY_BYTES} bytes`);
+function body<T extends z.ZodType>(text: string, schema: T): z.infer<T> {
   let parsed: unknown;
   try {
-    parsed = await request.json();
+    parsed = JSON.parse(text);
   } catch {
     throw new AppError("BAD_REQUEST", "the body is not valid JSON");
   }
@@ -94,6 +125,6 @@ async function body<T extends z.ZodType>(request: Request, schema: T): Promise<z
   return result.data;
 }
 
-function json(status: number, value: unknown): Response {
-  return new Response(JSON.stringify(value), { status, headers: { "content-type": "application/json" } });
+function json(status: number, value: unknown): WorkerAnswer {
+  return { status, body: JSON.stringify(value) };
 }
