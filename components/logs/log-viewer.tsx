@@ -1,10 +1,11 @@
 "use client";
 
 /**
- * The live log viewer: `logs.follow` (backfill, then tracked lines, so a reconnect resumes after
- * the last line), lines kept in a chunked store outside React state and handed over once per
- * animation frame, drawn by a virtualizer (only the visible rows exist), with follow mode,
- * search, download of the whole log, and redacted values drawn as masks.
+ * The live log viewer: `logs.followBatches` (logs.follow's lines, a page per event: backfill, then
+ * tracked pages, so a reconnect resumes after the last line), lines kept in a chunked store
+ * outside React state and handed over once per animation frame, drawn by a virtualizer (only the
+ * visible rows exist), with follow mode, search, download of the whole log, and redacted values
+ * drawn as masks.
  */
 import { useSubscription } from "@trpc/tanstack-react-query";
 import { useVirtualizer } from "@tanstack/react-virtual";
@@ -62,8 +63,10 @@ function LiveLog({ sessionId, jobId, actionId, onLines, height = "60vh" }: LogVi
 
   const input = { ...(sessionId ? { sessionId } : {}), ...(jobId ? { jobId } : {}), ...(actionId ? { actionId } : {}) };
   const subscription = useSubscription(
-    trpc.logs.follow.subscriptionOptions(input, {
-      onData: (event) => batcher.push({ id: event.data.id, actionId: event.data.actionId, time: event.data.time, line: event.data.line }),
+    trpc.logs.followBatches.subscriptionOptions(input, {
+      onData: (event) => {
+        for (const l of event.data) batcher.push({ id: l.id, actionId: l.actionId, time: l.time, line: l.line });
+      },
     }),
   );
 
