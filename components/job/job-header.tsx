@@ -1,0 +1,69 @@
+"use client";
+
+import { useMutation } from "@tanstack/react-query";
+import { useState } from "react";
+import { formatDuration, formatTimestamp, percentDone } from "@/lib/farm/display";
+import type { JobDetail } from "@/server/queries/jobs";
+import { useTRPC } from "../trpc";
+import { ConfirmButton } from "../ui/confirm-button";
+import { CountsBar, StatusBadge } from "../ui/status";
+
+/** Who, when, how far: the job at a glance, with its priority editable (0–100, higher first). */
+export function JobHeader({ job }: { job: JobDetail }) {
+  const flags = [job.suspended && "suspended by a wrangler", job.canceled && "canceled"].filter(Boolean).join(", ");
+  return (
+    <header className="job-head">
+      <h1>
+        {job.name} <StatusBadge status={job.status} />
+      </h1>
+      {job.description && <p className="lead">{job.description}</p>}
+      <dl className="job-facts">
+        <Fact term="Job id" value={<code>{job.id}</code>} />
+        <Fact term="Submitter" value={job.submitter} />
+        <Fact term="Priority" value={String(job.priority)} />
+        <Fact term="Tasks" value={`${job.taskCount.toLocaleString("en")} (${percentDone(job.counts)}% done)`} />
+        <Fact term="Submitted" value={formatTimestamp(job.submittedAt)} />
+        <Fact term="Started" value={formatTimestamp(job.startedAt)} />
+        <Fact term="Ended" value={job.endedAt === null ? "—" : `${formatTimestamp(job.endedAt)}${job.startedAt !== null ? ` (ran ${formatDuration(job.endedAt - job.startedAt)})` : ""}`} />
+        <Fact term="Failed tasks" value={`${job.failedTaskCount} of at most ${job.maxFailedTasks}; ${job.maxRetriesPerTask} retries per task`} />
+        {flags && <Fact term="State" value={flags} />}
+      </dl>
+      <CountsBar counts={job.counts} label={`Job ${job.name}`} />
+    </header>
+  );
+}
+
+function Fact({ term, value }: { term: string; value: React.ReactNode }) {
+  return (
+    <div>
+      <dt>{term}</dt>
+      <dd>{value}</dd>
+    </div>
+  );
+}
+
+export function PriorityControl({ job }: { job: JobDetail }) {
+  const trpc = useTRPC();
+  const [value, setValue] = useState(String(job.priority));
+  const setPriority = useMutation(trpc.jobs.setPriority.mutationOptions());
+  const priority = Number(value);
+  const valid = value.trim() !== "" && Number.isInteger(priority) && priority >= 0 && priority <= 100;
+  return (
+    <div role="group" aria-label="Job priority" className="toolbar">
+      <label className="inline">
+        Priority
+        <input type="number" min={0} max={100} step={1} className="narrow" value={value} onChange={(e) => setValue(e.target.value)} aria-invalid={!valid} />
+      </label>
+      <ConfirmButton
+        label="Set priority"
+        question={`Change the priority of job ${job.name} from ${job.priority} to ${priority}? Higher runs first.`}
+        confirmLabel="Yes, set priority"
+        disabled={!valid || priority === job.priority || setPriority.isPending}
+        onConfirm={() => setPriority.mutate({ jobId: job.id, priority })}
+      />
+      {!valid && <span className="error-text">A whole number from 0 to 100.</span>}
+      {setPriority.error && <span role="alert" className="error-text">Set priority failed: {setPriority.error.message}</span>}
+      {setPriority.isSuccess && <span role="status" className="muted">Priority is now {setPriority.data.priority}.</span>}
+    </div>
+  );
+}
