@@ -4,7 +4,7 @@ import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-quer
 import { useSubscription } from "@trpc/tanstack-react-query";
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
-import { useCallback, useMemo, type KeyboardEvent } from "react";
+import { useCallback, useEffect, useMemo, useRef, type KeyboardEvent } from "react";
 import { formatDuration, formatTimestamp, percentDone } from "@/lib/farm/display";
 import type { JobSummary } from "@/server/queries/jobs";
 import { useTRPC } from "../trpc";
@@ -56,13 +56,21 @@ export function JobsTable() {
   const list = useQuery(listOptions);
   const queryKey = listOptions.queryKey;
 
+  // Every job this table has seen, so a fixed view knows a new submission from a job on another page.
+  const known = useRef(new Set<string>());
+  useEffect(() => {
+    for (const job of list.data?.jobs ?? []) known.current.add(job.id);
+  }, [list.data]);
   const flush = useCallback(
     (batches: JobSummary[][]) => {
+      const changed = batches.flat();
       const current = queryClient.getQueryData<JobPage>(queryKey);
-      if (!current) return;
-      const { page, refetch } = applyJobChanges(current, batches.flat(), view);
-      queryClient.setQueryData(queryKey, page);
-      if (refetch) void queryClient.invalidateQueries({ queryKey });
+      if (current) {
+        const { page, refetch } = applyJobChanges(current, changed, view, known.current);
+        queryClient.setQueryData(queryKey, page);
+        if (refetch) void queryClient.invalidateQueries({ queryKey });
+      }
+      for (const job of changed) known.current.add(job.id);
     },
     [queryClient, queryKey, view],
   );

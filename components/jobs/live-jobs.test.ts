@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { emptyCounts } from "@/lib/farm/statuses";
 import type { JobSummary } from "@/server/queries/jobs";
 import { DEFAULT_VIEW, type JobView } from "./job-view";
-import { applyJobChanges, matchesView } from "./live-jobs";
+import { applyJobChanges, isFixedView, matchesView } from "./live-jobs";
 
 function job(id: string, patch: Partial<JobSummary> = {}): JobSummary {
   return {
@@ -74,5 +74,32 @@ describe("applyJobChanges", () => {
   it("takes the latest of several changes to the same job", () => {
     const result = applyJobChanges(page, [job("a", { status: "READY" }), job("a", { status: "SUCCEEDED" })], view());
     expect(result.page.jobs[0]?.status).toBe("SUCCEEDED");
+  });
+
+  it("in a fixed view, a known job changing off the page costs nothing; an unknown one refetches once seen", () => {
+    const running = job("elsewhere", { counts: { ...emptyCounts(), RUNNING: 5, SUCCEEDED: 5 } });
+    expect(applyJobChanges(page, [running], view(), new Set(["elsewhere"])).refetch).toBe(false);
+    expect(applyJobChanges(page, [running], view(), new Set()).refetch).toBe(true);
+    expect(applyJobChanges(page, [running], view({ search: "render" }), new Set(["elsewhere"])).refetch).toBe(false);
+  });
+
+  it("in a view filtered or sorted by what changes, a known job off the page can still move in", () => {
+    const known = new Set(["elsewhere"]);
+    expect(applyJobChanges(page, [job("elsewhere", { status: "FAILED" })], view({ statuses: ["FAILED"] }), known).refetch).toBe(true);
+    expect(applyJobChanges(page, [job("elsewhere", { priority: 99 })], view({ sort: "priority" }), known).refetch).toBe(true);
+  });
+});
+
+describe("isFixedView", () => {
+  it.each<[Partial<JobView>, boolean]>([
+    [{}, true],
+    [{ sort: "name", search: "x", submitter: "ana", from: "2026-01-01" }, true],
+    [{ sort: "status" }, false],
+    [{ sort: "progress" }, false],
+    [{ sort: "endedAt" }, false],
+    [{ statuses: ["RUNNING"] }, false],
+    [{ minPriority: 1 }, false],
+  ])("%j → %s", (patch, fixed) => {
+    expect(isFixedView(view(patch))).toBe(fixed);
   });
 });

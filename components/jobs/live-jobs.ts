@@ -38,8 +38,20 @@ function sortValue(job: JobSummary, view: JobView): unknown {
   }
 }
 
-/** The page after a batch of changes, and whether the server must be asked again. */
-export function applyJobChanges(page: JobPage, changed: readonly JobSummary[], view: JobView): { page: JobPage; refetch: boolean } {
+/** Fields a job keeps for life: a view that filters and sorts only by them never sees a known job move. */
+const FIXED_SORTS: ReadonlySet<JobView["sort"]> = new Set(["submittedAt", "name", "submitter", "taskCount"]);
+
+export function isFixedView(view: JobView): boolean {
+  return FIXED_SORTS.has(view.sort) && view.statuses.length === 0 && view.minPriority === null && view.maxPriority === null;
+}
+
+/**
+ * The page after a batch of changes, and whether the server must be asked again. `known` holds
+ * ids this table has already seen (on a page or in an earlier change): in a fixed view only a
+ * job never seen before (a new submission) can shift rows, so a busy farm's running jobs on
+ * other pages cost nothing.
+ */
+export function applyJobChanges(page: JobPage, changed: readonly JobSummary[], view: JobView, known: ReadonlySet<string> = new Set()): { page: JobPage; refetch: boolean } {
   const latest = new Map(changed.map((j) => [j.id, j]));
   let refetch = false;
   const jobs = page.jobs.map((old) => {
@@ -50,6 +62,7 @@ export function applyJobChanges(page: JobPage, changed: readonly JobSummary[], v
     return next;
   });
   // A job not on the page that now matches may be new or may have moved in: only the server knows where.
-  for (const job of latest.values()) if (matchesView(job, view)) refetch = true;
+  const fixed = isFixedView(view);
+  for (const job of latest.values()) if (matchesView(job, view) && !(fixed && known.has(job.id))) refetch = true;
   return { page: { total: page.total, jobs }, refetch };
 }
