@@ -151,6 +151,11 @@ export const sessions = sqliteTable(
     state: text("state").$type<SessionState>().notNull(),
     /** The exits and end have been issued to the worker; ENDED once they have all been reported. */
     endIssued: integer("end_issued", { mode: "boolean" }).notNull().default(false),
+    /**
+     * Opened ahead of submission order to measure a new step (scheduler/plan.ts probeTarget): it
+     * ends after that task when an earlier job of its priority has work, so the worker goes back.
+     */
+    probe: integer("probe", { mode: "boolean" }).notNull().default(false),
     /** Amounts reserved on the worker for this Session (`{ "amount.worker.vcpu": 4 }`). */
     reserved: text("reserved", { mode: "json" }).$type<Record<string, number>>().notNull(),
     startedAt: integer("started_at").notNull(),

@@ -13,7 +13,8 @@ const JOB = "specificationVersion: jobtemplate-2023-09\nname: J\nsteps:\n- name:
 /** Two jobs; worker `a` runs one Session of the first job, `b` another of it, `c` one of the second. */
 function farmWithSessions(t: TestFarm) {
   const jobs = [submit(t, JOB), submit(t, JOB)];
-  const sessions = ["a", "b", "c"].map((name) => {
+  // The second Session opened probes the second job (plan.ts probeTarget): a and b run jobs[0], c jobs[1].
+  const sessions = ["a", "c", "b"].map((name) => {
     const worker = new SimulatedWorker(t, LINUX_WORKER(name), () => "hold");
     const assignment = worker.sync().assignments[0]!;
     const upload = (from: number, count: number) =>
@@ -33,7 +34,7 @@ describe("logLines", () => {
   it("reads a Session's, an action's or a job's lines in stored order, after an id, a page at a time", () => {
     const t = testFarm();
     const { jobs, sessions } = farmWithSessions(t);
-    const [a, b, c] = sessions as [(typeof sessions)[0], (typeof sessions)[0], (typeof sessions)[0]];
+    const [a, c, b] = sessions as [(typeof sessions)[0], (typeof sessions)[0], (typeof sessions)[0]];
     expect([a.jobId, b.jobId, c.jobId]).toEqual([jobs[0], jobs[0], jobs[1]]);
     a.upload(0, 2);
     c.upload(0, 1);

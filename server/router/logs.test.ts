@@ -35,7 +35,8 @@ describe("logs.follow", () => {
   it("follows every Session of a job, and only that job's", async () => {
     const t = testFarm();
     const [first, second] = [submit(t, JOB), submit(t, JOB)];
-    const [a, b, c] = [session(t, "a"), session(t, "b"), session(t, "c")]; // a and b run `first`, c runs `second`
+    // a and b run `first`; c, opened while first's first task is out, probes `second` (plan.ts probeTarget).
+    const [a, c, b] = [session(t, "a"), session(t, "c"), session(t, "b")];
     const events: LogsEvent[] = [];
     t.farm.events.on("logs", (event: LogsEvent) => events.push(event));
     a.upload(0, 1);

@@ -88,7 +88,7 @@ export class Dispatcher {
         return held && heldView ? this.runTask(held.id, held.job_id, heldView.stack, decision.step, worker.id) : null;
       case "start": {
         const sessionId = `session-${randomBytes(6).toString("hex")}`;
-        this.sessions.start(sessionId, decision.step.jobId, worker.id, worker.leaseEpoch, reserve(decision.step.hostRequirements, worker.capabilities), now);
+        this.sessions.start(sessionId, decision.step.jobId, worker.id, worker.leaseEpoch, reserve(decision.step.hostRequirements, worker.capabilities), now, decision.probe);
         return this.runTask(sessionId, decision.step.jobId, [], decision.step, worker.id);
       }
     }
@@ -96,7 +96,7 @@ export class Dispatcher {
 
   private heldView(held: SessionRow): HeldSession {
     const order = this.statements.jobOrder.get(held.job_id) ?? { priority: 0, seq: 0 };
-    return { jobId: held.job_id, priority: order.priority, jobSeq: order.seq, stack: plannedStack(this.sessions.environmentActions(held.id)), ending: held.state !== "ACTIVE" };
+    return { jobId: held.job_id, priority: order.priority, jobSeq: order.seq, stack: plannedStack(this.sessions.environmentActions(held.id)), ending: held.state !== "ACTIVE", probe: held.probe === 1 };
   }
 
   /** The stack changes, then the next task of the step — or several when its tasks are short (taskBuffer). */

@@ -16,7 +16,8 @@ function held(over: Partial<HeldSession> = {}): HeldSession {
 }
 
 const worker = (acceptsWork = true) => ({ capabilities: LINUX, acceptsWork });
-const summary = (d: ReturnType<typeof decide>) => (d.kind === "continue" || d.kind === "start" ? `${d.kind} ${d.step.stepId}` : d.kind);
+const summary = (d: ReturnType<typeof decide>) =>
+  d.kind === "continue" ? `continue ${d.step.stepId}` : d.kind === "start" ? `start ${d.step.stepId}${d.probe ? " (probe)" : ""}` : d.kind;
 
 describe("decide", () => {
   it.each<[string, HeldSession | null, CandidateStep[], string, boolean?]>([
@@ -36,13 +37,16 @@ describe("decide", () => {
     ["a higher-priority job this worker cannot run does not preempt", held(), [step("a:0"), step("b:0", { priority: 99, hostRequirements: WINDOWS_ONLY })], "continue a:0"],
     ["an ending Session only ends", held({ ending: true }), [step("a:0")], "end"],
     ["a draining worker ends its Session", held(), [step("a:0")], "end", false],
-    ["a step whose first task is out: the next unmeasured step of that priority is probed", null, [step("a:0", { inFlight: 1 }), step("b:0", { jobSeq: 2 })], "start b:0"],
-    ["probing ahead skips steps already probed", null, [step("a:0", { inFlight: 1 }), step("b:0", { jobSeq: 2, inFlight: 3 }), step("c:0", { jobSeq: 3 })], "start c:0"],
+    ["a step whose first task is out: the next unmeasured step of that priority is probed", null, [step("a:0", { inFlight: 1 }), step("b:0", { jobSeq: 2 })], "start b:0 (probe)"],
+    ["probing ahead skips steps already probed", null, [step("a:0", { inFlight: 1 }), step("b:0", { jobSeq: 2, inFlight: 3 }), step("c:0", { jobSeq: 3 })], "start c:0 (probe)"],
     ["probing ahead never takes a measured step", null, [step("a:0", { inFlight: 1 }), step("b:0", { jobSeq: 2, averageRuntimeMs: 5 })], "start a:0"],
     ["probing ahead never takes a lower priority", null, [step("a:0", { priority: 60, inFlight: 1 }), step("b:0")], "start a:0"],
     ["every unmeasured step probed: submission order", null, [step("b:0", { jobSeq: 2, inFlight: 1 }), step("a:0", { inFlight: 1 })], "start a:0"],
     ["a measured step in flight keeps its place", null, [step("a:0", { inFlight: 9, averageRuntimeMs: 5 }), step("b:0", { jobSeq: 2 })], "start a:0"],
     ["a held Session keeps its job while it is probed", held(), [step("a:0", { stack: ["job:Env"], inFlight: 1 }), step("b:0", { jobSeq: 2 })], "continue a:0"],
+    ["a probe Session yields to an earlier job of its priority with work", held({ jobId: "b", jobSeq: 2, probe: true }), [step("a:0", { averageRuntimeMs: 5 }), step("b:0", { jobSeq: 2, stack: ["job:Env"], averageRuntimeMs: 5 })], "end"],
+    ["a probe Session keeps its job when no earlier job has work", held({ jobId: "b", jobSeq: 2, probe: true }), [step("b:0", { jobSeq: 2, stack: ["job:Env"], averageRuntimeMs: 5 }), step("c:0", { jobSeq: 3 })], "continue b:0"],
+    ["a Session opened in order keeps its job though an earlier job has work again", held({ jobId: "b", jobSeq: 2 }), [step("a:0"), step("b:0", { jobSeq: 2, stack: ["job:Env"] })], "continue b:0"],
   ])("%s", (_name, session, candidates, expected, acceptsWork = true) => {
     expect(summary(decide(worker(acceptsWork), session, candidates))).toBe(expected);
   });

@@ -31,6 +31,8 @@ export interface HeldSession {
   stack: readonly string[];
   /** A failure or cancel made it terminal: it may only exit its environments now. */
   ending: boolean;
+  /** Opened ahead of submission order to measure its step (probeTarget). */
+  probe?: boolean;
 }
 
 export interface WorkerView {
@@ -45,8 +47,8 @@ export type Decision =
   | { kind: "continue"; step: CandidateStep }
   /** Exit every environment of the held Session and end it. */
   | { kind: "end" }
-  /** Open a new Session for `step`'s job (no Session is held). */
-  | { kind: "start"; step: CandidateStep };
+  /** Open a new Session for `step`'s job (no Session is held); `probe` when ahead of order (probeTarget). */
+  | { kind: "start"; step: CandidateStep; probe: boolean };
 
 /** Dispatch order: priority (higher first), then submission, then step order. */
 function compareCandidates(a: CandidateStep, b: CandidateStep): number {
@@ -64,7 +66,9 @@ export function decide(worker: WorkerView, held: HeldSession | null, candidates:
   if (held) {
     if (held.ending || !worker.acceptsWork) return { kind: "end" };
     const mine = compatible.filter((c) => c.jobId === held.jobId).sort((a, b) => sameStack(b.stack, held.stack) - sameStack(a.stack, held.stack) || a.stepIndex - b.stepIndex);
-    const better = compatible.some((c) => c.jobId !== held.jobId && c.priority > held.priority);
+    // A probe goes back to submission order once its step is measured: an earlier job of its
+    // priority with work wins over keeping the Session, as a higher priority does for everyone.
+    const better = compatible.some((c) => c.jobId !== held.jobId && (c.priority > held.priority || (held.probe === true && c.priority === held.priority && c.jobSeq < held.jobSeq)));
     const next = mine[0];
     return next && !better ? { kind: "continue", step: next } : { kind: "end" };
   }
@@ -72,16 +76,24 @@ export function decide(worker: WorkerView, held: HeldSession | null, candidates:
   const ordered = [...compatible].sort(compareCandidates);
   const best = ordered[0];
   if (!best) return { kind: "idle" };
-  return { kind: "start", step: probing(best) ? (ordered.find((c) => c.priority === best.priority && unmeasured(c) && !probing(c)) ?? best) : best };
+  const probe = probeTarget(ordered, best);
+  return probe ? { kind: "start", step: probe, probe: true } : { kind: "start", step: best, probe: false };
 }
 
 /**
  * Probing ahead. A step whose runtime is not known yet goes one task per assignment (taskBuffer),
  * so workers arriving together at a new job would each take one task of it — a round trip per
  * task — before its first result sets the buffer. While such a first task is out, a worker opening
- * a Session instead takes the first task of the next unmeasured step of the same priority: at
- * most one worker per step comes before submission order, and every step is measured at once.
+ * a Session instead takes the first task of the next unmeasured step of the same priority: every
+ * new step is measured at once, by one task run ahead of submission order, after which that
+ * Session yields to the earlier jobs (decide's `better`). Each new job's first task running early
+ * also shows its artist a failing template within one task's time.
  */
+function probeTarget(ordered: readonly CandidateStep[], best: CandidateStep): CandidateStep | null {
+  if (!probing(best)) return null;
+  return ordered.find((c) => c.priority === best.priority && unmeasured(c) && !probing(c)) ?? null;
+}
+
 function unmeasured(step: CandidateStep): boolean {
   return step.averageRuntimeMs === null || step.averageRuntimeMs === undefined;
 }

@@ -15,6 +15,7 @@ export interface SessionRow {
   lease_epoch: number;
   state: SessionState;
   end_issued: number;
+  probe: number;
 }
 
 export interface ActionRow {
@@ -53,11 +54,11 @@ export class SessionStore {
     const s: Database.Database = store.sqlite;
     this.sqlite = s;
     this.statements = {
-      open: s.prepare<[string, number], SessionRow>("SELECT id, job_id, worker_id, lease_epoch, state, end_issued FROM sessions WHERE worker_id = ? AND state != 'ENDED' AND lease_epoch = ?"),
+      open: s.prepare<[string, number], SessionRow>("SELECT id, job_id, worker_id, lease_epoch, state, end_issued, probe FROM sessions WHERE worker_id = ? AND state != 'ENDED' AND lease_epoch = ?"),
       unended: s.prepare<[string], { id: string; job_id: string }>("SELECT id, job_id FROM sessions WHERE worker_id = ? AND state != 'ENDED'"),
-      byId: s.prepare<[string], SessionRow>("SELECT id, job_id, worker_id, lease_epoch, state, end_issued FROM sessions WHERE id = ?"),
-      insert: s.prepare<[string, string, string, number, string, number]>(
-        "INSERT INTO sessions (id, job_id, worker_id, lease_epoch, state, reserved, started_at) VALUES (?, ?, ?, ?, 'ACTIVE', ?, ?)",
+      byId: s.prepare<[string], SessionRow>("SELECT id, job_id, worker_id, lease_epoch, state, end_issued, probe FROM sessions WHERE id = ?"),
+      insert: s.prepare<[string, string, string, number, string, number, number]>(
+        "INSERT INTO sessions (id, job_id, worker_id, lease_epoch, state, reserved, started_at, probe) VALUES (?, ?, ?, ?, 'ACTIVE', ?, ?, ?)",
       ),
       setState: s.prepare<[SessionState, string]>("UPDATE sessions SET state = ? WHERE id = ?"),
       endIssued: s.prepare<[string]>("UPDATE sessions SET end_issued = 1 WHERE id = ?"),
@@ -111,8 +112,8 @@ export class SessionStore {
     return this.statements.maxSeq.get(sessionId)?.seq ?? -1;
   }
 
-  start(id: string, jobId: string, workerId: string, leaseEpoch: number, reserved: Record<string, number>, now: number): void {
-    this.statements.insert.run(id, jobId, workerId, leaseEpoch, JSON.stringify(reserved), now);
+  start(id: string, jobId: string, workerId: string, leaseEpoch: number, reserved: Record<string, number>, now: number, probe = false): void {
+    this.statements.insert.run(id, jobId, workerId, leaseEpoch, JSON.stringify(reserved), now, probe ? 1 : 0);
   }
 
   setState(sessionId: string, state: SessionState): void {

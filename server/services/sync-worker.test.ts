@@ -108,6 +108,19 @@ describe("task buffering", () => {
     expect(c!.sync().assignments[0]?.job.id).toBe(first);
   });
 
+  it("a probe runs one task, then its worker goes back to the earlier job", () => {
+    const t = testFarm();
+    const [first, second] = [submit(t, oneStep("first", "1-10")), submit(t, oneStep("second", "1-10"))];
+    const a = new SimulatedWorker(t, LINUX_WORKER("a"), () => "hold");
+    const b = new SimulatedWorker(t, LINUX_WORKER("b"));
+    expect(a.sync().assignments[0]?.job.id).toBe(first);
+    const probe = b.sync().assignments;
+    expect(probe.map((s) => [s.job.id, taskRuns({ assignments: [s] })])).toEqual([[second, 1]]);
+    // Its task reported, the probe Session ends and the worker takes the first job's next tasks.
+    const back = b.sync().assignments;
+    expect(back.map((s) => [s.job.id, s.end])).toEqual([[second, true], [first, false]]);
+  });
+
   it("a Session with nothing to exit ends in the answer that starts the next one", () => {
     const t = testFarm();
     const [first, second] = [submit(t, oneStep("first", "1-1")), submit(t, oneStep("second", "1-1"))];

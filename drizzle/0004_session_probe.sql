@@ -1,0 +1,1 @@
+ALTER TABLE `sessions` ADD `probe` integer DEFAULT false NOT NULL;
