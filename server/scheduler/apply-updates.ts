@@ -107,7 +107,9 @@ export class UpdateApplier {
     if (!limits) return;
     const failures = task.failure_count + 1;
     const next = afterFailure(failures, limits.max_retries_per_task);
-    this.tasks.change(task, next, { failureCount: failures, workerId: null, sessionId: null, endedAt: next === "FAILED" ? now : null, statusMessage });
+    // A task out of retries keeps its worker and Session, so a wrangler sees where it failed and opens its log.
+    const released = next === "FAILED" ? {} : { workerId: null, sessionId: null };
+    this.tasks.change(task, next, { failureCount: failures, ...released, endedAt: next === "FAILED" ? now : null, statusMessage });
     if (next !== "FAILED") return;
     this.statements.countFailed.run(task.job_id);
     if (limits.failed_task_count + 1 > limits.max_failed_tasks) {

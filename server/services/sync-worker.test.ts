@@ -177,8 +177,13 @@ describe("failures", () => {
     const attempts = worker.log.filter((l) => l === "TASK_RUN S 2");
     expect(attempts).toHaveLength(2);
     expect(jobStatus(t, jobId)).toBe("FAILED");
-    const task2 = t.farm.store.sqlite.prepare<[string], { status: string; failure_count: number }>("SELECT status, failure_count FROM tasks WHERE job_id = ? AND task_index = 1").get(jobId);
-    expect(task2).toEqual({ status: "FAILED", failure_count: 2 });
+    const task2 = t.farm.store.sqlite
+      .prepare<[string], { status: string; failure_count: number; worker_id: string | null; last_session: number }>(
+        "SELECT status, failure_count, worker_id, session_id = (SELECT session_id FROM session_actions WHERE task_id = tasks.id ORDER BY rowid DESC LIMIT 1) AS last_session FROM tasks WHERE job_id = ? AND task_index = 1",
+      )
+      .get(jobId);
+    // Out of retries, it keeps where it last ran: the wrangler opens that Session's log.
+    expect(task2).toEqual({ status: "FAILED", failure_count: 2, worker_id: worker.workerId, last_session: 1 });
   });
 
   it("a failure ends the Session: its environments are exited before the next Session starts", () => {
