@@ -42,6 +42,7 @@ export function PoolsAdmin() {
               <th scope="col">State</th>
               <th scope="col">Workers</th>
               <th scope="col">Created</th>
+              <th scope="col">Token rotated</th>
               <th scope="col">Actions</th>
             </tr>
           </thead>
@@ -59,6 +60,7 @@ export function PoolsAdmin() {
                   <WorkerCounts pool={pool} />
                 </td>
                 <td>{formatTimestamp(pool.createdAt)}</td>
+                <td>{pool.tokenRotatedAt === null ? <span className="muted">never</span> : formatTimestamp(pool.tokenRotatedAt)}</td>
                 <td>
                   <PoolActions pool={pool} onToken={setToken} onError={setError} />
                 </td>

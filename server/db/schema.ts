@@ -20,6 +20,8 @@ export const pools = sqliteTable("pools", {
   tokenHash: text("token_hash").notNull(),
   enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
   createdAt: createdAt(),
+  /** When the token was last rotated (null: the token is the one made with the pool). */
+  tokenRotatedAt: integer("token_rotated_at"),
 });
 
 export const workers = sqliteTable(

@@ -21,12 +21,16 @@ export interface PoolView {
   drained: number;
   disabled: number;
   createdAt: number;
+  /** When its token was last rotated; null while it is the first one. */
+  tokenRotatedAt: number | null;
 }
 
 export function listPools(farm: Farm): PoolView[] {
   const sqlite = farm.store.sqlite;
   const pools = sqlite
-    .prepare<[], { id: string; name: string; description: string; enabled: number; created_at: number }>("SELECT id, name, description, enabled, created_at FROM pools ORDER BY name")
+    .prepare<[], { id: string; name: string; description: string; enabled: number; created_at: number; token_rotated_at: number | null }>(
+      "SELECT id, name, description, enabled, created_at, token_rotated_at FROM pools ORDER BY name",
+    )
     .all();
   const counts = sqlite
     .prepare<[], { pool_id: string; status: WorkerStatus; n: number; drained: number; disabled: number }>(
@@ -44,7 +48,7 @@ export function listPools(farm: Farm): PoolView[] {
       disabled += c.disabled;
     }
     const workerCount = WORKER_STATUSES.reduce((sum, s) => sum + workers[s], 0);
-    return { id: p.id, name: p.name, description: p.description, enabled: p.enabled === 1, workerCount, workers, drained, disabled, createdAt: p.created_at };
+    return { id: p.id, name: p.name, description: p.description, enabled: p.enabled === 1, workerCount, workers, drained, disabled, createdAt: p.created_at, tokenRotatedAt: p.token_rotated_at };
   });
 }
 

@@ -14,7 +14,10 @@ describe("pools", () => {
     expect(stored).toBe(hashToken(token));
     expect(JSON.stringify(t.farm.store.sqlite.prepare("SELECT * FROM pools").all())).not.toContain(token);
     expect(authenticatePool(t.farm, token)?.name).toBe("gpu");
+    const rotatedAt = () => t.farm.store.sqlite.prepare<[string], { token_rotated_at: number | null }>("SELECT token_rotated_at FROM pools WHERE id = ?").get(poolId)?.token_rotated_at;
+    expect(rotatedAt()).toBeNull();
     const rotated = rotatePoolToken(t.farm, poolId).token;
+    expect(rotatedAt()).toBe(t.farm.now());
     expect(rotated).not.toBe(token);
     expect(authenticatePool(t.farm, token)).toBeNull();
     expect(authenticatePool(t.farm, rotated)?.id).toBe(poolId);

@@ -47,7 +47,7 @@ export function ensurePool(farm: Farm, name: string, token: string): string {
 
 export function rotatePoolToken(farm: Farm, poolId: string): { token: string } {
   const token = newToken();
-  const changed = farm.store.sqlite.prepare("UPDATE pools SET token_hash = ? WHERE id = ?").run(hashToken(token), poolId).changes;
+  const changed = farm.store.sqlite.prepare("UPDATE pools SET token_hash = ?, token_rotated_at = ? WHERE id = ?").run(hashToken(token), farm.now(), poolId).changes;
   if (changed === 0) throw new AppError("NOT_FOUND", `no pool ${poolId}`);
   farm.events.emit("pools");
   return { token };

@@ -1,0 +1,1 @@
+ALTER TABLE `pools` ADD `token_rotated_at` integer;
