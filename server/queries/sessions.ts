@@ -36,6 +36,41 @@ export interface SessionView {
   actions: ActionView[];
 }
 
+/** A session_actions row as stored. */
+interface ActionRow {
+  id: string;
+  seq: number;
+  kind: ActionKind;
+  environment_id: string | null;
+  step_id: string | null;
+  task_id: number | null;
+  status: ActionStatus;
+  exit_code: number | null;
+  progress: number | null;
+  status_message: string | null;
+  fail_message: string | null;
+  started_at: number | null;
+  ended_at: number | null;
+}
+
+function toActionView(a: ActionRow): ActionView {
+  return {
+    id: a.id,
+    seq: a.seq,
+    kind: a.kind,
+    environmentId: a.environment_id,
+    stepId: a.step_id,
+    taskId: a.task_id,
+    status: a.status,
+    exitCode: a.exit_code,
+    progress: a.progress,
+    statusMessage: a.status_message,
+    failMessage: a.fail_message,
+    startedAt: a.started_at,
+    endedAt: a.ended_at,
+  };
+}
+
 export const listSessionsInput = z.object({ jobId: z.string().min(1), taskId: z.number().int().optional() });
 
 export function listSessions(farm: Farm, raw: z.input<typeof listSessionsInput>): SessionView[] {
@@ -49,9 +84,7 @@ export function listSessions(farm: Farm, raw: z.input<typeof listSessionsInput>)
             "SELECT DISTINCT s.id, s.job_id, s.worker_id, s.state, s.started_at, s.ended_at FROM sessions s JOIN session_actions a ON a.session_id = s.id WHERE s.job_id = ? AND a.task_id = ? ORDER BY s.started_at",
           )
           .all(input.jobId, input.taskId);
-  const actions = sqlite.prepare<[string], { id: string; seq: number; kind: ActionKind; environment_id: string | null; step_id: string | null; task_id: number | null; status: ActionStatus; exit_code: number | null; progress: number | null; status_message: string | null; fail_message: string | null; started_at: number | null; ended_at: number | null }>(
-    "SELECT * FROM session_actions WHERE session_id = ? ORDER BY seq",
-  );
+  const actions = sqlite.prepare<[string], ActionRow>("SELECT * FROM session_actions WHERE session_id = ? ORDER BY seq");
   return sessions.map((s) => ({
     id: s.id,
     jobId: s.job_id,
@@ -59,21 +92,7 @@ export function listSessions(farm: Farm, raw: z.input<typeof listSessionsInput>)
     state: s.state,
     startedAt: s.started_at,
     endedAt: s.ended_at,
-    actions: actions.all(s.id).map((a) => ({
-      id: a.id,
-      seq: a.seq,
-      kind: a.kind,
-      environmentId: a.environment_id,
-      stepId: a.step_id,
-      taskId: a.task_id,
-      status: a.status,
-      exitCode: a.exit_code,
-      progress: a.progress,
-      statusMessage: a.status_message,
-      failMessage: a.fail_message,
-      startedAt: a.started_at,
-      endedAt: a.ended_at,
-    })),
+    actions: actions.all(s.id).map(toActionView),
   }));
 }
 
@@ -148,20 +167,7 @@ export interface SessionDetail extends Omit<SessionView, "actions"> {
   actions: ActionDetail[];
 }
 
-type ActionDetailRow = {
-  id: string;
-  seq: number;
-  kind: ActionKind;
-  environment_id: string | null;
-  step_id: string | null;
-  task_id: number | null;
-  status: ActionStatus;
-  exit_code: number | null;
-  progress: number | null;
-  status_message: string | null;
-  fail_message: string | null;
-  started_at: number | null;
-  ended_at: number | null;
+type ActionDetailRow = ActionRow & {
   step_name: string | null;
   task_index: number | null;
   task_parameters: string | null;
@@ -194,19 +200,7 @@ export function getSession(farm: Farm, sessionId: string, jobId?: string): Sessi
     startedAt: s.started_at,
     endedAt: s.ended_at,
     actions: statements.actions.all(sessionId).map((a) => ({
-      id: a.id,
-      seq: a.seq,
-      kind: a.kind,
-      environmentId: a.environment_id,
-      stepId: a.step_id,
-      taskId: a.task_id,
-      status: a.status,
-      exitCode: a.exit_code,
-      progress: a.progress,
-      statusMessage: a.status_message,
-      failMessage: a.fail_message,
-      startedAt: a.started_at,
-      endedAt: a.ended_at,
+      ...toActionView(a),
       stepName: a.step_name,
       taskIndex: a.task_index,
       taskParameters: a.task_parameters === null ? null : (JSON.parse(a.task_parameters) as ActionDetail["taskParameters"]),
