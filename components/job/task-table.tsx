@@ -3,10 +3,11 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type MouseEvent } from "react";
+import { useEffect, useId, useRef, type KeyboardEvent, type MouseEvent } from "react";
 import { elapsed } from "@/lib/farm/display";
 import type { TaskRowView } from "@/server/queries/jobs";
 import { StatusBadge } from "../ui/status";
+import { useNow } from "../ui/use-now";
 import { clickRow, keyDown, type Selection } from "./task-selection";
 import type { TaskRows } from "./use-task-rows";
 
@@ -30,17 +31,6 @@ interface TaskTableProps {
   onVisible: (range: { first: number; last: number }) => void;
 }
 
-/** Running tasks' durations tick once a second; nothing ticks when nothing runs. */
-function useClock(active: boolean): number | null {
-  const [now, setNow] = useState<number | null>(null);
-  useEffect(() => {
-    setNow(Date.now());
-    if (!active) return;
-    const timer = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(timer);
-  }, [active]);
-  return now;
-}
 
 /**
  * A step's tasks, virtualized (only the rows on screen exist, so 100,000 tasks scroll like 100)
@@ -58,7 +48,7 @@ export function TaskTable({ jobId, label, rows, selection, onSelection, onVisibl
   useEffect(() => onVisible({ first, last }), [first, last, onVisible]);
 
   const anyRunning = items.some((item) => rows.row(item.index)?.status === "RUNNING");
-  const now = useClock(anyRunning);
+  const now = useNow(anyRunning); // running tasks' durations tick once a second
 
   const focusRow = (next: Selection) => {
     onSelection(next);
@@ -132,7 +122,7 @@ export function TaskTable({ jobId, label, rows, selection, onSelection, onVisibl
   );
 }
 
-function TaskCells({ jobId, task, now }: { jobId: string; task: TaskRowView; now: number | null }) {
+function TaskCells({ jobId, task, now }: { jobId: string; task: TaskRowView; now: number }) {
   const href = sessionHref(jobId, task);
   const progress = task.progress === null ? null : Math.round(task.progress);
   return (
@@ -148,7 +138,7 @@ function TaskCells({ jobId, task, now }: { jobId: string; task: TaskRowView; now
       </div>
       <div role="gridcell">{task.workerId ?? "—"}</div>
       <div role="gridcell" className="num">
-        {now === null && task.endedAt === null ? "—" : elapsed(task.startedAt, task.endedAt, now ?? 0)}
+        {elapsed(task.startedAt, task.endedAt, now)}
       </div>
       <div role="gridcell" className="num" title={`${task.failureCount} failed attempts, ${task.interruptionCount} interrupted`}>
         {task.failureCount} / {task.interruptionCount}

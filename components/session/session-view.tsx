@@ -21,7 +21,7 @@ import { ActionPanel } from "./action-panel";
 import { AttemptPicker } from "./attempt-picker";
 import { SessionTimeline } from "./session-timeline";
 import { timelineAxis } from "./timeline";
-import { useNow } from "./use-now";
+import { useNow } from "@/components/ui/use-now";
 import "./session.css";
 
 interface Props {
