@@ -27,8 +27,10 @@ export interface Farm {
   settings: FarmSettings;
   now: () => number;
   /**
-   * What changed, for live views (tRPC subscriptions): "jobs" (job ids), "logs" (LogsEvent),
-   * "workers". In-process today; one place to swap for LISTEN/NOTIFY with several servers.
+   * What changed, for live views (tRPC subscriptions) and long-polling workers: "jobs" (job ids),
+   * "logs" (LogsEvent), "workers" (the fleet or dispatchable work changed: wakes idle workers),
+   * "worker-status" (a worker's status changed; views only, so idle workers are not woken),
+   * "pools" (created, token rotated). In-process today; one place to swap for LISTEN/NOTIFY.
    */
   events: EventEmitter;
 }
