@@ -60,6 +60,7 @@ test("a Session's timeline, live log, progress, masked secret, search and downlo
   const log = page.getByRole("log", { name: "Log lines" });
   await expect(page.getByRole("list", { name: "Session actions" }).getByRole("button", { name: /^Render: running/ })).toBeVisible();
   await expect(log).toContainText("early line 3");
+  await expect(page.getByText(/ lines · Live$/)).toBeVisible();
   await expect(page.getByLabel("Status message")).toHaveText("Rendering the second half");
   await expect(page.getByRole("progressbar", { name: "Progress of Render" })).toHaveAttribute("value", "50");
   await expect(page.getByText("50%", { exact: true })).toBeVisible();
@@ -73,6 +74,8 @@ test("a Session's timeline, live log, progress, masked secret, search and downlo
   writeFileSync(gate, "go");
   await expect(log).toContainText("late line 3");
   await expect(page.getByRole("list", { name: "Session actions" }).getByRole("button", { name: /^Render: succeeded/ })).toBeVisible();
+  // The Session ended: the viewer stops saying "Live" (its stream stays open for late uploads).
+  await expect(page.getByText(/ lines · Ended$/)).toBeVisible();
   expect(await page.content()).not.toContain("hunter2");
 
   // Search: count, step to a match, then keep only matching lines.

@@ -2,6 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { TERMINAL_ACTION_STATUSES } from "@/lib/farm/statuses";
 import type { TaskRowView } from "@/server/queries/jobs";
 import { LogViewer } from "../logs/log-viewer";
 import { useTRPC } from "../trpc";
@@ -28,7 +29,7 @@ export function LatestLog({ jobId, task }: { jobId: string; task: TaskRowView })
       </h3>
       {sessions.error && <p className="error-text">Could not load the task's Sessions: {sessions.error.message}</p>}
       {!latest && sessions.data && <p className="muted">This task has not run yet.</p>}
-      {latest && <LogViewer sessionId={latest.sessionId} actionId={latest.id} height="16rem" />}
+      {latest && <LogViewer sessionId={latest.sessionId} actionId={latest.id} height="16rem" ended={TERMINAL_ACTION_STATUSES.has(latest.status)} />}
     </section>
   );
 }

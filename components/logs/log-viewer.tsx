@@ -25,6 +25,11 @@ export interface LogViewerProps {
   onLines?: (lines: readonly LogLine[]) => void;
   /** Rows the viewer is tall (it scrolls inside). */
   height?: string;
+  /**
+   * What it shows has ended (the Session, or the action). The stream stays open — a worker may
+   * upload its last lines after reporting the end — but it no longer says "Live".
+   */
+  ended?: boolean;
 }
 
 const ROW_HEIGHT = 18;
@@ -34,7 +39,7 @@ export function LogViewer(props: LogViewerProps) {
   return <LiveLog key={`${props.sessionId ?? ""}|${props.jobId ?? ""}|${props.actionId ?? ""}`} {...props} />;
 }
 
-function LiveLog({ sessionId, jobId, actionId, onLines, height = "60vh" }: LogViewerProps) {
+function LiveLog({ sessionId, jobId, actionId, onLines, height = "60vh", ended = false }: LogViewerProps) {
   const trpc = useTRPC();
   const store = useRef(new LineStore()).current;
   const [count, setCount] = useState(0);
@@ -101,7 +106,7 @@ function LiveLog({ sessionId, jobId, actionId, onLines, height = "60vh" }: LogVi
   };
 
   const currentLine = current >= 0 ? matches.current[current] : undefined;
-  const live = subscription.status === "pending" ? "Live" : subscription.status === "connecting" ? "Connecting…" : subscription.status === "error" ? "Disconnected; retrying" : "Ended";
+  const live = subscription.status === "pending" ? (ended ? "Ended" : "Live") : subscription.status === "connecting" ? "Connecting…" : subscription.status === "error" ? "Disconnected; retrying" : "Ended";
 
   return (
     <div className="log-viewer">

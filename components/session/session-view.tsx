@@ -16,12 +16,13 @@ import type { LogLine } from "@/components/logs/line-store";
 import { LogViewer } from "@/components/logs/log-viewer";
 import { useTRPC } from "@/components/trpc";
 import { StatusBadge } from "@/components/ui/status";
+import { useNow } from "@/components/ui/use-now";
 import { elapsed, formatTimestamp } from "@/lib/farm/display";
+import { TERMINAL_ACTION_STATUSES } from "@/lib/farm/statuses";
 import { ActionPanel } from "./action-panel";
 import { AttemptPicker } from "./attempt-picker";
 import { SessionTimeline } from "./session-timeline";
 import { timelineAxis } from "./timeline";
-import { useNow } from "@/components/ui/use-now";
 import "./session.css";
 
 interface Props {
@@ -121,7 +122,12 @@ export function SessionView({ jobId, sessionId, taskId, actionId }: Props) {
       {focus ? <ActionPanel action={focus} report={shownReport(focus, reports.get(focus.id))} now={now} /> : null}
       <section aria-label="Log">
         <h2>{selected ? "Action log" : "Session log"}</h2>
-        <LogViewer sessionId={sessionId} {...(selected ? { actionId: selected.id } : {})} onLines={onLines} />
+        <LogViewer
+          sessionId={sessionId}
+          {...(selected ? { actionId: selected.id } : {})}
+          onLines={onLines}
+          ended={selected ? TERMINAL_ACTION_STATUSES.has(selected.status) : session.state === "ENDED"}
+        />
       </section>
     </>
   );
