@@ -6,6 +6,7 @@
  * (thousands a second on a big farm, so never events) and the clock that slides a chart's window.
  */
 import type { EventEmitter } from "node:events";
+import { pause, wakeups } from "./wakeups";
 
 export interface ChangeOptions {
   signal: AbortSignal | undefined;
@@ -15,35 +16,15 @@ export interface ChangeOptions {
 
 export async function* farmChanges(events: EventEmitter, names: readonly string[], options: ChangeOptions): AsyncGenerator<void> {
   const { signal } = options;
-  let pending = false;
-  let wake: (() => void) | null = null;
-  const onEvent = () => {
-    pending = true;
-    wake?.();
-  };
-  const onAbort = () => wake?.();
-  for (const name of names) events.on(name, onEvent);
-  signal?.addEventListener("abort", onAbort);
-  const sleep = (ms: number, untilEvent: boolean) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        wake = null;
-        resolve();
-      }
-      wake = untilEvent ? done : () => signal?.aborted && done();
-      if (signal?.aborted) done();
-    });
+  const changes = wakeups(events, names, signal);
   try {
     while (!signal?.aborted) {
-      pending = false;
+      changes.clear();
       yield;
-      if (!pending) await sleep(options.refreshMs, true);
-      if (pending && !signal?.aborted) await sleep(options.settleMs, false);
+      if (!(await changes.next(options.refreshMs))) break;
+      if (changes.pending) await pause(options.settleMs, signal);
     }
   } finally {
-    for (const name of names) events.off(name, onEvent);
-    signal?.removeEventListener("abort", onAbort);
+    changes.close();
   }
 }

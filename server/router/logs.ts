@@ -10,39 +10,16 @@ import { getSession, logLines, logLinesInput, type LogLineView } from "../querie
 import type { Farm } from "../services/farm";
 import type { LogsEvent } from "../services/ingest-logs";
 import { publicProcedure, router } from "./trpc";
+import { wakeups, type Wakeups } from "./wakeups";
 
 const PAGE = 2000;
 
 /**
- * Uploads that concern one view, collapsed: however many arrive while the view reads, it reads
- * once more, not once per upload. Uploads of other Sessions or jobs do not wake it. (An action's
- * view wakes on every upload: the event does not name actions.)
+ * Uploads that concern one view wake it (wakeups.ts): uploads of other Sessions or jobs do not.
+ * (An action's view wakes on every upload of its Session: the event does not name actions.)
  */
-export function linesWakeups(events: EventEmitter, view: { sessionId?: string; jobId?: string }, signal: AbortSignal | undefined) {
-  let pending = false;
-  let wake: (() => void) | null = null;
-  const onLogs = (event: LogsEvent) => {
-    if ((view.sessionId && event.sessionId !== view.sessionId) || (view.jobId && event.jobId !== view.jobId)) return;
-    pending = true;
-    wake?.();
-  };
-  const onAbort = () => wake?.();
-  events.on("logs", onLogs);
-  signal?.addEventListener("abort", onAbort);
-  return {
-    /** Called just before a read: lines announced so far are committed, so that read sees them. */
-    clear: () => void (pending = false),
-    /** Whether to read again: true once an upload is pending, false when the view is closed. */
-    async next(): Promise<boolean> {
-      while (!pending && !signal?.aborted) await new Promise<void>((resolve) => (wake = resolve));
-      wake = null;
-      return !signal?.aborted;
-    },
-    close() {
-      events.off("logs", onLogs);
-      signal?.removeEventListener("abort", onAbort);
-    },
-  };
+export function linesWakeups(events: EventEmitter, view: { sessionId?: string; jobId?: string }, signal: AbortSignal | undefined): Wakeups {
+  return wakeups(events, ["logs"], signal, (event: LogsEvent) => !((view.sessionId && event.sessionId !== view.sessionId) || (view.jobId && event.jobId !== view.jobId)));
 }
 
 const followInput = z.object({ sessionId: z.string().min(1).optional(), jobId: z.string().min(1).optional(), actionId: z.string().optional(), lastEventId: z.string().nullish() });

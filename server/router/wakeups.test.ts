@@ -1,0 +1,49 @@
+/** Wake-ups of live views: collapsed events, filters, timeouts, abort. */
+import { EventEmitter } from "node:events";
+import { describe, expect, it } from "vitest";
+import { pause, wakeups } from "./wakeups";
+
+const settled = <T>(promise: Promise<T>, ms = 30) => Promise.race([promise, new Promise<"pending">((resolve) => setTimeout(() => resolve("pending"), ms))]);
+
+describe("wakeups", () => {
+  it("wakes on any of its events, once for a burst, only for accepted ones", async () => {
+    const events = new EventEmitter();
+    const w = wakeups(events, ["workers", "pools"], undefined, (kind?: string) => kind !== "ignored");
+    const first = w.next();
+    events.emit("jobs");
+    events.emit("pools", "ignored");
+    expect(await settled(first)).toBe("pending");
+    events.emit("workers");
+    events.emit("pools");
+    expect(await settled(first)).toBe(true);
+    expect(w.pending).toBe(true);
+    expect(await settled(w.next())).toBe(true); // still pending: no clear() yet
+    w.clear();
+    expect(w.pending).toBe(false);
+    expect(await settled(w.next())).toBe("pending");
+    w.close();
+    expect(events.listenerCount("workers") + events.listenerCount("pools")).toBe(0);
+  });
+
+  it("resolves after its timeout without an event, and false once the view closed", async () => {
+    const events = new EventEmitter();
+    const controller = new AbortController();
+    const w = wakeups(events, ["workers"], controller.signal);
+    expect(await settled(w.next(5), 200)).toBe(true);
+    expect(w.pending).toBe(false);
+    const waiting = w.next();
+    controller.abort();
+    expect(await settled(waiting)).toBe(false);
+    expect(await w.next()).toBe(false);
+    w.close();
+  });
+
+  it("pause ends early when its signal aborts", async () => {
+    const controller = new AbortController();
+    const paused = pause(60_000, controller.signal);
+    expect(await settled(paused)).toBe("pending");
+    controller.abort();
+    expect(await settled(paused)).toBeUndefined();
+    expect(await settled(pause(5, undefined), 200)).toBeUndefined();
+  });
+});
