@@ -19,6 +19,8 @@ const schema = z.object({
    * several checkouts' builds and end-to-end runs share a machine without overwriting each other.
    */
   LOOM_NEXT_DIST_DIR: z.string().min(1).default(".next"),
+  /** Set by `loom serve` for the processes it starts: they stop when it is gone (parent-watch.ts). */
+  LOOM_PARENT_PID: z.coerce.number().int().positive().optional(),
 });
 
 export type ServerEnv = z.infer<typeof schema>;

@@ -113,7 +113,7 @@ async function headless(dataDir: string, token: string, poolName: string, host: 
 }
 
 async function nextServer(io: CliIo, dataDir: string, token: string, host: string, port: number): Promise<ServerHandle> {
-  const env = childEnvironment({ LOOM_DATA_DIR: dataDir, LOOM_POOL_TOKEN: token, NEXT_TELEMETRY_DISABLED: "1" });
+  const env = childEnvironment({ LOOM_DATA_DIR: dataDir, LOOM_POOL_TOKEN: token, NEXT_TELEMETRY_DISABLED: "1", LOOM_PARENT_PID: String(process.pid) });
   const next = join(REPO, "node_modules", "next", "dist", "bin", "next");
   const distDir = join(REPO, serverEnv().LOOM_NEXT_DIST_DIR);
   const stampFile = join(distDir, "loom-build-stamp");
@@ -183,7 +183,7 @@ async function waitForServer(url: string, child: ChildProcess): Promise<void> {
 function startAgent(io: CliIo, url: string, token: string, name: string, dataDir: string): ChildProcess {
   const child = track(spawn(process.execPath, [LOOM_BIN, "worker", "--server", url, "--name", name, "--session-root", join(dataDir, "sessions", name)], {
     cwd: REPO,
-    env: childEnvironment({ LOOM_WORKER_TOKEN: token }),
+    env: childEnvironment({ LOOM_WORKER_TOKEN: token, LOOM_PARENT_PID: String(process.pid) }),
     stdio: ["ignore", "pipe", "pipe"],
     detached: true, // see nextServer: signals come from `loom serve` alone
   }));

@@ -11,6 +11,7 @@ import { hostFacts, workerCapabilities } from "../worker/capabilities";
 import { serverEnv } from "../env";
 import { parseArgs, UsageError } from "./args";
 import { processIo, type CliIo } from "./io";
+import { watchParent } from "../parent-watch";
 import { onStopSignals } from "./stop-signals";
 
 export const WORKER_USAGE =
@@ -67,11 +68,20 @@ export async function runWorker(argv: readonly string[], io: CliIo, signal?: Abo
           agent.drain();
         })
       : () => undefined;
+  // Started by `loom serve`: when it is gone, so is the server this worker reports to; stop now.
+  const parentPid = io === processIo ? serverEnv().LOOM_PARENT_PID : undefined;
+  const unwatch = parentPid
+    ? watchParent(parentPid, () => {
+        io.err("loom worker: loom serve is gone, stopping now");
+        void agent.stop();
+      })
+    : () => undefined;
   try {
     return EXIT[await agent.start()];
   } finally {
     signal?.removeEventListener("abort", onAbort);
     removeHandlers();
+    unwatch();
   }
 }
 

@@ -183,6 +183,11 @@ export class FarmHarness {
     return `${this.tag}:${name}`;
   }
 
+  /** Pids of the live processes this test started, directly or not (children, workers, their tasks). */
+  liveProcesses(): number[] {
+    return processesWithEnv(TAG, this.tag);
+  }
+
   /** Runs `loom ARGS…` to its end (for submit / job wait); kills it after `timeoutMs`. */
   async runLoom(args: readonly string[], timeoutMs = 30_000): Promise<{ code: number | null; output: string }> {
     const run = this.spawnLoom(`loom ${args[0] ?? ""}`, args);
