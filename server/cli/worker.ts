@@ -7,6 +7,7 @@ import { readFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { resolve } from "node:path";
 import { WorkerAgent, type AgentNotice, type AgentStopReason } from "../worker/agent";
+import { startReaper } from "../worker/reaper";
 import { hostFacts, workerCapabilities } from "../worker/capabilities";
 import { serverEnv } from "../env";
 import { parseArgs, UsageError } from "./args";
@@ -70,6 +71,8 @@ export async function runWorker(argv: readonly string[], io: CliIo, signal?: Abo
       : () => undefined;
   // Started by `loom serve`: when it is gone, so is the server this worker reports to; stop now.
   const parentPid = io === processIo ? serverEnv().LOOM_PARENT_PID : undefined;
+  // A task must not outlive this process, however it dies (reaper.ts).
+  const stopReaper = io === processIo ? startReaper() : () => undefined;
   const unwatch = parentPid
     ? watchParent(parentPid, () => {
         io.err("loom worker: loom serve is gone, stopping now");
@@ -82,6 +85,7 @@ export async function runWorker(argv: readonly string[], io: CliIo, signal?: Abo
     signal?.removeEventListener("abort", onAbort);
     removeHandlers();
     unwatch();
+    stopReaper();
   }
 }
 

@@ -4,10 +4,10 @@
  * stale report, and the server killed with SIGKILL with tasks in flight. Workers and the server
  * are real processes; tasks are real subprocesses.
  *
- * A task runs in its own process group, so it outlives a worker killed with SIGKILL (nothing is
- * left to signal it). The tests kill such orphans themselves — found by the worker's tag in
- * their environment — so that a completion file written by the task shows executions, and the
- * farm's own record (TASK_RUN actions in the database) shows completions.
+ * A task runs in its own process group, so nothing signals it when its worker is killed with
+ * SIGKILL but the worker's reaper (server/worker/reaper.ts); the tests check it dies with its
+ * worker, find processes by the worker's tag in their environment, and compare a completion file
+ * written by the task (executions) with the farm's own record (TASK_RUN actions: completions).
  */
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
@@ -18,7 +18,7 @@ import {
   farmClient,
   fileLines,
   freePort,
-  killProcessesWithEnv,
+  processesWithEnv,
   python,
   sleep,
   submitTemplate,
@@ -84,10 +84,15 @@ describe("farm faults", () => {
     await waitFor(() => fileLines(starts).some((l) => l.endsWith(h.workerTag("a"))), "worker a's first task to start");
     await sleep(200);
 
+    // Worker a, its task (and the task's children), its reaper: everything carrying a's tag.
+    const ofA = () => processesWithEnv(WORKER_TAG, h.workerTag("a")).filter((pid) => pid !== a.child.pid);
+    expect(ofA().length).toBeGreaterThanOrEqual(1);
     a.child.kill("SIGKILL");
     await a.exited;
-    // Its task subprocess is in a group of its own and still runs: kill it before it completes.
-    killProcessesWithEnv(WORKER_TAG, h.workerTag("a"));
+    // Its task runs in a process group of its own; the worker's reaper kills it with the worker,
+    // so it cannot finish its work a second time beside the worker the task goes to next.
+    const left = await waitFor(() => ofA().length === 0 || null, "worker a's task to die with it", 1_000).catch(() => ofA());
+    expect(left, "processes of worker a still running after it was killed").toBe(true);
 
     await waitFor(() => workerRow(farm, "a")?.status === "NOT_RESPONDING", "worker a to be declared lost", 10_000);
     const job = await waitForJobEnd(farm.api, jobId, 20_000);

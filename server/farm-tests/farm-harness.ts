@@ -6,8 +6,8 @@
  *
  * Every child is spawned as the leader of its own process group, and carries a tag in its
  * environment (LOOM_FARM_TEST_TAG). Session actions inherit the worker's environment but run in
- * process groups of their own, so a task can outlive a worker killed with SIGKILL; cleanup finds
- * such orphans by the tag in /proc/<pid>/environ and kills them too.
+ * process groups of their own; should one outlive its worker (a test that kills the reaper too),
+ * cleanup finds it by the tag in /proc/<pid>/environ and kills it.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -66,7 +66,7 @@ export async function freePort(): Promise<number> {
 }
 
 /** Pids of live processes whose environment holds NAME=value (this process excluded). */
-function processesWithEnv(name: string, value: string): number[] {
+export function processesWithEnv(name: string, value: string): number[] {
   const wanted = `${name}=${value}`;
   const found: number[] = [];
   for (const entry of readdirSync("/proc")) {

@@ -7,6 +7,7 @@
  * a process it left behind is drained briefly, then abandoned.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { EventEmitter } from "node:events";
 import { formatUtcSeconds, writeCancelInfo } from "./cancel-info";
 import { openOutputWiring } from "./merged-output";
 import { OutputReader } from "./output-reader";
@@ -72,6 +73,13 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 
 type CancelReason = "cancel" | "timeout" | "output";
 type TimerName = "timeout" | "kill";
+
+/**
+ * "started" and "ended" (the process group id, which is the main process's pid) of every action
+ * process of this process: an action's group outlives this process if it dies without cleaning
+ * up (SIGKILL), so a worker hands them to a reaper that kills them then (server/worker/reaper.ts).
+ */
+export const actionProcessGroups = new EventEmitter();
 
 export function startProcess(spec: ProcessSpec): RunningProcess {
   return new ActionProcess(spec);
@@ -139,6 +147,7 @@ class ActionProcess implements RunningProcess {
       return;
     }
     this.pidValue = child.pid;
+    actionProcessGroups.emit("started", child.pid);
     child.on("error", () => undefined); // later errors (signalling an exited child) are not fatal
     child.once("exit", (code, signal) => this.onExit(code, signal));
     this.note(`Command started as pid: ${child.pid}`);
@@ -235,6 +244,7 @@ class ActionProcess implements RunningProcess {
   private finish(startError: string | null): void {
     if (this.finished) return;
     this.finished = true;
+    if (this.pidValue !== null) actionProcessGroups.emit("ended", this.pidValue);
     for (const name of Object.keys(this.timers) as TimerName[]) this.clearTimer(name);
     this.spec.abortSignal?.removeEventListener("abort", this.onAbort);
     this.output?.close(); // delivers the last lines before the result
