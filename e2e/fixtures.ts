@@ -5,7 +5,7 @@
  */
 import { test as base, expect } from "@playwright/test";
 
-export const test = base.extend<{ requests: string[] }>({
+export const test = base.extend<{ requests: string[]; finalScreenshot: void }>({
   requests: [
     async ({ context, baseURL }, use, testInfo) => {
       const seen: string[] = [];
@@ -18,10 +18,15 @@ export const test = base.extend<{ requests: string[] }>({
     },
     { auto: true },
   ],
-});
-
-test.afterEach(async ({ page }, testInfo) => {
-  await page.screenshot({ path: testInfo.outputPath("final.png"), fullPage: true });
+  // A fixture, not an afterEach hook: a hook registered in this shared module would apply to
+  // the first spec file that imports it only.
+  finalScreenshot: [
+    async ({ page }, use, testInfo) => {
+      await use();
+      await page.screenshot({ path: testInfo.outputPath("final.png"), fullPage: true });
+    },
+    { auto: true },
+  ],
 });
 
 export { expect };
