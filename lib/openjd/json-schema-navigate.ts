@@ -76,8 +76,3 @@ export function valuesOf(schemas: readonly JsonSchema[]): Array<string | number 
   }
   return [...values];
 }
-
-/** The first description found (the field's own, before its branches'). */
-export function descriptionOf(schemas: readonly JsonSchema[]): string | null {
-  return schemas.find((s) => s.description)?.description ?? null;
-}

@@ -6,7 +6,10 @@
  * validator stays the authority on every rule (scopes, ranges, UI control pairings), so the
  * schema accepts what it cannot check rather than reject a valid template.
  */
+import { KNOWN_EXTENSIONS } from "./extensions";
 import type { JsonSchema } from "./json-schema-types";
+import { JOB_PARAMETER_TYPES, TASK_PARAMETER_TYPES } from "./model";
+import { UI_CONTROLS } from "./validate/user-interface";
 
 export type { JsonSchema } from "./json-schema-types";
 
@@ -28,14 +31,6 @@ function anyCase(words: readonly string[]): string {
   const letters = (w: string) => [...w].map((c) => (/[a-z]/i.test(c) ? `[${c.toUpperCase()}${c.toLowerCase()}]` : c === "[" || c === "]" ? `\\${c}` : c)).join("");
   return `^(?:${words.map(letters).join("|")})$`;
 }
-
-export const JOB_PARAMETER_TYPES = ["STRING", "PATH", "INT", "FLOAT", "BOOL", "RANGE_EXPR", "LIST[STRING]", "LIST[PATH]", "LIST[INT]", "LIST[FLOAT]", "LIST[BOOL]", "LIST[LIST[INT]]"] as const;
-export const TASK_PARAMETER_TYPES = ["INT", "FLOAT", "STRING", "PATH", "CHUNK[INT]"] as const;
-export const UI_CONTROLS = [
-  "LINE_EDIT", "MULTILINE_EDIT", "DROPDOWN_LIST", "CHECK_BOX", "HIDDEN", "SPIN_BOX", "CHOOSE_INPUT_FILE", "CHOOSE_OUTPUT_FILE", "CHOOSE_DIRECTORY",
-  "LINE_EDIT_LIST", "SPIN_BOX_LIST", "CHECK_BOX_LIST", "CHOOSE_INPUT_FILE_LIST", "CHOOSE_OUTPUT_FILE_LIST", "CHOOSE_DIRECTORY_LIST",
-] as const;
-export const EXTENSION_NAMES = ["TASK_CHUNKING", "REDACTED_ENV_VARS", "FEATURE_BUNDLE_1", "EXPR", "WRAP_ACTIONS"] as const;
 
 const IDENTIFIER = "^[A-Za-z_][A-Za-z0-9_]*$";
 const NO_CONTROL = "^[^\\u0000-\\u001f\\u007f-\\u009f]*$";
@@ -231,7 +226,7 @@ const DEFINITIONS: Record<string, JsonSchema> = {
 
 const common = {
   $schema: str("The URL of this schema, for editors. Ignored by OpenJD."),
-  extensions: list("Extensions this document uses; a template using an extension's feature must list it.", { type: "string", enum: EXTENSION_NAMES }),
+  extensions: list("Extensions this document uses; a template using an extension's feature must list it.", { type: "string", enum: KNOWN_EXTENSIONS }),
   parameterDefinitions: list("Job parameters (at most 50; 200 with FEATURE_BUNDLE_1 in a job template).", ref("parameterDefinition"), { maxItems: 200 }),
 };
 

@@ -24,6 +24,9 @@ const CONTROLS = {
   "LIST[LIST[INT]]": ["HIDDEN"],
 } as const satisfies Record<JobParameterType, readonly string[]>;
 
+/** Every control some parameter type allows. */
+export const UI_CONTROLS = [...new Set(Object.values(CONTROLS).flat())];
+
 const LABELS = ["control", "label", "groupLabel"] as const;
 const FILE_FILTERS = [...LABELS, "fileFilters", "fileFilterDefault"] as const;
 const UI_FIELDS = {
