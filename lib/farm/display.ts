@@ -2,7 +2,7 @@
  * How the portal shows farm values: pure, so the tables, graph nodes and bars agree and are
  * tested with tables of cases. Times are epoch milliseconds; `now` is passed in.
  */
-import { TASK_STATUSES, type StatusCounts, type TaskStatus } from "./statuses";
+import { TASK_STATUSES, TERMINAL_TASK_STATUSES, type StatusCounts, type TaskStatus } from "./statuses";
 
 /** The colour family a status is drawn in (CSS classes `tone-<tone>`). */
 export type Tone = "waiting" | "ready" | "active" | "paused" | "bad" | "good" | "off";
@@ -29,19 +29,24 @@ export interface BarSegment {
   percent: number;
 }
 
+function countOf(counts: Readonly<StatusCounts>, statuses: Iterable<TaskStatus>): number {
+  let sum = 0;
+  for (const status of statuses) sum += counts[status];
+  return sum;
+}
+
 /** The non-empty segments of a roll-up bar, in BAR_ORDER. */
 export function barSegments(counts: Readonly<StatusCounts>): BarSegment[] {
-  const total = TASK_STATUSES.reduce((sum, s) => sum + counts[s], 0);
+  const total = countOf(counts, TASK_STATUSES);
   if (total === 0) return [];
   return BAR_ORDER.filter((s) => counts[s] > 0).map((status) => ({ status, count: counts[status], percent: (100 * counts[status]) / total }));
 }
 
-/** Percent of tasks that ended (succeeded, failed, canceled, not compatible), floored. */
+/** Percent of tasks in a terminal status (succeeded, failed, canceled, not compatible), floored. */
 export function percentDone(counts: Readonly<StatusCounts>): number {
-  const total = TASK_STATUSES.reduce((sum, s) => sum + counts[s], 0);
+  const total = countOf(counts, TASK_STATUSES);
   if (total === 0) return 0;
-  const done = counts.SUCCEEDED + counts.FAILED + counts.CANCELED + counts.NOT_COMPATIBLE;
-  return Math.floor((100 * done) / total);
+  return Math.floor((100 * countOf(counts, TERMINAL_TASK_STATUSES)) / total);
 }
 
 /** A duration as people read it: `850 ms`, `12.4 s`, `3 min 05 s`, `2 h 07 min`. */
