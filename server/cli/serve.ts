@@ -20,6 +20,7 @@ import { refreshCompatibility } from "../services/compatibility";
 import { createFarm } from "../services/farm";
 import { FarmLoop } from "../services/farm-loop";
 import { ensurePool } from "../services/pools";
+import { LineSplitter } from "../session/line-splitter";
 import { parseArgs, UsageError } from "./args";
 import type { CliIo } from "./io";
 
@@ -188,12 +189,9 @@ function startAgent(io: CliIo, url: string, token: string, name: string, dataDir
     detached: true, // see nextServer: signals come from `loom serve` alone
   }));
   for (const stream of [child.stdout, child.stderr]) {
-    let rest = "";
-    stream?.on("data", (chunk: Buffer) => {
-      const lines = (rest + chunk.toString("utf8")).split("\n");
-      rest = lines.pop() ?? "";
-      for (const line of lines) io.out(`[${name}] ${line}`);
-    });
+    const lines = new LineSplitter((line) => io.out(`[${name}] ${line}`));
+    stream?.on("data", (chunk: Buffer) => lines.push(chunk));
+    stream?.on("end", () => lines.end());
   }
   return child;
 }
