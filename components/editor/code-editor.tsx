@@ -1,7 +1,7 @@
 "use client";
 
 import Editor from "@monaco-editor/react";
-import { useState } from "react";
+import { useCallback, useMemo, useState } from "react";
 import type { editor } from "monaco-editor";
 import type { TemplateError } from "@/lib/openjd/errors";
 import { monaco as localMonaco, type Monaco } from "./monaco-setup";
@@ -29,7 +29,10 @@ export default function CodeEditor({ value, format, errors, onChange, onReady }:
   const [monaco, setMonaco] = useState<Monaco | null>(null);
   useTemplateMarkers(monaco, instance, errors);
   useSchemaAssist(monaco);
-  const cursor = useCursorPosition(instance);
+  // Stable across keystrokes: @monaco-editor/react calls updateOptions whenever `options` is a new
+  // object, and re-subscribes to content changes whenever `onChange` is a new function.
+  const options = useMemo(() => editorOptions(format), [format]);
+  const change = useCallback((text: string | undefined) => onChange(text ?? ""), [onChange]);
   const theme = typeof window !== "undefined" && window.matchMedia?.("(prefers-color-scheme: dark)").matches ? "vs-dark" : "vs";
   return (
     <div className="code-editor">
@@ -40,31 +43,43 @@ export default function CodeEditor({ value, format, errors, onChange, onReady }:
         theme={theme}
         path="template"
         loading={<p className="muted">Loading the editor…</p>}
-        onChange={(text) => onChange(text ?? "")}
+        onChange={change}
         beforeMount={() => setMonaco(localMonaco)}
         onMount={(mounted) => {
           mounted.onDidDispose(() => onReady?.(null));
           setInstance(mounted);
           onReady?.(mounted);
         }}
-        options={{
-          minimap: { enabled: false },
-          fontSize: 13,
-          tabSize: 2,
-          insertSpaces: true,
-          scrollBeyondLastLine: false,
-          automaticLayout: true,
-          quickSuggestions: { other: true, strings: true, comments: false },
-          ariaLabel: `Template text (${format.toUpperCase()})`,
-          renderValidationDecorations: "on",
-        }}
+        options={options}
       />
-      <p className="editor-status muted" aria-live="off">
-        <span aria-label="Cursor position">
-          Ln {cursor.lineNumber}, Col {cursor.column}
-        </span>
-        <span>{format.toUpperCase()}</span>
-      </p>
+      <EditorStatus instance={instance} format={format} />
     </div>
+  );
+}
+
+function editorOptions(format: Format): editor.IStandaloneEditorConstructionOptions {
+  return {
+    minimap: { enabled: false },
+    fontSize: 13,
+    tabSize: 2,
+    insertSpaces: true,
+    scrollBeyondLastLine: false,
+    automaticLayout: true,
+    quickSuggestions: { other: true, strings: true, comments: false },
+    ariaLabel: `Template text (${format.toUpperCase()})`,
+    renderValidationDecorations: "on",
+  };
+}
+
+/** The status line on its own, so a cursor move re-renders it and not the editor. */
+function EditorStatus({ instance, format }: { instance: editor.IStandaloneCodeEditor | null; format: Format }) {
+  const cursor = useCursorPosition(instance);
+  return (
+    <p className="editor-status muted" aria-live="off">
+      <span aria-label="Cursor position">
+        Ln {cursor.lineNumber}, Col {cursor.column}
+      </span>
+      <span>{format.toUpperCase()}</span>
+    </p>
   );
 }

@@ -23,8 +23,14 @@ export function SubmitJob({ templateId }: { templateId: string | null }) {
     setLoads((n) => n + 1);
   };
   const library = useQuery({ ...trpc.templates.get.queryOptions({ id: templateId ?? "" }), enabled: templateId !== null && picked === null });
-  const template: LoadedTemplate | null =
-    picked ?? (library.data ? { text: library.data.text, format: library.data.format, source: `library template “${library.data.name}”`, values: library.data.parameterValues } : null);
+  // Memoised on the query's data: a fresh object each render would re-check the template and
+  // rebuild the form on every keystroke in the submitter field (it re-renders this component).
+  const saved = library.data;
+  const fromLibrary = useMemo<LoadedTemplate | null>(
+    () => (saved ? { text: saved.text, format: saved.format, source: `library template “${saved.name}”`, values: saved.parameterValues } : null),
+    [saved],
+  );
+  const template = picked ?? fromLibrary;
   const checked = useMemo(() => (template ? checkTemplateText(template.text, template.format, "job") : null), [template]);
   const job = checked?.template?.kind === "job" ? checked.template.template : null;
 
