@@ -6,7 +6,7 @@
  * form-values.ts turns them into parameter values with lib/openjd's own checks.
  */
 import type { FileFilter, FloatLiteral, JobParameterDefinition, JobParameterType } from "../model";
-import { effectiveControl, isCheckBoxPair } from "../validate/user-interface";
+import { CHECK_BOX_PAIRS, effectiveControl, isCheckBoxPair } from "../validate/user-interface";
 
 /** How a field is drawn. EXPR list controls all become a "one item per line" text box. */
 export type FieldControl =
@@ -67,7 +67,8 @@ export interface ParameterForm {
   sections: FormSection[];
 }
 
-const TRUE_WORDS = new Set(["true", "yes", "on", "1"]);
+/** The first word of each CHECK_BOX pair means checked. */
+const TRUE_WORDS: ReadonlySet<string> = new Set(CHECK_BOX_PAIRS.map(([on]) => on));
 
 export function buildParameterForm(definitions: readonly JobParameterDefinition[]): ParameterForm {
   const fields = definitions.map(toField);
@@ -96,6 +97,7 @@ function toField(definition: JobParameterDefinition): FormField {
   const templateControl = effectiveControl(definition);
   const ui = definition.userInterface;
   const required = definition.default === undefined;
+  const pathUi = definition.type === "PATH" || definition.type === "LIST[PATH]" ? definition.userInterface : undefined;
   return {
     name: definition.name,
     type: definition.type,
@@ -110,8 +112,8 @@ function toField(definition: JobParameterDefinition): FormField {
     options: "allowedValues" in definition && definition.allowedValues ? definition.allowedValues.map(valueText) : [],
     checkBox: checkBoxValues(definition),
     spin: spinSettings(definition),
-    fileFilters: "fileFilters" in (ui ?? {}) ? ((ui as { fileFilters?: FileFilter[] }).fileFilters ?? []) : [],
-    fileFilterDefault: (ui as { fileFilterDefault?: FileFilter } | undefined)?.fileFilterDefault ?? null,
+    fileFilters: pathUi?.fileFilters ?? [],
+    fileFilterDefault: pathUi?.fileFilterDefault ?? null,
     hint: constraintHint(definition),
     definition,
   };
