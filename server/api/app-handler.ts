@@ -1,6 +1,7 @@
 /**
  * Every API request of the farm server, fetch-style: the worker protocol under /api/worker/ and
- * tRPC under /api/trpc/. Next.js route handlers and the headless Node server both call this.
+ * tRPC under /api/trpc/. The headless Node server routes by path here; the Next.js route
+ * handlers, already routed, call handleWorkerRequest or handleTrpcRequest directly.
  */
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { appRouter } from "../router";
@@ -10,13 +11,15 @@ import { handleWorkerRequest, MAX_BODY_BYTES, tooLarge, workerCall } from "./wor
 
 const TRPC_ENDPOINT = "/api/trpc";
 
+export function handleTrpcRequest(farm: Farm, request: Request): Promise<Response> {
+  return fetchRequestHandler({ endpoint: TRPC_ENDPOINT, req: request, router: appRouter, createContext: () => ({ farm }) });
+}
+
 export function apiHandler(farm: Farm): ServerHandler {
   const handler: ServerHandler = async (request) => {
     const path = new URL(request.url).pathname;
     if (path.startsWith("/api/worker/")) return handleWorkerRequest(farm, request);
-    if (path.startsWith(`${TRPC_ENDPOINT}/`)) {
-      return fetchRequestHandler({ endpoint: TRPC_ENDPOINT, req: request, router: appRouter, createContext: () => ({ farm }) });
-    }
+    if (path.startsWith(`${TRPC_ENDPOINT}/`)) return handleTrpcRequest(farm, request);
     return new Response(JSON.stringify({ error: "NOT_FOUND", message: `${path} is not an API route` }), { status: 404, headers: { "content-type": "application/json" } });
   };
   // The plain Node server answers the worker protocol without web Request/Response objects.

@@ -1,8 +1,7 @@
-import { apiHandler } from "@/server/api/app-handler";
+import { handleWorkerRequest } from "@/server/api/worker-api";
 import { getFarm } from "@/server/services/farm-runtime";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-const handle = (request: Request) => apiHandler(getFarm())(request);
-export { handle as POST };
+export const POST = (request: Request) => handleWorkerRequest(getFarm(), request);
