@@ -19,6 +19,9 @@ const rows: Array<[string, string]> = [
   [`"hello" + " world"`, "hello world"],
   [`"ab" * 3`, "ababab"],
   [`len("ab" * 0)`, "0"],
+  // A lone surrogate is one code point, as in Python and as indexing counts it.
+  [`len("\\ud800a")`, "2"],
+  [`len("\\U0001f600a")`, "2"],
   // expr2.1.3--list-ops
   ["[1, 2] + [3, 4]", "[1, 2, 3, 4]"],
   ["[1, 2] + [3.0, 4.0]", "[1.0, 2.0, 3.0, 4.0]"],

@@ -4,6 +4,7 @@ import { ExprError, valueError } from "../errors";
 import type { FunctionLibrary } from "../library";
 import { INT } from "../types";
 import { FALSE, TRUE, boolValue, elementsOf, floatValue, intValue, makeList, stringValue, toText, type ExprValue } from "../values";
+import { codePointCount } from "./python-text";
 
 const TRUE_WORDS = new Set(["1", "true", "on", "yes"]);
 const FALSE_WORDS = new Set(["0", "false", "off", "no"]);
@@ -12,21 +13,6 @@ const FLOAT_TEXT = /^\s*[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?\s*$/
 
 function text(v: ExprValue): string {
   return (v as { value: string }).value;
-}
-
-export function codePointCount(s: string): number {
-  // Most strings have no surrogate pairs: then the UTF-16 length is the code point count.
-  if (!/[\ud800-\udbff]/.test(s)) return s.length;
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0xd800 || c > 0xdbff || i + 1 >= s.length) n++;
-    else {
-      n++;
-      i++;
-    }
-  }
-  return n;
 }
 
 export function registerGeneral(lib: FunctionLibrary): void {

@@ -111,6 +111,12 @@ export function codePointOffset(s: string, utf16Index: number): number {
   return n;
 }
 
+/** Number of code points in `s`, as Python's len() counts them (a lone surrogate is one). */
+export function codePointCount(s: string): number {
+  // Most strings have no surrogates: then the UTF-16 length is the code point count.
+  return /[\ud800-\udbff]/.test(s) ? codePointOffset(s, s.length) : s.length;
+}
+
 /** Strips code points of `chars` (or Python whitespace when null) from the chosen ends. */
 export function pythonStrip(s: string, chars: string | null, left: boolean, right: boolean): string {
   const strip = chars === null ? isSpaceChar : (c: string) => chars.includes(c);

@@ -6,8 +6,7 @@ import { reserveText } from "../budget";
 import { valueError } from "../errors";
 import type { EvalContext, FunctionLibrary } from "../library";
 import { boolValue, intValue, stringValue, toText, type ExprValue } from "../values";
-import { codePointCount } from "./general";
-import { PREDICATES, codePointOffset, pythonCapitalize, pythonStrip, pythonTitle } from "./python-text";
+import { PREDICATES, codePointCount, codePointOffset, pythonCapitalize, pythonStrip, pythonTitle } from "./python-text";
 
 type Int = Extract<ExprValue, { kind: "int" }>;
 type Range = Extract<ExprValue, { kind: "range_expr" }>;
