@@ -2,10 +2,8 @@ import { describe, expect, it } from "vitest";
 import { createJob } from "../job/create-job";
 import { checkTemplateText } from "../template";
 import { fieldError, initialValues, parameterInputs } from "./form-values";
-import { definitions } from "./form-test-support";
+import { definitions, field } from "./form-test-support";
 import { buildParameterForm } from "./parameter-form";
-
-const field = (yaml: string, extensions = "") => buildParameterForm(definitions(yaml, extensions)).fields[0]!;
 
 describe("fieldError: lib/openjd's checks as the artist types", () => {
   it.each([

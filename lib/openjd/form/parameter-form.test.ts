@@ -2,10 +2,8 @@ import { readFileSync, existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkTemplateText } from "../template";
-import { definitions } from "./form-test-support";
+import { definitions, field } from "./form-test-support";
 import { buildParameterForm } from "./parameter-form";
-
-const field = (yaml: string, extensions = "") => buildParameterForm(definitions(yaml, extensions)).fields[0]!;
 
 describe("buildParameterForm: controls", () => {
   it.each([
