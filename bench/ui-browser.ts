@@ -80,9 +80,3 @@ export async function observedPage(browser: Browser, url: string): Promise<Page>
 export async function longTasksSince(page: Page, since: number): Promise<number[]> {
   return (await page.evaluate(`(window.__benchLongTasks || []).filter((t) => t.start >= ${Number(since)}).map((t) => t.duration)`)) as number[];
 }
-
-export function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}

@@ -4,10 +4,10 @@
  * holds a task and uploads its log lines through the worker API at a set rate.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
 import { WorkerClient } from "../server/worker/worker-client";
-import { sleep } from "./farm-bench-support";
+import { benchRegistration, sleep } from "./farm-bench-support";
 
 const REPO = resolve(import.meta.dirname, "..");
 
@@ -105,7 +105,7 @@ export class LogWorker {
 
   /** Registers, takes its first assignment and reports the task running. */
   async start(): Promise<void> {
-    const registered = await this.client.register({ name: "bench-ui-logs", instanceId: randomUUID(), capabilities: { amounts: { "amount.worker.vcpu": 4, "amount.worker.memory": 8192 }, attributes: { "attr.worker.os.family": ["linux"], "attr.worker.cpu.arch": ["x86_64"] } } });
+    const registered = await this.client.register(benchRegistration("bench-ui-logs"));
     this.workerId = registered.workerId;
     this.leaseEpoch = registered.leaseEpoch;
     for (let i = 0; i < 20 && !this.actionId; i++) {
