@@ -14,7 +14,14 @@ export interface PlainRequest {
   path: string;
   authorization: string | null;
   body: string;
+  /** Aborted when the client goes away before the answer (ends a long poll early). */
   signal: AbortSignal;
+}
+
+/** The answer to a plain request: a status and a JSON body. */
+export interface PlainAnswer {
+  status: number;
+  body: string;
 }
 
 /**
@@ -25,8 +32,8 @@ export interface PlainRoute {
   prefix: string;
   maxBodyBytes: number;
   /** The answer to a body over maxBodyBytes (not read). */
-  tooLarge(): { status: number; body: string };
-  handle(request: PlainRequest): Promise<{ status: number; body: string }>;
+  tooLarge(): PlainAnswer;
+  handle(request: PlainRequest): Promise<PlainAnswer>;
 }
 
 /** A fetch-style handler, optionally with a plain route the Node server answers directly. */
@@ -61,7 +68,7 @@ export async function startNodeServer(handler: ServerHandler, options: { host?: 
 
 async function servePlain(route: PlainRoute, req: IncomingMessage, res: ServerResponse): Promise<void> {
   try {
-    let answer: { status: number; body: string };
+    let answer: PlainAnswer;
     if (Number(req.headers["content-length"] ?? "0") > route.maxBodyBytes) answer = route.tooLarge();
     else {
       const chunks: Buffer[] = [];

@@ -12,25 +12,10 @@ import { ingestLogs } from "../services/ingest-logs";
 import { authenticatePool, type PoolRow } from "../services/pools";
 import { registerWorker } from "../services/register-worker";
 import { syncBatcher } from "../services/sync-batcher";
+import type { PlainAnswer, PlainRequest } from "./node-server";
 
 /** Bodies larger than this are refused before parsing (a log batch is at most ~5,000 lines). */
 export const MAX_BODY_BYTES = 64 * 1024 * 1024;
-
-/** A worker protocol request with its body read as text, however it arrived. */
-export interface WorkerCall {
-  method: string;
-  path: string;
-  authorization: string | null;
-  body: string;
-  /** Aborted when the client goes away (ends a long poll early). */
-  signal: AbortSignal;
-}
-
-/** The answer: a status and a JSON body. */
-export interface WorkerAnswer {
-  status: number;
-  body: string;
-}
 
 /** Under Next.js route handlers: the same protocol through web Request and Response objects. */
 export async function handleWorkerRequest(farm: Farm, request: Request): Promise<Response> {
@@ -46,7 +31,7 @@ export async function handleWorkerRequest(farm: Farm, request: Request): Promise
  * The worker protocol itself. The plain Node server calls it without building web Request and
  * Response objects (a quarter of a sync's server time went to them, anchors-scheduling §5).
  */
-export async function workerCall(farm: Farm, call: WorkerCall): Promise<WorkerAnswer> {
+export async function workerCall(farm: Farm, call: PlainRequest): Promise<PlainAnswer> {
   try {
     if (call.method !== "POST") throw new AppError("NOT_FOUND", `${call.method} ${call.path} is not part of the worker protocol`);
     const pool = authenticate(farm, call.authorization);
@@ -68,7 +53,7 @@ export async function workerCall(farm: Farm, call: WorkerCall): Promise<WorkerAn
 }
 
 /** Refused before the body is read. */
-export function tooLarge(): WorkerAnswer {
+export function tooLarge(): PlainAnswer {
   return json(HTTP_STATUS.BAD_REQUEST, { error: "BAD_REQUEST", message: `request body over ${MAX_BODY_BYTES} bytes` });
 }
 
@@ -125,6 +110,6 @@ function body<T extends z.ZodType>(text: string, schema: T): z.infer<T> {
   return result.data;
 }
 
-function json(status: number, value: unknown): WorkerAnswer {
+function json(status: number, value: unknown): PlainAnswer {
   return { status, body: JSON.stringify(value) };
 }
