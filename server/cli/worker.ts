@@ -61,32 +61,37 @@ export async function runWorker(argv: readonly string[], io: CliIo, signal?: Abo
   const onAbort = () => agent.drain();
   signal?.addEventListener("abort", onAbort, { once: true });
   if (signal?.aborted) agent.drain();
+  const detach = io === processIo ? attachToProcess(io, agent) : () => undefined;
+  try {
+    return EXIT[await agent.start()];
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
+    detach();
+  }
+}
+
+/** What only the real worker process does; returns the function that undoes it. */
+function attachToProcess(io: CliIo, agent: WorkerAgent): () => void {
   // The first signal drains, a second one (the agent's second drain) stops at once.
-  const removeHandlers =
-    io === processIo
-      ? onStopSignals((name, count) => {
-          io.err(count === 1 ? `loom worker: ${name} received, draining (send it again to stop at once)` : `loom worker: ${name} again, stopping now`);
-          agent.drain();
-        })
-      : () => undefined;
-  // Started by `loom serve`: when it is gone, so is the server this worker reports to; stop now.
-  const parentPid = io === processIo ? serverEnv().LOOM_PARENT_PID : undefined;
+  const removeHandlers = onStopSignals((name, count) => {
+    io.err(count === 1 ? `loom worker: ${name} received, draining (send it again to stop at once)` : `loom worker: ${name} again, stopping now`);
+    agent.drain();
+  });
   // A task must not outlive this process, however it dies (reaper.ts).
-  const stopReaper = io === processIo ? startReaper() : () => undefined;
+  const stopReaper = startReaper();
+  // Started by `loom serve`: when it is gone, so is the server this worker reports to; stop now.
+  const parentPid = serverEnv().LOOM_PARENT_PID;
   const unwatch = parentPid
     ? watchParent(parentPid, () => {
         io.err("loom worker: loom serve is gone, stopping now");
         void agent.stop();
       })
     : () => undefined;
-  try {
-    return EXIT[await agent.start()];
-  } finally {
-    signal?.removeEventListener("abort", onAbort);
+  return () => {
     removeHandlers();
     unwatch();
     stopReaper();
-  }
+  };
 }
 
 function fromServerEnv(): WorkerEnvironment {
