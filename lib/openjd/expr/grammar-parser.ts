@@ -83,9 +83,9 @@ export class GrammarParser {
   }
 
   /** Records a compound node's tree depth, refusing trees deeper than the nesting limit. */
-  private build<T extends Expr>(node: T, children: ReadonlyArray<Expr | null>, at: Span = node.span): T {
+  private build<T extends Expr>(node: T, at: Span = node.span): T {
     let depth = 1;
-    for (const child of children) if (child !== null) depth = Math.max(depth, (this.treeDepth.get(child) ?? 1) + 1);
+    for (const child of childrenOf(node)) if (child !== null) depth = Math.max(depth, (this.treeDepth.get(child) ?? 1) + 1);
     if (depth - 1 > this.maxDepth) throw fail(`expression is nested too deeply (the limit is ${this.maxDepth} levels)`, at);
     this.treeDepth.set(node, depth);
     return node;
@@ -141,7 +141,7 @@ export class GrammarParser {
     this.enter(elseToken.span);
     const orElse = this.conditional();
     this.leave();
-    return this.build({ kind: "conditional", condition, body, orElse, span: this.cover(body, orElse) }, [body, condition, orElse]);
+    return this.build({ kind: "conditional", condition, body, orElse, span: this.cover(body, orElse) });
   }
 
   private or(): Expr {
@@ -157,7 +157,7 @@ export class GrammarParser {
     for (let token = this.lexer.peek(); isKeyword(token, operator); token = this.lexer.peek()) {
       this.lexer.next();
       const right = operand();
-      left = this.build({ kind: "logical", operator, left, right, span: this.cover(left, right) }, [left, right], token.span);
+      left = this.build({ kind: "logical", operator, left, right, span: this.cover(left, right) }, token.span);
     }
     return left;
   }
@@ -168,7 +168,7 @@ export class GrammarParser {
     this.enter(token.span);
     const operand = this.not();
     this.leave();
-    return this.build({ kind: "unary", operator: "not", operand, span: this.cover(token, operand) }, [operand]);
+    return this.build({ kind: "unary", operator: "not", operand, span: this.cover(token, operand) });
   }
 
   private compare(): Expr {
@@ -188,7 +188,7 @@ export class GrammarParser {
       operands.push(this.additive());
     }
     if (operators.length === 0) return first;
-    return this.build({ kind: "compare", operands, operators, span: this.cover(first, operands.at(-1) as Expr) }, operands);
+    return this.build({ kind: "compare", operands, operators, span: this.cover(first, operands.at(-1) as Expr) });
   }
 
   private additive(): Expr {
@@ -205,7 +205,7 @@ export class GrammarParser {
       this.lexer.next();
       const right = operand();
       const operator = token.text as BinaryOperator;
-      left = this.build({ kind: "binary", operator, left, right, span: this.cover(left, right) }, [left, right], token.span);
+      left = this.build({ kind: "binary", operator, left, right, span: this.cover(left, right) }, token.span);
     }
     return left;
   }
@@ -226,7 +226,7 @@ export class GrammarParser {
     this.enter(token.span);
     const operand = this.unary();
     this.leave();
-    return this.build({ kind: "unary", operator, operand, span: this.cover(token, operand) }, [operand]);
+    return this.build({ kind: "unary", operator, operand, span: this.cover(token, operand) });
   }
 
   private power(): Expr {
@@ -236,7 +236,7 @@ export class GrammarParser {
     this.enter(token.span);
     const exponent = this.unary(); // right-associative, and `2 ** -1` is allowed
     this.leave();
-    return this.build({ kind: "binary", operator: "**", left: base, right: exponent, span: this.cover(base, exponent) }, [base, exponent], token.span);
+    return this.build({ kind: "binary", operator: "**", left: base, right: exponent, span: this.cover(base, exponent) }, token.span);
   }
 
   private postfix(): Expr {
@@ -248,7 +248,7 @@ export class GrammarParser {
         const name = this.lexer.next();
         if (name.kind !== "name") throw fail(`expected an attribute name after '.', found ${describe(name)}`, name.span);
         // Any identifier is an attribute name here, keywords included (`Param.if`).
-        expr = this.build({ kind: "attribute", object: expr, name: name.text, nameSpan: name.span, span: this.cover(expr, name) }, [expr]);
+        expr = this.build({ kind: "attribute", object: expr, name: name.text, nameSpan: name.span, span: this.cover(expr, name) });
       } else return expr;
     }
   }
@@ -265,7 +265,7 @@ export class GrammarParser {
       if (!this.eat(",")) break;
     }
     const closing = this.close(")");
-    return this.build({ kind: "call", callee, args, span: this.cover(callee, closing) }, [callee, ...args]);
+    return this.build({ kind: "call", callee, args, span: this.cover(callee, closing) });
   }
 
   private subscript(object: Expr): Expr {
@@ -275,12 +275,12 @@ export class GrammarParser {
     if (!this.eat(":")) {
       if (this.at(",")) throw fail("multiple indices (tuples) are not supported", this.lexer.peek().span);
       const closing = this.close("]");
-      return this.build({ kind: "index", object, index: start as Expr, span: this.cover(object, closing) }, [object, start]);
+      return this.build({ kind: "index", object, index: start as Expr, span: this.cover(object, closing) });
     }
     const stop = this.sliceBound();
     const step = this.eat(":") ? this.sliceBound() : null;
     const closing = this.close("]");
-    return this.build({ kind: "slice", object, start, stop, step, span: this.cover(object, closing) }, [object, start, stop, step]);
+    return this.build({ kind: "slice", object, start, stop, step, span: this.cover(object, closing) });
   }
 
   private sliceBound(): Expr | null {
@@ -342,7 +342,7 @@ export class GrammarParser {
       if (!this.eat(",")) break;
     }
     const closing = this.close("]");
-    return this.build({ kind: "list", items, span: this.cover(opening, closing) }, items);
+    return this.build({ kind: "list", items, span: this.cover(opening, closing) });
   }
 
   private comprehension(opening: Token, element: Expr): Expr {
@@ -367,7 +367,7 @@ export class GrammarParser {
     const inner = [element, iterable, condition].map((part) => (part === null ? null : findComprehension(part))).find((found) => found !== null);
     if (inner) throw fail("nested comprehensions are not supported", inner.span);
     const node: Expr = { kind: "comprehension", element, variable: variable.text, variableSpan: variable.span, iterable, condition, span };
-    return this.build(node, [element, iterable, condition]);
+    return this.build(node);
   }
 }
 
