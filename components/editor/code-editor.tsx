@@ -5,14 +5,14 @@ import { useCallback, useMemo, useState } from "react";
 import type { editor } from "monaco-editor";
 import type { TemplateError } from "@/lib/openjd/errors";
 import { monaco as localMonaco, type Monaco } from "./monaco-setup";
-import type { Format } from "./schema-assist";
+import type { DocumentFormat } from "@/lib/openjd/parse-source";
 import { useCursorPosition } from "./use-cursor-position";
 import { useSchemaAssist } from "./use-schema-assist";
 import { useTemplateMarkers } from "./use-template-markers";
 
 export interface CodeEditorProps {
   value: string;
-  format: Format;
+  format: DocumentFormat;
   errors: readonly TemplateError[];
   onChange: (text: string) => void;
   /** The editor instance once mounted (the error list moves its cursor). */
@@ -57,7 +57,7 @@ export default function CodeEditor({ value, format, errors, onChange, onReady }:
   );
 }
 
-function editorOptions(format: Format): editor.IStandaloneEditorConstructionOptions {
+function editorOptions(format: DocumentFormat): editor.IStandaloneEditorConstructionOptions {
   return {
     minimap: { enabled: false },
     fontSize: 13,
@@ -72,7 +72,7 @@ function editorOptions(format: Format): editor.IStandaloneEditorConstructionOpti
 }
 
 /** The status line on its own, so a cursor move re-renders it and not the editor. */
-function EditorStatus({ instance, format }: { instance: editor.IStandaloneCodeEditor | null; format: Format }) {
+function EditorStatus({ instance, format }: { instance: editor.IStandaloneCodeEditor | null; format: DocumentFormat }) {
   const cursor = useCursorPosition(instance);
   return (
     <p className="editor-status muted" aria-live="off">

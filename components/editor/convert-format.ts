@@ -6,15 +6,15 @@
 import { stringify } from "yaml";
 import { parseSource } from "@/lib/openjd/parse-source";
 import { nodeToValue, type SourceNode } from "@/lib/openjd/source-node";
-import type { Format } from "./schema-assist";
+import type { DocumentFormat } from "@/lib/openjd/parse-source";
 
-export function detectContentFormat(text: string): Format {
+export function detectContentFormat(text: string): DocumentFormat {
   return /^\s*[{[]/.test(text) ? "json" : "yaml";
 }
 
 export type Conversion = { ok: true; text: string } | { ok: false; message: string };
 
-export function convertTemplate(text: string, from: Format, to: Format): Conversion {
+export function convertTemplate(text: string, from: DocumentFormat, to: DocumentFormat): Conversion {
   if (from === to) return { ok: true, text };
   const source = parseSource(text, from);
   if (source.root === null) {

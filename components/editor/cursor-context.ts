@@ -3,11 +3,12 @@
  * path of the mapping or list it is in, whether it is writing a key or a value, the partial word,
  * and the keys already present. YAML is read by indentation, JSON by a tolerant scan.
  */
-export type ContextSegment = string | number;
+import type { PathSegment } from "@/lib/openjd/errors";
+import type { DocumentFormat } from "@/lib/openjd/parse-source";
 
 export interface CursorContext {
   /** The mapping (key position) or the field (value position) the cursor is in. */
-  path: ContextSegment[];
+  path: PathSegment[];
   position: "key" | "value";
   /** The characters already typed of the token being completed (without a JSON quote). */
   prefix: string;
@@ -24,15 +25,16 @@ const DASHES = /^( *)((?:- *)*)/;
 
 interface Frame {
   col: number;
-  segment: ContextSegment | null;
+  segment: PathSegment | null;
   isItem: boolean;
   keys: string[];
   items: number;
 }
 
-const unquote = (key: string) => (/^(["']).*\1$/.test(key) ? key.slice(1, -1) : key);
+/** A key or scalar without the quotes it was written in (`'a'`, `"a"`). */
+export const unquote = (key: string) => (/^(["']).*\1$/.test(key) ? key.slice(1, -1) : key);
 
-export function cursorContext(text: string, offset: number, format: "yaml" | "json"): CursorContext {
+export function cursorContext(text: string, offset: number, format: DocumentFormat): CursorContext {
   return format === "json" ? jsonContext(text, offset) : yamlContext(text, offset);
 }
 
@@ -89,7 +91,7 @@ function yamlContext(text: string, offset: number): CursorContext {
 }
 
 /** One level of YAML flow style: `[A, B` (a list item) or `{name: P, type: I` (a mapping). */
-function flowContext(path: ContextSegment[], value: string, offset: number): CursorContext {
+function flowContext(path: PathSegment[], value: string, offset: number): CursorContext {
   const parts = value.slice(1).split(",");
   const last = parts[parts.length - 1]!;
   const prefix = last.trimStart();
@@ -104,13 +106,13 @@ function flowContext(path: ContextSegment[], value: string, offset: number): Cur
   return { ...base, path, position: "key", prefix, tokenStart: offset - prefix.length, existingKeys: keys };
 }
 
-function pathOf(stack: readonly Frame[]): ContextSegment[] {
+function pathOf(stack: readonly Frame[]): PathSegment[] {
   return stack.flatMap((f) => (f.segment === null ? [] : [f.segment]));
 }
 
 interface JsonFrame {
   kind: "object" | "array";
-  segment: ContextSegment | null;
+  segment: PathSegment | null;
   keys: string[];
   key: string | null;
   expectingKey: boolean;

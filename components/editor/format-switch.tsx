@@ -1,9 +1,9 @@
 "use client";
 
-import type { Format } from "./schema-assist";
+import type { DocumentFormat } from "@/lib/openjd/parse-source";
 
 /** YAML or JSON: shows the detected format; choosing the other converts the document. */
-export function FormatSwitch({ format, onSwitch }: { format: Format; onSwitch: (format: Format) => void }) {
+export function FormatSwitch({ format, onSwitch }: { format: DocumentFormat; onSwitch: (format: DocumentFormat) => void }) {
   return (
     <fieldset className="format-switch">
       <legend>Format</legend>

@@ -2,11 +2,11 @@
  * Completions and hover docs from the template JSON Schema (lib/openjd/json-schema), computed
  * from text and an offset only, so the Monaco providers are thin and this is tested with tables.
  */
+import { formatPath } from "@/lib/openjd/errors";
 import { schemaForText } from "@/lib/openjd/json-schema";
 import { propertiesOf, schemasAt, valuesOf } from "@/lib/openjd/json-schema-navigate";
-import { cursorContext, KEY_LINE, type ContextSegment } from "./cursor-context";
-
-export type Format = "yaml" | "json";
+import type { DocumentFormat } from "@/lib/openjd/parse-source";
+import { cursorContext, KEY_LINE, unquote } from "./cursor-context";
 
 export interface Suggestion {
   label: string;
@@ -22,7 +22,7 @@ export interface Suggestions {
   items: Suggestion[];
 }
 
-export function suggestionsAt(text: string, offset: number, format: Format): Suggestions {
+export function suggestionsAt(text: string, offset: number, format: DocumentFormat): Suggestions {
   const schema = schemaForText(text);
   const ctx = cursorContext(text, offset, format);
   const here = schemasAt(schema, ctx.path);
@@ -59,7 +59,7 @@ export interface Hover {
 }
 
 /** Documentation of the key under the cursor (or of the key whose value is under it). */
-export function hoverAt(text: string, offset: number, format: Format): Hover | null {
+export function hoverAt(text: string, offset: number, format: DocumentFormat): Hover | null {
   const found = format === "json" ? jsonKeyAt(text, offset) : yamlKeyAt(text, offset);
   if (!found) return null;
   const schema = schemaForText(text);
@@ -71,26 +71,24 @@ export function hoverAt(text: string, offset: number, format: Format): Hover | n
   return { start: found.start, end: found.end, contents: `**${found.key}** (${property.shape}${required})\n\n${property.description}\n\n\`${where}\`` };
 }
 
-function formatPath(path: readonly ContextSegment[]): string {
-  return path.map((s, i) => (typeof s === "number" ? `[${s}]` : i === 0 ? s : `.${s}`)).join("");
+/** The whole line the offset is on, and where it starts. */
+function lineAt(text: string, offset: number): { lineStart: number; line: string } {
+  const lineStart = text.lastIndexOf("\n", offset - 1) + 1;
+  const lineEnd = text.indexOf("\n", offset);
+  return { lineStart, line: text.slice(lineStart, lineEnd === -1 ? text.length : lineEnd) };
 }
 
 function yamlKeyAt(text: string, offset: number): { key: string; start: number; end: number } | null {
-  const lineStart = text.lastIndexOf("\n", offset - 1) + 1;
-  const lineEnd = text.indexOf("\n", offset);
-  const line = text.slice(lineStart, lineEnd === -1 ? text.length : lineEnd);
+  const { lineStart, line } = lineAt(text, offset);
   const match = KEY_LINE.exec(line);
   if (!match) return null;
   const start = lineStart + match[1]!.length + match[2]!.length;
   const raw = match[3]!;
-  const key = /^(["']).*\1$/.test(raw) ? raw.slice(1, -1) : raw;
-  return offset >= start && offset <= lineStart + line.length ? { key, start, end: start + raw.length } : null;
+  return offset >= start && offset <= lineStart + line.length ? { key: unquote(raw), start, end: start + raw.length } : null;
 }
 
 function jsonKeyAt(text: string, offset: number): { key: string; start: number; end: number } | null {
-  const lineStart = text.lastIndexOf("\n", offset - 1) + 1;
-  const lineEnd = text.indexOf("\n", offset);
-  const line = text.slice(lineStart, lineEnd === -1 ? text.length : lineEnd);
+  const { lineStart, line } = lineAt(text, offset);
   for (const match of line.matchAll(/"((?:[^"\\]|\\.)*)"\s*:/g)) {
     const start = lineStart + match.index;
     const end = start + match[1]!.length + 2;

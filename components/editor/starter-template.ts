@@ -1,4 +1,5 @@
 /** What a new template starts as, and the library name suggested for a text. */
+import { unquote } from "./cursor-context";
 
 export const STARTER_TEMPLATE = `specificationVersion: jobtemplate-2023-09
 name: Render {{Param.Frames}}
@@ -29,6 +30,5 @@ export function suggestedName(text: string): string {
   const job = /^["']?name["']?\s*:\s*(.+?)\s*,?\s*$/m.exec(text);
   const env = /^\s+["']?name["']?\s*:\s*(.+?)\s*,?\s*$/m.exec(text);
   const raw = (job ?? env)?.[1] ?? "";
-  const unquoted = /^(["']).*\1$/.test(raw) ? raw.slice(1, -1) : raw;
-  return unquoted.trim().slice(0, 128) || "Untitled template";
+  return unquote(raw).trim().slice(0, 128) || "Untitled template";
 }

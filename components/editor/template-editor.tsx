@@ -6,6 +6,7 @@ import { useRouter } from "next/navigation";
 import { useDeferredValue, useMemo, useRef, useState } from "react";
 import type { editor } from "monaco-editor";
 import type { TemplateError } from "@/lib/openjd/errors";
+import type { DocumentFormat } from "@/lib/openjd/parse-source";
 import { ENVIRONMENT_TEMPLATE_SCHEMA, schemaForText } from "@/lib/openjd/json-schema";
 import { checkTemplateText } from "@/lib/openjd/template";
 import { useTRPC } from "@/components/trpc";
@@ -81,7 +82,7 @@ function EditorWorkspace({ initial }: { initial: Initial | null }) {
     if (saved) router.push(`/submit?template=${encodeURIComponent(saved.id)}`);
   };
 
-  const switchFormat = (target: "yaml" | "json") => {
+  const switchFormat = (target: DocumentFormat) => {
     const converted = convertTemplate(text, format, target);
     if (converted.ok) {
       setText(converted.text);

@@ -1,10 +1,11 @@
 "use client";
 
 import { useEffect } from "react";
+import type { DocumentFormat } from "@/lib/openjd/parse-source";
 import type { Monaco } from "./monaco-setup";
-import { hoverAt, suggestionsAt, type Format } from "./schema-assist";
+import { hoverAt, suggestionsAt } from "./schema-assist";
 
-const LANGUAGES: readonly Format[] = ["yaml", "json"];
+const LANGUAGES: readonly DocumentFormat[] = ["yaml", "json"];
 
 /**
  * Completions and hover docs from the template JSON Schema for YAML and JSON models. Providers

@@ -2,7 +2,8 @@
 
 import Link from "next/link";
 import { useState, type ChangeEvent } from "react";
-import type { DocumentFormat } from "@/lib/openjd/parse-source";
+import { detectFormat, SOURCE_LIMITS, type DocumentFormat } from "@/lib/openjd/parse-source";
+import { detectContentFormat } from "@/components/editor/convert-format";
 
 export interface LoadedTemplate {
   text: string;
@@ -14,13 +15,7 @@ export interface LoadedTemplate {
 }
 
 /** The farm refuses larger templates (jobs.submit input limit). */
-const MAX_BYTES = 4 * 1024 * 1024;
-
-export function formatOf(fileName: string, text: string): DocumentFormat {
-  if (/\.json$/i.test(fileName)) return "json";
-  if (/\.ya?ml$/i.test(fileName)) return "yaml";
-  return text.trimStart().startsWith("{") ? "json" : "yaml";
-}
+const MAX_BYTES = SOURCE_LIMITS.maxTextLength;
 
 /** A template file from the artist's computer; it is read in the browser, nothing is uploaded until preview or submit. */
 export function TemplatePicker({ onLoad }: { onLoad: (template: LoadedTemplate) => void }) {
@@ -29,12 +24,12 @@ export function TemplatePicker({ onLoad }: { onLoad: (template: LoadedTemplate) 
     const file = e.target.files?.[0];
     if (!file) return;
     if (file.size > MAX_BYTES) {
-      setProblem(`${file.name} is ${(file.size / 1024 / 1024).toFixed(1)} MB; templates may be at most 4 MB`);
+      setProblem(`${file.name} is ${(file.size / 1024 / 1024).toFixed(1)} MB; templates may be at most ${MAX_BYTES / 1024 / 1024} MB`);
       return;
     }
     setProblem(null);
     const text = await file.text();
-    onLoad({ text, format: formatOf(file.name, text), source: `file ${file.name}` });
+    onLoad({ text, format: detectFormat(file.name) ?? detectContentFormat(text), source: `file ${file.name}` });
   };
   return (
     <div className="param-field">

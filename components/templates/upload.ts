@@ -1,16 +1,13 @@
 /** Reading what an artist drops into the library: which kind of file it is, its name, its bytes as base64. */
 import { suggestedName } from "@/components/editor/starter-template";
+import { detectFormat, type DocumentFormat } from "@/lib/openjd/parse-source";
 
-export type UploadKind = "yaml" | "json" | "zip";
+export type UploadKind = DocumentFormat | "zip";
 
 export const UPLOAD_ACCEPT = ".yaml,.yml,.json,.zip";
 
 export function uploadKind(fileName: string): UploadKind | null {
-  const lower = fileName.toLowerCase();
-  if (lower.endsWith(".zip")) return "zip";
-  if (lower.endsWith(".json")) return "json";
-  if (lower.endsWith(".yaml") || lower.endsWith(".yml")) return "yaml";
-  return null;
+  return fileName.toLowerCase().endsWith(".zip") ? "zip" : detectFormat(fileName);
 }
 
 /** The file's name without its extension; a bundle-style `template.yaml` takes the template's own name. */
