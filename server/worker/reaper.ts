@@ -12,7 +12,10 @@ import { actionProcessGroups } from "../session/subprocess";
 
 const REAPER = fileURLToPath(new URL("./reaper-process.mjs", import.meta.url));
 
-/** Starts the reaper for this process's actions; the returned function stops it (killing nothing still running). */
+/**
+ * Starts the reaper for this process's actions. The returned function stops it; like any end of
+ * the pipe, that kills the action groups still running (none once the agent has stopped).
+ */
 export function startReaper(): () => void {
   if (process.platform === "win32") return () => undefined; // no process groups to leave behind
   const reaper = spawn(process.execPath, [REAPER], { stdio: ["pipe", "ignore", "ignore"], detached: true });
