@@ -12,6 +12,7 @@ import { ingestLogs } from "../services/ingest-logs";
 import { authenticatePool, type PoolRow } from "../services/pools";
 import { registerWorker } from "../services/register-worker";
 import { syncBatcher } from "../services/sync-batcher";
+import { wakeups } from "../router/wakeups";
 import type { PlainAnswer, PlainRequest } from "./node-server";
 
 /** Bodies larger than this are refused before parsing (a log batch is at most ~5,000 lines). */
@@ -71,20 +72,13 @@ async function longPollSync(farm: Farm, pool: PoolRow, sync: SyncRequest, signal
   return syncBatcher(farm).sync(pool, { ...sync, updates: [], waitSeconds: 0 });
 }
 
-function farmChange(farm: Farm, timeoutMs: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      farm.events.off("jobs", done);
-      farm.events.off("workers", done);
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, timeoutMs);
-    farm.events.on("jobs", done);
-    farm.events.on("workers", done);
-    signal.addEventListener("abort", done, { once: true });
-  });
+async function farmChange(farm: Farm, timeoutMs: number, signal: AbortSignal): Promise<void> {
+  const changes = wakeups(farm.events, ["jobs", "workers"], signal);
+  try {
+    await changes.next(timeoutMs);
+  } finally {
+    changes.close();
+  }
 }
 
 function authenticate(farm: Farm, header: string | null): PoolRow {

@@ -2,7 +2,7 @@
  * Farm events collapsed into wake-ups for one live view (a subscription): however many events
  * arrive while the view reads, it reads once more, not once per event; events it does not
  * `accept` never wake it. Live log follows wake on uploads; admin lists on fleet events, with a
- * settle delay and a periodic refresh (farmChanges).
+ * settle delay and a periodic refresh (farmChanges); a worker's long poll on work to dispatch.
  */
 import type { EventEmitter } from "node:events";
 
