@@ -10,6 +10,7 @@ import type { DocumentFormat } from "@/lib/openjd/parse-source";
 import { ENVIRONMENT_TEMPLATE_SCHEMA, schemaForText } from "@/lib/openjd/json-schema";
 import { checkTemplateText } from "@/lib/openjd/template";
 import { useTRPC } from "@/components/trpc";
+import { NoticeLine, type Notice } from "@/components/ui/notice";
 import { convertTemplate, detectContentFormat } from "./convert-format";
 import { ErrorList } from "./error-list";
 import { FormatSwitch } from "./format-switch";
@@ -50,7 +51,7 @@ function EditorWorkspace({ initial }: { initial: Initial | null }) {
   const router = useRouter();
   const [text, setText] = useState(initial?.text ?? STARTER_TEMPLATE);
   const [name, setName] = useState(initial?.name ?? "");
-  const [notice, setNotice] = useState<{ tone: "good" | "bad"; text: string } | null>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
   const instance = useRef<editor.IStandaloneCodeEditor | null>(null);
 
   const format = detectContentFormat(text);
@@ -119,11 +120,7 @@ function EditorWorkspace({ initial }: { initial: Initial | null }) {
         </button>
         <FormatSwitch format={format} onSwitch={switchFormat} />
       </div>
-      {notice ? (
-        <p role={notice.tone === "bad" ? "alert" : "status"} className={notice.tone === "bad" ? "error-text" : "status-good"}>
-          {notice.text}
-        </p>
-      ) : null}
+      <NoticeLine notice={notice} />
       <div className="editor-layout">
         <CodeEditor value={text} format={format} errors={errors} onChange={setText} onReady={(e) => (instance.current = e)} />
         <ErrorList errors={errors} kind={kind} onSelect={moveTo} />

@@ -5,15 +5,14 @@ import { useState } from "react";
 import { detectContentFormat } from "@/components/editor/convert-format";
 import { suggestedName } from "@/components/editor/starter-template";
 import { useTRPC } from "@/components/trpc";
+import { NoticeLine, type Notice } from "@/components/ui/notice";
 import { bytesToBase64, libraryName, UPLOAD_ACCEPT, uploadKind } from "./upload";
-
-type Notice = { tone: "good" | "bad"; text: string } | null;
 
 /** Upload a template file or a job bundle (.zip), or paste a template, into the library. */
 export function AddTemplates() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [notice, setNotice] = useState<Notice>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
   const [pasted, setPasted] = useState("");
   const [pastedName, setPastedName] = useState("");
   const refresh = () => queryClient.invalidateQueries(trpc.templates.list.queryFilter());
@@ -73,11 +72,7 @@ export function AddTemplates() {
           </div>
         </form>
       </div>
-      {notice ? (
-        <p role={notice.tone === "bad" ? "alert" : "status"} className={notice.tone === "bad" ? "error-text" : "status-good"}>
-          {notice.text}
-        </p>
-      ) : null}
+      <NoticeLine notice={notice} />
     </section>
   );
 }
