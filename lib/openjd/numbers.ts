@@ -8,8 +8,9 @@ import type { FloatLiteral } from "./model";
 export const INT64_MIN = -(2n ** 63n);
 export const INT64_MAX = 2n ** 63n - 1n;
 
-const INT_TEXT = /^\s*[-+]?[0-9]+\s*$/;
-const FLOAT_TEXT = /^\s*[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?\s*$/;
+/** The INT and FLOAT text forms; EXPR's conversions from strings accept the same. */
+export const INT_TEXT = /^\s*[-+]?[0-9]+\s*$/;
+export const FLOAT_TEXT = /^\s*[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?\s*$/;
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
 

@@ -4,7 +4,7 @@
  * conversions: int→float, path→string, range_expr→string or list[int], element-wise lists, and,
  * for a single scalar target, scalars to string, string→path, exact float/string→int, int/string→float.
  */
-import { clip } from "../numbers";
+import { FLOAT_TEXT, INT_TEXT, clip } from "../numbers";
 import { IntRangeExpr } from "../range-expr";
 import { typeError } from "./errors";
 import { INT, satisfies, typeToString, type ExprType } from "./types";
@@ -12,9 +12,6 @@ import {
   elementsOf, floatValue, intValue, makeList, pathValue, stringValue, toText, typeOf, unresolvedValue,
   type ExprValue, type PathFormat,
 } from "./values";
-
-const INT_TEXT = /^\s*[-+]?[0-9]+\s*$/;
-const FLOAT_TEXT = /^\s*[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?\s*$/;
 
 export function coerceTo(value: ExprValue, target: ExprType, pathFormat: PathFormat): ExprValue {
   const result = tryCoerce(value, target, pathFormat);

@@ -1,4 +1,5 @@
 /** General functions (spec digest §14.5): len, bool, string, int, float, list, range_expr, fail. */
+import { FLOAT_TEXT } from "../../numbers";
 import { IntRangeExpr } from "../../range-expr";
 import { ExprError, valueError } from "../errors";
 import type { FunctionLibrary } from "../library";
@@ -8,8 +9,8 @@ import { codePointCount } from "./python-text";
 
 const TRUE_WORDS = new Set(["1", "true", "on", "yes"]);
 const FALSE_WORDS = new Set(["0", "false", "off", "no"]);
+/** int() also takes Python's digit separators ("1_000"), which INT values do not. */
 const INT_TEXT = /^\s*[-+]?[0-9](_?[0-9])*\s*$/;
-const FLOAT_TEXT = /^\s*[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?\s*$/;
 
 function text(v: ExprValue): string {
   return (v as { value: string }).value;
