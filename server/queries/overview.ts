@@ -2,9 +2,9 @@
  * The farm at a glance: workers per status, tasks per status (from the jobs' stored roll-ups, so
  * never a count over every task), and how many tasks finished in each of the last minutes.
  */
-import { emptyCounts, TASK_STATUSES, WORKER_STATUSES, type StatusCounts, type WorkerStatus } from "../../lib/farm/statuses";
+import { emptyCounts, TASK_STATUSES, type StatusCounts } from "../../lib/farm/statuses";
 import type { Farm } from "../services/farm";
-import { emptyWorkerCounts, type WorkerCounts } from "./workers";
+import { tallyWorkers, WORKER_TALLY_COLUMNS, type WorkerCounts, type WorkerTallyRow } from "./workers";
 
 export const MINUTE_MS = 60_000;
 
@@ -46,16 +46,7 @@ export function getOverview(farm: Farm, options: { minutes?: number } = {}): Ove
   const minutes = options.minutes ?? 60;
   const since = (Math.floor(now / MINUTE_MS) - minutes + 1) * MINUTE_MS;
 
-  const workers = emptyWorkerCounts();
-  let workersDrained = 0;
-  let workersDisabled = 0;
-  for (const row of sqlite
-    .prepare<[], { status: WorkerStatus; n: number; drained: number; disabled: number }>("SELECT status, COUNT(*) AS n, SUM(drain IS NOT NULL) AS drained, SUM(disabled) AS disabled FROM workers GROUP BY status")
-    .all()) {
-    if ((WORKER_STATUSES as readonly string[]).includes(row.status)) workers[row.status] = row.n;
-    workersDrained += row.drained;
-    workersDisabled += row.disabled;
-  }
+  const fleet = tallyWorkers(sqlite.prepare<[], WorkerTallyRow>(`SELECT ${WORKER_TALLY_COLUMNS} FROM workers GROUP BY status`).all());
 
   const tasks = emptyCounts();
   for (const row of sqlite.prepare<[], { counts: string }>("SELECT counts FROM jobs").all()) {
@@ -74,5 +65,5 @@ export function getOverview(farm: Farm, options: { minutes?: number } = {}): Ove
     )
     .all(since, since);
 
-  return { at: now, workers, workersDrained, workersDisabled, tasks, finishedPerMinute: minuteBuckets(rows, now, minutes) };
+  return { at: now, workers: fleet.workers, workersDrained: fleet.drained, workersDisabled: fleet.disabled, tasks, finishedPerMinute: minuteBuckets(rows, now, minutes) };
 }

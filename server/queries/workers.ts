@@ -9,6 +9,29 @@ export function emptyWorkerCounts(): WorkerCounts {
   return Object.fromEntries(WORKER_STATUSES.map((s) => [s, 0])) as WorkerCounts;
 }
 
+/** Columns of a worker tally; GROUP BY status (and whatever else is grouped). */
+export const WORKER_TALLY_COLUMNS = "status, COUNT(*) AS n, SUM(drain IS NOT NULL) AS drained, SUM(disabled) AS disabled";
+
+export interface WorkerTallyRow {
+  status: WorkerStatus;
+  n: number;
+  drained: number;
+  disabled: number;
+}
+
+/** Workers per status, and how many an admin drained (after task or now) or disabled, whatever their status. */
+export function tallyWorkers(rows: Iterable<WorkerTallyRow>): { workers: WorkerCounts; drained: number; disabled: number } {
+  const workers = emptyWorkerCounts();
+  let drained = 0;
+  let disabled = 0;
+  for (const row of rows) {
+    if (Object.hasOwn(workers, row.status)) workers[row.status] += row.n;
+    drained += row.drained;
+    disabled += row.disabled;
+  }
+  return { workers, drained, disabled };
+}
+
 export interface PoolView {
   id: string;
   name: string;
@@ -32,21 +55,9 @@ export function listPools(farm: Farm): PoolView[] {
       "SELECT id, name, description, enabled, created_at, token_rotated_at FROM pools ORDER BY name",
     )
     .all();
-  const counts = sqlite
-    .prepare<[], { pool_id: string; status: WorkerStatus; n: number; drained: number; disabled: number }>(
-      "SELECT pool_id, status, COUNT(*) AS n, SUM(drain IS NOT NULL) AS drained, SUM(disabled) AS disabled FROM workers GROUP BY pool_id, status",
-    )
-    .all();
+  const counts = sqlite.prepare<[], WorkerTallyRow & { pool_id: string }>(`SELECT pool_id, ${WORKER_TALLY_COLUMNS} FROM workers GROUP BY pool_id, status`).all();
   return pools.map((p) => {
-    const workers = emptyWorkerCounts();
-    let drained = 0;
-    let disabled = 0;
-    for (const c of counts) {
-      if (c.pool_id !== p.id) continue;
-      workers[c.status] = c.n;
-      drained += c.drained;
-      disabled += c.disabled;
-    }
+    const { workers, drained, disabled } = tallyWorkers(counts.filter((c) => c.pool_id === p.id));
     const workerCount = WORKER_STATUSES.reduce((sum, s) => sum + workers[s], 0);
     return { id: p.id, name: p.name, description: p.description, enabled: p.enabled === 1, workerCount, workers, drained, disabled, createdAt: p.created_at, tokenRotatedAt: p.token_rotated_at };
   });
