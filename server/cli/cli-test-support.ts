@@ -30,6 +30,11 @@ export function tempTree(files: Readonly<Record<string, string>> = {}): { dir: s
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/** An action running `script` with /bin/sh, its `args:` line indented `indent` spaces (under `command:`). */
+export function sh(script: string, indent = 8): string {
+  return `command: /bin/sh\n${" ".repeat(indent)}args: ["-c", ${JSON.stringify(script)}]`;
+}
+
 /** A small valid job template: two steps (Encode depends on Render), a chunked frame range. */
 export const RENDER_JOB = `specificationVersion: jobtemplate-2023-09
 extensions: [TASK_CHUNKING]

@@ -4,9 +4,8 @@
  * each checked against what real /bin/sh tasks printed.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { runCli, tempTree } from "./cli-test-support";
+import { runCli, sh, tempTree } from "./cli-test-support";
 
-const sh = (script: string) => `command: /bin/sh\n        args: ["-c", ${JSON.stringify(script)}]`;
 const JOB = `specificationVersion: jobtemplate-2023-09
 name: "Demo {{Param.Who}}"
 parameterDefinitions:

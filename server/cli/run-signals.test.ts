@@ -6,10 +6,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempTree } from "./cli-test-support";
+import { sh, tempTree } from "./cli-test-support";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
-const sh = (script: string, indent = 10) => `command: /bin/sh\n${" ".repeat(indent)}args: ["-c", ${JSON.stringify(script)}]`;
 const stepWith = (onRun: string) => `specificationVersion: jobtemplate-2023-09
 name: Sleeper
 steps:
@@ -19,15 +18,15 @@ steps:
     script:
       actions:
         onEnter:
-          ${sh("echo STEP_ENV_ENTERED")}
+          ${sh("echo STEP_ENV_ENTERED", 10)}
         onExit:
-          ${sh("echo STEP_ENV_EXITED")}
+          ${sh("echo STEP_ENV_EXITED", 10)}
   script:
     actions:
       onRun:
 ${onRun}`;
 // The task sleeps 30 s: a run that waited for it instead of canceling would blow every bound below.
-const SLEEPER = stepWith(`        ${sh("echo TASK_STARTED; sleep 30; echo TASK_FINISHED", 8)}\n`);
+const SLEEPER = stepWith(`        ${sh("echo TASK_STARTED; sleep 30; echo TASK_FINISHED")}\n`);
 // Ignores SIGTERM during a 30 s grace period, so the first SIGINT leaves `loom run` waiting.
 const STUBBORN = stepWith(`        command: python3
         args: ["-c", "import signal, time\\nsignal.signal(signal.SIGTERM, lambda *a: print('TERM_SEEN', flush=True))\\nprint('TASK_STARTED', flush=True)\\nfor _ in range(300): time.sleep(0.1)"]

@@ -5,9 +5,8 @@
  */
 import { existsSync, rmSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { BROKEN_JOB, runCli, tempTree } from "./cli-test-support";
+import { BROKEN_JOB, ENVIRONMENT, runCli, sh, tempTree } from "./cli-test-support";
 
-const sh = (script: string) => `command: /bin/sh\n        args: ["-c", ${JSON.stringify(script)}]`;
 const JOB = `specificationVersion: jobtemplate-2023-09
 name: "Demo {{Param.Who}}"
 parameterDefinitions:
@@ -57,7 +56,7 @@ steps:
         ${sh("echo TASK{{Task.Param.N}}; exit 3")}
 `;
 
-const tree = tempTree({ "job.yaml": JOB, "failing.yaml": FAILING, "broken.yaml": BROKEN_JOB, "env.yaml": "specificationVersion: environment-2023-09\nenvironment:\n  name: E\n  variables:\n    A: '1'\n" });
+const tree = tempTree({ "job.yaml": JOB, "failing.yaml": FAILING, "broken.yaml": BROKEN_JOB, "env.yaml": ENVIRONMENT });
 afterAll(tree.remove);
 const run = (...argv: string[]) => runCli(["run", ...argv], tree.dir);
 /** The task and environment output lines, in the order they were printed. */
