@@ -81,7 +81,7 @@ export function processesWithEnv(name: string, value: string): number[] {
 }
 
 /** SIGKILLs every process (and its group) whose environment holds NAME=value; returns the pids found. */
-export function killProcessesWithEnv(name: string, value: string): number[] {
+function killProcessesWithEnv(name: string, value: string): number[] {
   const pids = processesWithEnv(name, value);
   for (const pid of pids) {
     for (const target of [-pid, pid]) {

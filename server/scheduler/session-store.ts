@@ -112,7 +112,7 @@ export class SessionStore {
     return this.statements.maxSeq.get(sessionId)?.seq ?? -1;
   }
 
-  start(id: string, jobId: string, workerId: string, leaseEpoch: number, reserved: Record<string, number>, now: number, probe = false): void {
+  start(id: string, jobId: string, workerId: string, leaseEpoch: number, reserved: Record<string, number>, now: number, probe: boolean): void {
     this.statements.insert.run(id, jobId, workerId, leaseEpoch, JSON.stringify(reserved), now, probe ? 1 : 0);
   }
 

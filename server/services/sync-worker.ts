@@ -105,8 +105,10 @@ function syncInTransaction(farm: Farm, pool: PoolRow, request: SyncRequest, now:
   const busy = outstanding > 0 || assignments.length > 0;
   const status = workerStatus({ shuttingDown: Boolean(request.draining), drained: worker.drain !== null, busy, holdsSession: open.length > 0 });
   if (status === worker.status) statements.heartbeat.run(now, worker.id);
-  else statements.heartbeatAndStatus.run(now, status, worker.id);
-  if (status !== worker.status) farm.events.emit("worker-status"); // admin views only: long polls do not listen
+  else {
+    statements.heartbeatAndStatus.run(now, status, worker.id);
+    farm.events.emit("worker-status"); // admin views only: long polls do not listen
+  }
   for (const jobId of touched) farm.tasks.settleJob(jobId, now);
   return { leaseEpoch: worker.lease_epoch, syncIntervalSeconds: farm.settings.syncIntervalSeconds, assignments, cancel, stop: false };
 }
