@@ -4,6 +4,7 @@ import type { KeyboardEvent } from "react";
 import { describeFilter, fileFilterWarning } from "@/lib/openjd/form/file-filters";
 import type { FormField } from "@/lib/openjd/form/parameter-form";
 import { stepSpin } from "@/lib/openjd/form/spin-step";
+import { fieldHint } from "./field-hint";
 
 interface FieldProps {
   field: FormField;
@@ -23,10 +24,11 @@ export function ParameterField({ field, value, error, onChange }: FieldProps) {
   const id = `param-${field.name}`;
   const pathNote = PATH_NOTE[field.control];
   const warning = pathNote ? fileFilterWarning(field.fileFilters, value) : null;
+  const hint = fieldHint(field);
   const notes = [
     field.description && { id: `${id}-desc`, text: field.description, className: "field-description" },
     pathNote && { id: `${id}-path`, text: `${pathNote}${field.fileFilters.length > 0 ? `; filters: ${field.fileFilters.map(describeFilter).join("; ")}` : ""}`, className: "muted" },
-    hintText(field) && { id: `${id}-hint`, text: hintText(field)!, className: "muted" },
+    hint && { id: `${id}-hint`, text: hint, className: "muted" },
     warning && { id: `${id}-warning`, text: `Warning: ${warning}`, className: "field-warning" },
     error && { id: `${id}-error`, text: error, className: "error-text" },
   ].filter((n): n is { id: string; text: string; className: string } => Boolean(n));
@@ -93,17 +95,6 @@ export function ParameterField({ field, value, error, onChange }: FieldProps) {
       <Notes notes={notes} />
     </div>
   );
-}
-
-function hintText(field: FormField): string | null {
-  const parts = [field.hint];
-  if (field.spin && field.control === "SPIN_BOX") {
-    if (field.spin.integer) parts.push(field.spin.step !== "1" ? `steps of ${field.spin.step}` : null);
-    else if (field.spin.decimals !== null) parts.push(`${field.spin.decimals} decimal${field.spin.decimals === 1 ? "" : "s"}, steps of ${field.spin.step}`);
-    else if (field.spin.step !== null) parts.push(`each step changes the value by ${Number(field.spin.step) * 100}%`);
-  }
-  const text = parts.filter(Boolean).join("; ");
-  return text === "" ? null : text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function Notes({ notes }: { notes: Array<{ id: string; text: string; className: string }> }) {

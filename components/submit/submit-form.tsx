@@ -4,13 +4,14 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useMemo, useState, type FormEvent } from "react";
 import { fieldErrors, initialValues, parameterInputs } from "@/lib/openjd/form/form-values";
-import { buildParameterForm, type ParameterForm } from "@/lib/openjd/form/parameter-form";
+import { buildParameterForm } from "@/lib/openjd/form/parameter-form";
 import type { JobTemplate } from "@/lib/openjd/model";
 import { useTRPC } from "@/components/trpc";
 import { DEFAULT_SETTINGS, readSettings, type SettingsText } from "./job-settings";
 import { JobSettingsFields } from "./job-settings-fields";
 import { ParameterFields } from "./parameter-fields";
 import { ErrorList, PreviewSteps } from "./preview-panel";
+import { savedValues } from "./saved-values";
 import type { LoadedTemplate } from "./template-picker";
 
 interface Props {
@@ -18,17 +19,6 @@ interface Props {
   job: JobTemplate;
   submitter: string;
   onSubmitterChange: (name: string) => void;
-}
-
-/** Values saved with a library template (a job bundle's parameter_values) as form text. */
-function savedValues(form: ParameterForm, saved: LoadedTemplate["values"]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const field of form.fields) {
-    const value = saved?.[field.name];
-    if (value === undefined || value === null) continue;
-    out[field.name] = Array.isArray(value) ? value.map((v) => (Array.isArray(v) ? JSON.stringify(v) : String(v))).join("\n") : String(value);
-  }
-  return out;
 }
 
 /**
