@@ -10,6 +10,7 @@ import { createPool } from "../services/pools";
 import { submitToFarm } from "../services/submit-job";
 import { apiHandler } from "./app-handler";
 import { startNodeServer, type RunningServer } from "./node-server";
+import { handleWorkerRequest } from "./worker-api";
 
 const JOB = "specificationVersion: jobtemplate-2023-09\nname: J\nsteps:\n- name: S\n  script:\n    actions:\n      onRun: {command: echo}\n";
 const CAPABILITIES = { amounts: {}, attributes: {} };
@@ -25,9 +26,9 @@ async function setup() {
   const farm = createFarm(store);
   const { token } = createPool(farm, { name: "p" });
   server = await startNodeServer(apiHandler(farm));
-  // The Node server answers the protocol on its plain route; Next.js calls the fetch-style handler.
+  // The Node server answers the protocol on its plain route; Next.js's route calls handleWorkerRequest.
   const viaFetchHandler = async (path: string, body: unknown, auth = token) => {
-    const response = await apiHandler(farm)(new Request(`http://loom${path}`, { method: "POST", headers: { authorization: `Bearer ${auth}` }, body: JSON.stringify(body) }));
+    const response = await handleWorkerRequest(farm, new Request(`http://loom${path}`, { method: "POST", headers: { authorization: `Bearer ${auth}` }, body: JSON.stringify(body) }));
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   };
   const post = async (path: string, body: unknown, auth = token) => {
