@@ -5,7 +5,7 @@
  */
 import type { ActionUpdate, AssignedAction, JobDefinition, SessionAssignment } from "../../lib/farm/protocol";
 import { TERMINAL_ACTION_STATUSES } from "../../lib/farm/statuses";
-import { dedent, TEST_PATH, tempRoot } from "../session/session-test-support";
+import { dedent, eventually, TEST_PATH, tempRoot } from "../session/session-test-support";
 import { LogShipper, type LogLine } from "./log-shipper";
 import { SessionExecutor } from "./session-executor";
 import type { ExecutorNotice } from "./session-host";
@@ -27,12 +27,9 @@ export function assignment(sessionId: string, job: JobDefinition, actions: Assig
   return { sessionId, job, actions, end };
 }
 
+/** `eventually`, failing with what was awaited. */
 export async function waitUntil(condition: () => boolean, what: string, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  if (!(await eventually(condition, ms))) throw new Error(`timed out waiting for ${what}`);
 }
 
 export class ExecutorHarness {
