@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clampSelection, clickRow, EMPTY_SELECTION, keyDown, selectAll, selectedRuns, toggleRow, type Selection } from "./task-selection";
+import { clampSelection, clickRow, EMPTY_SELECTION, keyDown, selectAll, toggleRow, type Selection } from "./task-selection";
 
 const sel = (selected: number[], anchor: number | null = null, focus: number | null = anchor): Selection => ({ selected: new Set(selected), anchor, focus });
 const rows = (s: Selection | null) => (s ? [...s.selected].sort((a, b) => a - b) : null);
@@ -65,13 +65,5 @@ describe("helpers", () => {
     expect(clampSelection(s, 10)).toBe(s);
     expect(clampSelection(s, 5)).toEqual(sel([1, 4], 4, 4));
     expect(clampSelection(s, 0)).toEqual(sel([], null, null));
-  });
-
-  it.each<[number[], Array<[number, number]>]>([
-    [[], []],
-    [[3], [[3, 3]]],
-    [[5, 1, 2, 3, 9, 10], [[1, 3], [5, 5], [9, 10]]],
-  ])("selectedRuns(%j)", (selected, runs) => {
-    expect(selectedRuns(sel(selected))).toEqual(runs);
   });
 });

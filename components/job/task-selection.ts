@@ -48,8 +48,6 @@ export function selectAll(sel: Selection, count: number): Selection {
   return { selected: new Set(range(0, count - 1)), anchor: sel.anchor ?? 0, focus: sel.focus ?? 0 };
 }
 
-export type SelectionKey = "ArrowUp" | "ArrowDown" | "Home" | "End" | "PageUp" | "PageDown" | " " | "a" | "Escape";
-
 /** A key press in the table; null when the key is not the table's (let the browser have it). */
 export function keyDown(sel: Selection, key: string, mods: Modifiers, count: number, pageRows = 20): Selection | null {
   if (count === 0) return null;
@@ -79,14 +77,3 @@ export function clampSelection(sel: Selection, count: number): Selection {
   return { selected: new Set(selected), anchor: inside(sel.anchor), focus: inside(sel.focus) };
 }
 
-/** Selected rows in order, as sorted runs `[first, last]` (how the table asks the server for their ids). */
-export function selectedRuns(sel: Selection): Array<[number, number]> {
-  const rows = [...sel.selected].sort((a, b) => a - b);
-  const runs: Array<[number, number]> = [];
-  for (const row of rows) {
-    const run = runs[runs.length - 1];
-    if (run && run[1] === row - 1) run[1] = row;
-    else runs.push([row, row]);
-  }
-  return runs;
-}
