@@ -4,6 +4,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useSubscription } from "@trpc/tanstack-react-query";
 import Link from "next/link";
 import { useState } from "react";
+import { statusLabel } from "@/lib/farm/display";
 import { WORKER_STATUSES } from "@/lib/farm/statuses";
 import type { WorkerView } from "@/server/queries/workers";
 import { useTRPC } from "../trpc";
@@ -31,7 +32,7 @@ export function WorkersTable({ poolId }: { poolId?: string }) {
       <div className="toolbar" aria-live="polite">
         <span>
           {workers.length} worker{workers.length === 1 ? "" : "s"}
-          {counts.length > 0 && `: ${counts.map(([s, n]) => `${n} ${s.toLowerCase().replace("_", " ")}`).join(", ")}`}
+          {counts.length > 0 && `: ${counts.map(([s, n]) => `${n} ${statusLabel(s).toLowerCase()}`).join(", ")}`}
         </span>
         <span className="muted live-state">{live.status === "pending" ? "live" : live.status === "connecting" ? "connecting…" : live.status === "error" ? "live updates lost; reconnecting" : ""}</span>
       </div>

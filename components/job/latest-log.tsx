@@ -5,6 +5,7 @@ import Link from "next/link";
 import { TERMINAL_ACTION_STATUSES } from "@/lib/farm/statuses";
 import type { TaskRowView } from "@/server/queries/jobs";
 import { LogViewer } from "../logs/log-viewer";
+import { taskAttempts } from "../session/timeline";
 import { useTRPC } from "../trpc";
 import { StatusBadge } from "../ui/status";
 import { sessionHref } from "./task-table";
@@ -13,8 +14,7 @@ import { sessionHref } from "./task-table";
 export function LatestLog({ jobId, task }: { jobId: string; task: TaskRowView }) {
   const trpc = useTRPC();
   const sessions = useQuery(trpc.jobs.sessions.queryOptions({ jobId, taskId: task.id }));
-  const runs = (sessions.data ?? []).flatMap((s) => s.actions.filter((a) => a.kind === "TASK_RUN" && a.taskId === task.id).map((a) => ({ ...a, sessionId: s.id })));
-  const latest = runs[runs.length - 1];
+  const latest = taskAttempts(sessions.data ?? [], task.id).at(-1);
   // A finished task may no longer name its Session; its latest run still does.
   const href = latest ? `/jobs/${jobId}/sessions/${latest.sessionId}?task=${task.id}` : sessionHref(jobId, task);
   return (
@@ -29,7 +29,7 @@ export function LatestLog({ jobId, task }: { jobId: string; task: TaskRowView })
       </h3>
       {sessions.error && <p className="error-text">Could not load the task's Sessions: {sessions.error.message}</p>}
       {!latest && sessions.data && <p className="muted">This task has not run yet.</p>}
-      {latest && <LogViewer sessionId={latest.sessionId} actionId={latest.id} height="16rem" ended={TERMINAL_ACTION_STATUSES.has(latest.status)} />}
+      {latest && <LogViewer sessionId={latest.sessionId} actionId={latest.actionId} height="16rem" ended={TERMINAL_ACTION_STATUSES.has(latest.status)} />}
     </section>
   );
 }

@@ -3,7 +3,6 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useSubscription } from "@trpc/tanstack-react-query";
 import Link from "next/link";
-import { STATUS_TONES, statusLabel } from "@/lib/farm/display";
 import { TASK_STATUSES, WORKER_STATUSES } from "@/lib/farm/statuses";
 import { useTRPC } from "../trpc";
 import { CountsBar, StatusBadge } from "../ui/status";
@@ -49,7 +48,7 @@ export function OverviewLive() {
         <ul className="stat-tiles" aria-label="Tasks by status">
           {TASK_STATUSES.map((s) => (
             <li key={s} className={data.tasks[s] === 0 ? "zero" : undefined}>
-              <span className="stat-number">{data.tasks[s]}</span> <span className={`badge tone-${STATUS_TONES[s]}`}>{statusLabel(s)}</span>
+              <span className="stat-number">{data.tasks[s]}</span> <StatusBadge status={s} />
             </li>
           ))}
         </ul>

@@ -8,7 +8,7 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useRef } from "react";
 import { StatusBadge } from "@/components/ui/status";
-import { elapsed, formatDuration } from "@/lib/farm/display";
+import { elapsed, formatDuration, statusLabel } from "@/lib/farm/display";
 import type { ActionDetail } from "@/server/queries/sessions";
 import { actionLabel, axisTicks, barOf, type Axis } from "./timeline";
 
@@ -48,7 +48,7 @@ export function SessionTimeline({ actions, axis, now, selectedId, onSelect }: Pr
             const selected = action.id === selectedId;
             return (
               <li key={action.id} style={{ transform: `translateY(${item.start}px)`, height: ROW }}>
-                <button type="button" className="timeline-row" aria-pressed={selected} onClick={() => onSelect(selected ? null : action.id)} aria-label={`${label}: ${action.status.toLowerCase().replace(/_/g, " ")}, ${elapsed(action.startedAt, action.endedAt, now)}`}>
+                <button type="button" className="timeline-row" aria-pressed={selected} onClick={() => onSelect(selected ? null : action.id)} aria-label={`${label}: ${statusLabel(action.status).toLowerCase()}, ${elapsed(action.startedAt, action.endedAt, now)}`}>
                   <span className="timeline-label">
                     <span className="timeline-name">{label}</span>
                     <StatusBadge status={action.status} />

@@ -84,17 +84,17 @@ export function actionLabel(action: NamedAction): string {
   }
 }
 
-export interface Attempt {
+export interface Attempt<S extends string = string> {
   number: number;
   sessionId: string;
   actionId: string;
   workerId: string;
-  status: string;
+  status: S;
   startedAt: number | null;
 }
 
 /** A task's runs across its Sessions (jobs.sessions with taskId: Sessions by start, actions by seq), numbered from 1. */
-export function taskAttempts(sessions: ReadonlyArray<{ id: string; workerId: string; actions: ReadonlyArray<{ id: string; kind: string; taskId: number | null; status: string; startedAt: number | null }> }>, taskId: number): Attempt[] {
+export function taskAttempts<S extends string>(sessions: ReadonlyArray<{ id: string; workerId: string; actions: ReadonlyArray<{ id: string; kind: string; taskId: number | null; status: S; startedAt: number | null }> }>, taskId: number): Attempt<S>[] {
   return sessions
     .flatMap((s) => s.actions.filter((a) => a.kind === "TASK_RUN" && a.taskId === taskId).map((a) => ({ sessionId: s.id, actionId: a.id, workerId: s.workerId, status: a.status, startedAt: a.startedAt })))
     .map((run, i) => ({ number: i + 1, ...run }));
