@@ -4,7 +4,7 @@ import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-quer
 import { useSubscription } from "@trpc/tanstack-react-query";
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
-import { useCallback, useEffect, useMemo, useRef, type KeyboardEvent } from "react";
+import { useEffect, useMemo, useRef, type KeyboardEvent } from "react";
 import { formatDuration, formatTimestamp, percentDone } from "@/lib/farm/display";
 import type { JobSummary } from "@/server/queries/jobs";
 import { useTRPC } from "../trpc";
@@ -61,19 +61,17 @@ export function JobsTable() {
   useEffect(() => {
     for (const job of list.data?.jobs ?? []) known.current.add(job.id);
   }, [list.data]);
-  const flush = useCallback(
-    (batches: JobSummary[][]) => {
-      const changed = batches.flat();
-      const current = queryClient.getQueryData<JobPage>(queryKey);
-      if (current) {
-        const { page, refetch } = applyJobChanges(current, changed, view, known.current);
-        queryClient.setQueryData(queryKey, page);
-        if (refetch) void queryClient.invalidateQueries({ queryKey });
-      }
-      for (const job of changed) known.current.add(job.id);
-    },
-    [queryClient, queryKey, view],
-  );
+  // A new function each render (the query key is a new array each time); useCoalesced calls the latest.
+  const flush = (batches: JobSummary[][]) => {
+    const changed = batches.flat();
+    const current = queryClient.getQueryData<JobPage>(queryKey);
+    if (current) {
+      const { page, refetch } = applyJobChanges(current, changed, view, known.current);
+      queryClient.setQueryData(queryKey, page);
+      if (refetch) void queryClient.invalidateQueries({ queryKey });
+    }
+    for (const job of changed) known.current.add(job.id);
+  };
   const push = useCoalesced(flush, 1_000);
   const live = useSubscription(trpc.jobs.onChange.subscriptionOptions({}, { onData: (event) => push(event.data) }));
 

@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
-import { Batcher, LineStore, type LogLine } from "./line-store";
+import { describe, expect, it, vi } from "vitest";
+import { afterMs, Batcher, LineStore, type LogLine } from "./line-store";
 
 const lines = (from: number, count: number): LogLine[] => Array.from({ length: count }, (_, i) => ({ id: from + i, actionId: null, time: 0, line: `l${from + i}` }));
 
@@ -58,6 +58,23 @@ describe("Batcher", () => {
     clock.tick();
     expect(flushed.map((f) => f.length)).toEqual([1000, 1]);
     expect(flushed.flat()).toEqual(Array.from({ length: 1001 }, (_, i) => i));
+  });
+
+  it("after a delay: a burst is flushed once, the delay after its first item", () => {
+    vi.useFakeTimers();
+    try {
+      const flushed: number[][] = [];
+      const batcher = new Batcher<number>((items) => flushed.push(items), afterMs(1000));
+      batcher.push(1);
+      vi.advanceTimersByTime(600);
+      batcher.push(2);
+      vi.advanceTimersByTime(399);
+      expect(flushed).toEqual([]);
+      vi.advanceTimersByTime(1);
+      expect(flushed).toEqual([[1, 2]]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("drops what is pending when disposed", () => {

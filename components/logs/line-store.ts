@@ -54,13 +54,20 @@ export class LineStore {
   }
 }
 
-/** Requests a callback (on the next animation frame in the browser); returns its cancel. */
+/** Requests a callback (on the next animation frame, after a delay…); returns its cancel. */
 export type Scheduler = (callback: () => void) => () => void;
 
 export const animationFrame: Scheduler = (callback) => {
   const handle = requestAnimationFrame(callback);
   return () => cancelAnimationFrame(handle);
 };
+
+export const afterMs =
+  (ms: number): Scheduler =>
+  (callback) => {
+    const handle = setTimeout(callback, ms);
+    return () => clearTimeout(handle);
+  };
 
 /** Collects items and flushes them together at most once per scheduled tick. */
 export class Batcher<T> {
@@ -77,8 +84,7 @@ export class Batcher<T> {
     this.cancel ??= this.schedule(() => this.run());
   }
 
-  /** Flushes now whatever is pending (e.g. before a download or when the view closes). */
-  run(): void {
+  private run(): void {
     this.cancel = null;
     if (this.pending.length === 0) return;
     const items = this.pending;
