@@ -60,7 +60,8 @@ function EditorWorkspace({ initial }: { initial: Initial | null }) {
   const checked = useMemo(() => checkTemplateText(checkedText, detectContentFormat(checkedText)), [checkedText]);
   const errors = checked.errors;
   const kind = schemaForText(text) === ENVIRONMENT_TEMPLATE_SCHEMA ? "environment" : "job";
-  const saveName = name.trim() || suggestedName(text);
+  const suggested = suggestedName(text);
+  const saveName = name.trim() || suggested;
 
   const save = useMutation(
     trpc.templates.save.mutationOptions({
@@ -105,7 +106,7 @@ function EditorWorkspace({ initial }: { initial: Initial | null }) {
       <div className="toolbar editor-toolbar">
         <label className="inline-label">
           Template name
-          <input value={name} onChange={(e) => setName(e.target.value)} placeholder={suggestedName(text)} maxLength={128} />
+          <input value={name} onChange={(e) => setName(e.target.value)} placeholder={suggested} maxLength={128} />
         </label>
         <button type="button" className="primary" onClick={() => void saveTemplate().catch(() => undefined)} disabled={save.isPending}>
           Save to library
