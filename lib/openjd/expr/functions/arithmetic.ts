@@ -2,12 +2,7 @@
 import { ExprError, valueError } from "../errors";
 import type { FunctionLibrary } from "../library";
 import { floatValue, intValue, type ExprValue } from "../values";
-
-type Int = Extract<ExprValue, { kind: "int" }>;
-type Float = Extract<ExprValue, { kind: "float" }>;
-
-const int = (v: ExprValue) => (v as Int).value;
-const num = (v: ExprValue) => (v as Float).value;
+import { int, num } from "./args";
 
 function zeroDivision(): ExprError {
   return new ExprError("zero-division", "division by zero");
@@ -79,5 +74,5 @@ export function registerArithmetic(lib: FunctionLibrary): void {
     .define("__neg__", "(int) -> int", ([a]) => intValue(-int(a!)))
     .define("__neg__", "(float) -> float", ([a]) => floatValue(-num(a!)))
     .define("__pos__", "(int) -> int", ([a]) => a!)
-    .define("__pos__", "(float) -> float", ([a]) => floatValue((a as { value: number }).value));
+    .define("__pos__", "(float) -> float", ([a]) => floatValue(num(a!)));
 }

@@ -3,6 +3,7 @@ import { compareValues, valuesEqual } from "../compare";
 import { typeError } from "../errors";
 import type { FunctionLibrary } from "../library";
 import { boolValue, elementsOf, type ExprValue } from "../values";
+import { text } from "./args";
 
 type Bool = Extract<ExprValue, { kind: "bool" }>;
 
@@ -33,5 +34,5 @@ export function registerComparison(lib: FunctionLibrary): void {
       if (r.kind !== "range_expr" || i.kind !== "int") throw typeError("'in' needs a range and an int");
       return boolValue(r.value.indexOf(i.value) >= 0n);
     })
-    .define("__contains__", "(string, string) -> bool", ([text, part]) => boolValue((text as { value: string }).value.includes((part as { value: string }).value)));
+    .define("__contains__", "(string, string) -> bool", ([s, part]) => boolValue(text(s).includes(text(part))));
 }

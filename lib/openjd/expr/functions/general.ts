@@ -4,7 +4,8 @@ import { IntRangeExpr } from "../../range-expr";
 import { ExprError, valueError } from "../errors";
 import type { FunctionLibrary } from "../library";
 import { INT } from "../types";
-import { FALSE, TRUE, boolValue, elementsOf, floatValue, intValue, makeList, stringValue, toText, type ExprValue } from "../values";
+import { FALSE, TRUE, boolValue, elementsOf, floatValue, intValue, makeList, stringValue, toText } from "../values";
+import { asList, int, num, text, type Range } from "./args";
 import { codePointCount } from "./python-text";
 
 const TRUE_WORDS = new Set(["1", "true", "on", "yes"]);
@@ -12,22 +13,18 @@ const FALSE_WORDS = new Set(["0", "false", "off", "no"]);
 /** int() also takes Python's digit separators ("1_000"), which INT values do not. */
 const INT_TEXT = /^\s*[-+]?[0-9](_?[0-9])*\s*$/;
 
-function text(v: ExprValue): string {
-  return (v as { value: string }).value;
-}
-
 export function registerGeneral(lib: FunctionLibrary): void {
   lib
-    .define("len", "(list[any]) -> int", ([v]) => intValue(BigInt((v as Extract<ExprValue, { kind: "list" }>).items.length)))
+    .define("len", "(list[any]) -> int", ([v]) => intValue(BigInt(asList(v).items.length)))
     .define("len", "(string) -> int", ([v]) => intValue(BigInt(codePointCount(text(v!)))))
     .define("len", "(path) -> int", ([v]) => intValue(BigInt(codePointCount(text(v!)))))
-    .define("len", "(range_expr) -> int", ([v]) => intValue((v as Extract<ExprValue, { kind: "range_expr" }>).value.size));
+    .define("len", "(range_expr) -> int", ([v]) => intValue((v as Range).value.size));
 
   lib
     .define("bool", "(bool) -> bool", ([v]) => v!)
     .define("bool", "(nulltype) -> bool", () => FALSE)
-    .define("bool", "(int) -> bool", ([v]) => boolValue((v as { value: bigint }).value !== 0n))
-    .define("bool", "(float) -> bool", ([v]) => boolValue((v as { value: number }).value !== 0))
+    .define("bool", "(int) -> bool", ([v]) => boolValue(int(v) !== 0n))
+    .define("bool", "(float) -> bool", ([v]) => boolValue(num(v) !== 0))
     .define("bool", "(string) -> bool", ([v]) => {
       const word = text(v!).trim().toLowerCase();
       if (TRUE_WORDS.has(word)) return TRUE;
@@ -40,7 +37,7 @@ export function registerGeneral(lib: FunctionLibrary): void {
   lib
     .define("int", "(int) -> int", ([v]) => v!)
     .define("int", "(float) -> int", ([v]) => {
-      const x = (v as { value: number }).value;
+      const x = num(v);
       if (!Number.isInteger(x)) throw valueError(`${toText(v!)} is not a whole number; use round(), floor() or ceil()`);
       return intValue(BigInt(x));
     })
@@ -51,7 +48,7 @@ export function registerGeneral(lib: FunctionLibrary): void {
 
   lib
     .define("float", "(float) -> float", ([v]) => v!)
-    .define("float", "(int) -> float", ([v]) => floatValue(Number((v as { value: bigint }).value)))
+    .define("float", "(int) -> float", ([v]) => floatValue(Number(int(v))))
     .define("float", "(string) -> float", ([v]) => {
       if (!FLOAT_TEXT.test(text(v!))) throw valueError(`'${text(v!)}' is not a number`);
       return floatValue(Number(text(v!).trim()));
@@ -70,9 +67,9 @@ export function registerGeneral(lib: FunctionLibrary): void {
       return { kind: "range_expr", value: parsed.value };
     })
     .define("range_expr", "(list[int]) -> range_expr", ([v]) => {
-      const items = (v as Extract<ExprValue, { kind: "list" }>).items;
+      const items = asList(v).items;
       if (items.length === 0) throw valueError("range_expr() of an empty list: a range expression needs at least one value");
-      return { kind: "range_expr", value: IntRangeExpr.fromValues(items.map((i) => (i as { value: bigint }).value)) };
+      return { kind: "range_expr", value: IntRangeExpr.fromValues(items.map(int)) };
     });
 
   lib.define("fail", "(string) -> noreturn", ([v]) => {

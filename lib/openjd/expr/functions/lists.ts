@@ -9,13 +9,7 @@ import { valueError } from "../errors";
 import type { EvalContext, FunctionLibrary } from "../library";
 import { INT, type ExprType } from "../types";
 import { elementsOf, makeList, type ExprValue } from "../values";
-
-type Int = Extract<ExprValue, { kind: "int" }>;
-type List = Extract<ExprValue, { kind: "list" }>;
-type Range = Extract<ExprValue, { kind: "range_expr" }>;
-
-const int = (v: ExprValue | undefined) => (v as Int).value;
-const asList = (v: ExprValue | undefined) => v as List;
+import { asList, int, type List, type Range } from "./args";
 
 function rangeList(start: bigint, stop: bigint, step: bigint, ctx: EvalContext): ExprValue {
   if (step === 0n) throw valueError("range() step must not be zero");

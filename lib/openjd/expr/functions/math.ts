@@ -4,16 +4,10 @@ import { compareValues } from "../compare";
 import { ExprError, valueError } from "../errors";
 import type { EvalContext, FunctionLibrary } from "../library";
 import { floatValue, intValue, type ExprValue } from "../values";
+import { asList, int, num, type Range } from "./args";
 import { divideHalfEven, roundedUnits, unitsToText } from "./python-round";
 
-type Int = Extract<ExprValue, { kind: "int" }>;
-type Float = Extract<ExprValue, { kind: "float" }>;
-type List = Extract<ExprValue, { kind: "list" }>;
-type Range = Extract<ExprValue, { kind: "range_expr" }>;
-
-const int = (v: ExprValue | undefined) => (v as Int).value;
-const num = (v: ExprValue | undefined) => (v as Float).value;
-const items = (v: ExprValue | undefined) => (v as List).items;
+const items = (v: ExprValue | undefined) => asList(v).items;
 const range = (v: ExprValue | undefined) => (v as Range).value;
 
 function pick(name: "min" | "max", values: readonly ExprValue[]): ExprValue {
@@ -29,7 +23,7 @@ function pick(name: "min" | "max", values: readonly ExprValue[]): ExprValue {
 function sumInts(values: readonly ExprValue[]): ExprValue {
   let total = 0n;
   // Checked at every step: int64 overflow anywhere in the computation is an error.
-  for (const v of values) total = (intValue(total + int(v)) as Int).value;
+  for (const v of values) total = int(intValue(total + int(v)));
   return intValue(total);
 }
 

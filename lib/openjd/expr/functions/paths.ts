@@ -12,9 +12,7 @@ import {
 } from "../paths";
 import { PATH, STRING } from "../types";
 import { boolValue, makeList, pathValue, stringValue, unresolvedValue, type ExprValue } from "../values";
-
-type Text = { value: string };
-const text = (v: ExprValue | undefined) => (v as Text).value;
+import { asList, int, text } from "./args";
 
 /** Runs a path operation, turning its PathError into an EXPR value error. */
 function attempt<T>(operation: () => T): T {
@@ -49,16 +47,16 @@ export function registerPaths(lib: FunctionLibrary): void {
     .define("path", "(string) -> path", ([v], ctx) => path(text(v), ctx))
     .define("path", "(path) -> path", ([v]) => v as ExprValue)
     .define("path", "(list[string]) -> path", ([v], ctx) => {
-      const parts = (v as Extract<ExprValue, { kind: "list" }>).items.map(text);
+      const parts = asList(v).items.map(text);
       ctx.charge(parts.length);
       return path(attempt(() => pathFromParts(parts, ctx.pathFormat)), ctx);
     })
-    .define("path", "(list[path]) -> path", ([v], ctx) => path(attempt(() => pathFromParts((v as Extract<ExprValue, { kind: "list" }>).items.map(text), ctx.pathFormat)), ctx))
+    .define("path", "(list[path]) -> path", ([v], ctx) => path(attempt(() => pathFromParts(asList(v).items.map(text), ctx.pathFormat)), ctx))
     .define("with_name", "(path, string) -> path", ([p, n], ctx) => path(attempt(() => withName(text(p), text(n), ctx.pathFormat)), ctx))
     .define("with_stem", "(path, string) -> path", ([p, n], ctx) => path(attempt(() => withStem(text(p), text(n), ctx.pathFormat)), ctx))
     .define("with_suffix", "(path, string) -> path", ([p, n], ctx) => path(attempt(() => withSuffix(text(p), text(n), ctx.pathFormat)), ctx))
-    .define("with_number", "(path, int) -> path", ([p, n], ctx) => path(attempt(() => withNumber(text(p), (n as { value: bigint }).value, ctx.pathFormat)), ctx))
-    .define("with_number", "(string, int) -> string", ([p, n], ctx) => stringValue(attempt(() => withNumber(text(p), (n as { value: bigint }).value, ctx.pathFormat))))
+    .define("with_number", "(path, int) -> path", ([p, n], ctx) => path(attempt(() => withNumber(text(p), int(n), ctx.pathFormat)), ctx))
+    .define("with_number", "(string, int) -> string", ([p, n], ctx) => stringValue(attempt(() => withNumber(text(p), int(n), ctx.pathFormat))))
     .define("as_posix", "(path) -> string", ([p], ctx) => stringValue(attempt(() => asPosix(text(p), ctx.pathFormat))))
     .define("is_absolute", "(path) -> bool", ([p], ctx) => boolValue(attempt(() => isAbsolutePath(text(p), ctx.pathFormat))))
     .define("is_relative_to", "(path, path) -> bool", ([p, b], ctx) => boolValue(attempt(() => isRelativeTo(text(p), text(b), ctx.pathFormat))))

@@ -4,8 +4,7 @@ import type { EvalContext, FunctionLibrary } from "../library";
 import { RegexError, reEscape, reFindall, reMatch, reSearch, reSplit, reSub } from "../regex";
 import { STRING, listOf } from "../types";
 import { NULL, makeList, stringValue, type ExprValue } from "../values";
-
-const text = (v: ExprValue | undefined) => (v as { value: string }).value;
+import { int, text } from "./args";
 
 /** Runs a regex operation on the evaluator's budget; pattern errors become value errors. */
 function run<T>(ctx: EvalContext, operation: (charge: (n: number) => void) => T): T {
@@ -37,6 +36,6 @@ export function registerRegex(lib: FunctionLibrary): void {
     .define("re_escape", "(string) -> string", ([s]) => stringValue(reEscape(text(s))))
     .define("re_split", "(string, string) -> list[string]", ([s, p], ctx) => strings(run(ctx, (c) => reSplit(text(s), text(p), 0, c))))
     .define("re_split", "(string, string, int) -> list[string]", ([s, p, m], ctx) =>
-      strings(run(ctx, (c) => reSplit(text(s), text(p), Number((m as { value: bigint }).value), c))),
+      strings(run(ctx, (c) => reSplit(text(s), text(p), Number(int(m)), c))),
     );
 }

@@ -8,9 +8,8 @@ import { reserveText } from "../budget";
 import { valueError } from "../errors";
 import type { EvalContext, FunctionLibrary } from "../library";
 import { stringValue, toText, type ExprValue } from "../values";
+import { text } from "./args";
 import { isSpaceChar } from "./python-text";
-
-type List = Extract<ExprValue, { kind: "list" }>;
 
 const hex = (n: number, width: number) => n.toString(16).padStart(width, "0");
 
@@ -154,7 +153,7 @@ function pwsh(value: ExprValue): string {
 }
 
 const words = (value: ExprValue, word: (s: string) => string): string =>
-  value.kind === "list" ? (value as List).items.map((item) => word((item as { value: string }).value)).join(" ") : word((value as { value: string }).value);
+  value.kind === "list" ? value.items.map((item) => word(text(item))).join(" ") : word(text(value));
 
 export function registerRepr(lib: FunctionLibrary): void {
   const define = (name: string, signature: string, render: (value: ExprValue) => string) =>

@@ -8,13 +8,8 @@ import { valueError } from "../errors";
 import type { EvalContext, FunctionLibrary } from "../library";
 import { STRING } from "../types";
 import { makeList, stringValue, type ExprValue } from "../values";
+import { asList, int, text, type List } from "./args";
 import { WHITESPACE_RUN } from "./python-text";
-
-type Int = Extract<ExprValue, { kind: "int" }>;
-type List = Extract<ExprValue, { kind: "list" }>;
-
-const text = (v: ExprValue | undefined) => (v as { value: string }).value;
-const int = (v: ExprValue | undefined) => (v as Int).value;
 
 function separator(name: string, sep: string): string {
   if (sep === "") throw valueError(`${name}(): the separator must not be empty (use [s[i] for i in range(len(s))] for characters)`);
@@ -78,6 +73,6 @@ export function registerStringSplit(lib: FunctionLibrary): void {
   }
   lib
     .define("join", "(list[nulltype], string) -> string", () => stringValue(""))
-    .define("join", "(list[string], string) -> string", ([l, sep], ctx) => join(l as List, text(sep), ctx))
-    .define("join", "(list[path], string) -> string", ([l, sep], ctx) => join(l as List, text(sep), ctx));
+    .define("join", "(list[string], string) -> string", ([l, sep], ctx) => join(asList(l), text(sep), ctx))
+    .define("join", "(list[path], string) -> string", ([l, sep], ctx) => join(asList(l), text(sep), ctx));
 }

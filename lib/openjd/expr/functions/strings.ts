@@ -6,13 +6,8 @@ import { reserveText } from "../budget";
 import { valueError } from "../errors";
 import type { EvalContext, FunctionLibrary } from "../library";
 import { boolValue, intValue, stringValue, toText, type ExprValue } from "../values";
+import { int, text, type Range } from "./args";
 import { PREDICATES, codePointCount, codePointOffset, pythonCapitalize, pythonStrip, pythonTitle } from "./python-text";
-
-type Int = Extract<ExprValue, { kind: "int" }>;
-type Range = Extract<ExprValue, { kind: "range_expr" }>;
-
-const text = (v: ExprValue | undefined) => (v as { value: string }).value;
-const int = (v: ExprValue | undefined) => (v as Int).value;
 
 function nonEmpty(name: string, argument: string, value: string): string {
   if (value === "") throw valueError(`${name}(): the ${argument} argument must not be empty`);

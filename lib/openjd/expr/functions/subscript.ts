@@ -4,8 +4,7 @@ import { ExprError, typeError, valueError } from "../errors";
 import type { FunctionLibrary } from "../library";
 import { INT } from "../types";
 import { intValue, makeList, stringValue, type ExprValue } from "../values";
-
-type Int = Extract<ExprValue, { kind: "int" }>;
+import { asList, int, text, type Range } from "./args";
 
 function index(length: number, value: bigint, what: string): number {
   const i = value < 0n ? BigInt(length) + value : value;
@@ -36,17 +35,17 @@ function sliceIndices(length: number, start: ExprValue, stop: ExprValue, step: E
 export function registerSubscript(lib: FunctionLibrary): void {
   lib
     .define("__getitem__", "(list[T], int) -> T", ([list, i]) => {
-      const items = (list as Extract<ExprValue, { kind: "list" }>).items;
-      return items[index(items.length, (i as Int).value, "a list")] as ExprValue;
+      const items = asList(list).items;
+      return items[index(items.length, int(i), "a list")] as ExprValue;
     })
-    .define("__getitem__", "(string, int) -> string", ([text, i]) => {
-      const chars = [...(text as { value: string }).value];
-      return stringValue(chars[index(chars.length, (i as Int).value, "a string")] as string);
+    .define("__getitem__", "(string, int) -> string", ([s, i]) => {
+      const chars = [...text(s)];
+      return stringValue(chars[index(chars.length, int(i), "a string")] as string);
     })
     .define("__getitem__", "(range_expr, int) -> int", ([range, i]) => {
       // Ranges can hold more values than a double counts exactly: index in bigint.
-      const r = (range as Extract<ExprValue, { kind: "range_expr" }>).value;
-      const value = (i as Int).value;
+      const r = (range as Range).value;
+      const value = int(i);
       const at = value < 0n ? r.size + value : value;
       if (at < 0n || at >= r.size) throw new ExprError("index", `index ${value} is out of range for a range of ${r.size} values`);
       return intValue(r.at(at));
@@ -61,19 +60,19 @@ export function registerSubscript(lib: FunctionLibrary): void {
   });
   lib
     .define("__getslice__", `(list[T], ${bounds}) -> list[T]`, ([list, a, b, c], ctx) => {
-      const l = list as Extract<ExprValue, { kind: "list" }>;
+      const l = asList(list);
       const picked = sliceIndices(l.items.length, a!, b!, c!);
       ctx.charge(picked.length);
       return makeList(picked.map((i) => l.items[i] as ExprValue), l.itemType);
     })
-    .define("__getslice__", `(string, ${bounds}) -> string`, ([text, a, b, c], ctx) => {
-      const chars = [...(text as { value: string }).value];
+    .define("__getslice__", `(string, ${bounds}) -> string`, ([s, a, b, c], ctx) => {
+      const chars = [...text(s)];
       const picked = sliceIndices(chars.length, a!, b!, c!);
       ctx.charge(picked.length);
       return stringValue(picked.map((i) => chars[i]).join(""));
     })
     .define("__getslice__", `(range_expr, ${bounds}) -> range_expr | list[int]`, ([range, a, b, c], ctx) => {
-      const r = (range as Extract<ExprValue, { kind: "range_expr" }>).value;
+      const r = (range as Range).value;
       if (r.size > 10_000_000n) throw new ExprError("limit", "range too large to slice");
       const picked = sliceIndices(Number(r.size), a!, b!, c!).map((i) => r.at(BigInt(i)));
       ctx.charge(picked.length);
