@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { TASK_STATUSES, type StatusCounts, type TaskStatus } from "../../lib/farm/statuses";
 import type { HostRequirements } from "../../lib/openjd/capabilities";
+import { perDatabase } from "../db/per-database";
 import { AppError } from "../services/errors";
 import type { Farm } from "../services/farm";
 
@@ -140,9 +141,11 @@ export function listSubmitters(farm: Farm): string[] {
   return farm.store.sqlite.prepare<[], { submitter: string }>("SELECT DISTINCT submitter FROM jobs ORDER BY submitter LIMIT 500").all().map((r) => r.submitter);
 }
 
-/** One job's row as the job table shows it (what live views re-read on every change). */
+const summaryStatement = perDatabase((sqlite) => sqlite.prepare<[string], JobRowRaw>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = ?`));
+
+/** One job's row as the job table shows it (what live views re-read on every change, so prepared once). */
 export function getJobSummary(farm: Farm, jobId: string): JobSummary {
-  const row = farm.store.sqlite.prepare<[string], JobRowRaw>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = ?`).get(jobId);
+  const row = summaryStatement(farm.store.sqlite).get(jobId);
   if (!row) throw new AppError("NOT_FOUND", `no job ${jobId}`);
   return toSummary(row);
 }
