@@ -7,14 +7,13 @@
 import { ExprError, valueError } from "./expr/errors";
 import { evaluate } from "./expr/evaluator";
 import { standardLibrary } from "./expr/functions";
-import { INT, STRING, optional } from "./expr/types";
+import { STRING } from "./expr/types";
 import { boolValue, makeList, pathValue, stringValue, toText, type ExprValue, type PathFormat } from "./expr/values";
 import { evaluateFormat, formatText, isTypedField, listItemTarget, type FormatEnvironment } from "./format-evaluation";
 import { parameterExprValue } from "./job/parameter-symbols";
 import type { Job, JobStep } from "./job/types";
-import { resolveMode } from "./job/resolve-fields";
-import { MAX_NOTIFY_PERIOD, type Action, type CancelationMethod, type CancelationMode, type CancelationModeField, type EmbeddedFile, type Environment, type LetBinding, type NumberField } from "./model";
-import { parseIntText } from "./numbers";
+import { notifyPeriodProblem, resolveIntField, resolveMode, timeoutProblem } from "./job/resolve-fields";
+import type { Action, CancelationMethod, CancelationMode, CancelationModeField, EmbeddedFile, Environment, LetBinding, NumberField } from "./model";
 import type { TaskParameterSet } from "./parameter-space";
 import { IntRangeExpr } from "./range-expr";
 
@@ -159,8 +158,7 @@ export function resolveDeclaredAction(action: Action, env: FormatEnvironment): D
     if (value.kind === "list") args.push(...value.items.map(toText));
     else if (value.kind !== "null") args.push(toText(value));
   }
-  const timeout = action.timeout ? intField(action.timeout, env) : null;
-  if (timeout !== null && timeout <= 0) throw valueError(`timeout resolved to ${timeout}; it must be a positive number of seconds`);
+  const timeout = action.timeout ? intField(action.timeout, env, timeoutProblem) : null;
   return { command: formatText(action.command, env), args, timeout, cancelation: declaredCancelation(action.cancelation, env) };
 }
 
@@ -173,11 +171,7 @@ function declaredCancelation(cancelation: CancelationMethod | undefined, env: Fo
   const mode = modeOf(cancelation.mode, env);
   if (mode === null) return null;
   if (mode === "TERMINATE" || !cancelation.notifyPeriodInSeconds) return { mode, notifyPeriodInSeconds: null };
-  const period = intField(cancelation.notifyPeriodInSeconds, env);
-  if (period !== null && (period < 1 || period > MAX_NOTIFY_PERIOD)) {
-    throw valueError(`notifyPeriodInSeconds resolved to ${period}; it must be between 1 and ${MAX_NOTIFY_PERIOD}`);
-  }
-  return { mode, notifyPeriodInSeconds: period };
+  return { mode, notifyPeriodInSeconds: intField(cancelation.notifyPeriodInSeconds, env, notifyPeriodProblem) };
 }
 
 function modeOf(field: CancelationModeField, env: FormatEnvironment): CancelationMode | null {
@@ -187,16 +181,14 @@ function modeOf(field: CancelationModeField, env: FormatEnvironment): Cancelatio
   return resolved.value;
 }
 
-function intField(field: NumberField<bigint>, env: FormatEnvironment): number | null {
-  if (field.kind === "literal") return Number(field.value);
-  if (isTypedField(field.format)) {
-    const value = evaluateFormat(field.format, env, optional(INT));
-    if (value.kind === "null") return null;
-    if (value.kind === "int") return Number(value.value);
-  }
-  const parsed = parseIntText(formatText(field.format, env));
-  if (!parsed.ok) throw valueError(`'${field.format.raw}' resolved to ${parsed.message}`);
-  return Number(parsed.value);
+/** An action's number with job creation's rules (resolveIntField and its range check), thrown as ExprError here. */
+function intField(field: NumberField<bigint>, env: FormatEnvironment, problem: (value: bigint) => string | null): number | null {
+  const resolved = resolveIntField(field, env);
+  if (!resolved.ok) throw valueError(resolved.message);
+  if (resolved.value === null) return null;
+  const message = problem(resolved.value);
+  if (message !== null) throw valueError(message);
+  return Number(resolved.value);
 }
 
 /** An environment's variables, in order, resolved (when it is entered). */

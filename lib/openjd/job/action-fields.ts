@@ -5,36 +5,28 @@
  * the replaced action is known; such fields are left to the runtime.
  */
 import type { PathSegment } from "../errors";
-import { MAX_NOTIFY_PERIOD, WRAP_HOOKS, type Action, type CancelationModeField, type Environment, type NumberField, type StepScript } from "../model";
+import { WRAP_HOOKS, type Action, type CancelationModeField, type Environment, type NumberField, type StepScript } from "../model";
 import { dependsOnWrappedValues } from "../wrap-stack";
-import { resolveIntField, resolveMode, type Symbols } from "./resolve-fields";
+import { notifyPeriodProblem, resolveIntField, resolveMode, timeoutProblem, type Symbols } from "./resolve-fields";
 
 type Report = (segments: PathSegment[], message: string) => void;
 
 export function checkActionNumbers(actions: ReadonlyArray<Action | undefined>, symbols: Symbols, report: Report): void {
   for (const action of actions) {
     if (!action) continue;
-    const timeout = action.timeout;
-    if (timeout && !late(timeout)) {
-      const value = resolveIntField(timeout, symbols);
-      if (!value.ok) report([...timeout.path], value.message);
-      else if (value.value !== null && value.value <= 0n) report([...timeout.path], `timeout resolved to ${value.value}; it must be a positive number of seconds`);
-    }
+    if (action.timeout) checkNumber(action.timeout, timeoutProblem, symbols, report);
     const mode = action.cancelation?.mode;
     if (mode !== undefined && typeof mode !== "string" && !dependsOnWrappedValues(mode.format)) checkMode(mode, symbols, report);
     const period = action.cancelation?.notifyPeriodInSeconds;
-    if (period && !late(period)) {
-      const value = resolveIntField(period, symbols);
-      if (!value.ok) report([...period.path], value.message);
-      else if (value.value !== null && (value.value < 1n || value.value > BigInt(MAX_NOTIFY_PERIOD))) {
-        report([...period.path], `notifyPeriodInSeconds resolved to ${value.value}; it must be between 1 and ${MAX_NOTIFY_PERIOD}`);
-      }
-    }
+    if (period) checkNumber(period, notifyPeriodProblem, symbols, report);
   }
 }
 
-function late(field: NumberField<bigint>): boolean {
-  return field.kind === "format" && dependsOnWrappedValues(field.format);
+function checkNumber(field: NumberField<bigint>, problem: (value: bigint) => string | null, symbols: Symbols, report: Report): void {
+  if (field.kind === "format" && dependsOnWrappedValues(field.format)) return;
+  const value = resolveIntField(field, symbols);
+  const message = !value.ok ? value.message : value.value === null ? null : problem(value.value);
+  if (message !== null) report([...field.path], message);
 }
 
 function checkMode(mode: Exclude<CancelationModeField, string>, symbols: Symbols, report: Report): void {

@@ -8,7 +8,7 @@ import { FLOAT, INT, STRING, optional, type ExprType } from "../expr/types";
 import { toText, type ExprValue } from "../expr/values";
 import { evaluateFormat, formatText, isTypedField, listItemTarget, type FormatEnvironment } from "../format-evaluation";
 import type { FormatString } from "../format-string";
-import type { CancelationMode, FloatLiteral, NumberField } from "../model";
+import { MAX_NOTIFY_PERIOD, type CancelationMode, type FloatLiteral, type NumberField } from "../model";
 import { parseFloatText, parseIntText, type Parsed } from "../numbers";
 
 export type Symbols = FormatEnvironment;
@@ -64,6 +64,16 @@ export function resolveIntField(field: NumberField<bigint>, env: Symbols): Parse
   if (!text.ok) return text;
   const parsed = parseIntText(text.value);
   return parsed.ok ? parsed : { ok: false, message: `'${field.format.raw}' resolved to ${parsed.message}` };
+}
+
+/** Why a resolved action timeout is refused, or null; job creation and the worker apply the same rule. */
+export function timeoutProblem(seconds: bigint): string | null {
+  return seconds <= 0n ? `timeout resolved to ${seconds}; it must be a positive number of seconds` : null;
+}
+
+/** Why a resolved notifyPeriodInSeconds is refused, or null. */
+export function notifyPeriodProblem(seconds: bigint): string | null {
+  return seconds < 1n || seconds > BigInt(MAX_NOTIFY_PERIOD) ? `notifyPeriodInSeconds resolved to ${seconds}; it must be between 1 and ${MAX_NOTIFY_PERIOD}` : null;
 }
 
 export function resolveFloatField(field: NumberField<FloatLiteral>, env: Symbols): Parsed<FloatLiteral | null> {
