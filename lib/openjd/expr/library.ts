@@ -4,7 +4,7 @@
  * too (`__add__`, `__contains__`, `__property_name__`), so one dispatcher serves everything.
  */
 import { typeError } from "./errors";
-import { ANY, FLOAT, INT, STRING, listOf, parseType, splitTopLevel, typeToString, unresolved, type ExprType, type TypeVariable } from "./types";
+import { ANY, FLOAT, INT, STRING, listOf, parseType, resolvedType, splitTopLevel, typeToString, unresolved, type ExprType, type TypeVariable } from "./types";
 import { elementsOf, makeList, floatValue, stringValue, typeOf, unresolvedValue, type ExprValue, type PathFormat } from "./values";
 
 /** What a function implementation may use from the evaluator. */
@@ -72,7 +72,7 @@ export class FunctionLibrary {
     if (types.some((t) => t.code === "unresolved")) {
       // A union-typed argument may be any of its members at run time: the call is valid when some
       // combination of members has an overload, and its type is the union of those results.
-      const plain = types.map((t) => (t.code === "unresolved" ? t.inner : t));
+      const plain = types.map(resolvedType);
       const returns = memberCombinations(plain).flatMap((combo) => staticReturns(candidates, combo, method));
       if (returns.length === 0) throw noMatch(name, types, this.overloads.get(name));
       return unresolvedValue(returns.length === 1 ? (returns[0] as ExprType) : unionOf(returns));
@@ -121,7 +121,7 @@ function unionOf(types: ExprType[]): ExprType {
 
 function noMatch(name: string, types: readonly ExprType[], overloads: readonly Overload[] | undefined) {
   const shown = displayName(name);
-  const args = types.map((t) => typeToString(t.code === "unresolved" ? t.inner : t)).join(", ");
+  const args = types.map((t) => typeToString(resolvedType(t))).join(", ");
   if (!overloads || overloads.length === 0) return typeError(`unknown function '${shown}'`);
   // Operators have many overloads; listing them all buries the point.
   if (name.startsWith("__")) return typeError(`${shown} does not accept (${args})`);

@@ -10,7 +10,7 @@ import { formatFloat } from "./float-format";
 import type { PathFormat } from "./paths/path-error";
 import {
   BOOL, FLOAT, INT, NULLTYPE, PATH, RANGE_EXPR, STRING,
-  listDepth, listOf, typeToString, unresolved, type ExprType,
+  listDepth, listOf, resolvedType, typeToString, unresolved, type ExprType,
 } from "./types";
 
 /** The path flavour of `path` values is the one the path functions implement. */
@@ -62,7 +62,7 @@ export function pathValue(value: string, format: PathFormat): ExprValue {
 }
 
 export function unresolvedValue(type: ExprType): ExprValue {
-  return { kind: "unresolved", type: type.code === "unresolved" ? type.inner : type };
+  return { kind: "unresolved", type: resolvedType(type) };
 }
 
 export function typeOf(value: ExprValue): ExprType {
@@ -98,7 +98,7 @@ export function makeList(items: readonly ExprValue[], hint: ExprType = NULLTYPE)
   if (items.length === 0) return { kind: "list", items: [], itemType: hint };
   const kinds = new Set(items.map((i) => i.kind));
   if (kinds.has("unresolved")) {
-    return unresolvedValue(listOf(commonItemType(items.map(typeOf).map((t) => (t.code === "unresolved" ? t.inner : t)))));
+    return unresolvedValue(listOf(commonItemType(items.map((i) => resolvedType(typeOf(i))))));
   }
   if (kinds.size === 1 && !kinds.has("list")) return { kind: "list", items, itemType: typeOf(items[0] as ExprValue) };
   if (kinds.size === 2 && kinds.has("int") && kinds.has("float")) return { kind: "list", items: items.map(toFloat), itemType: FLOAT };
