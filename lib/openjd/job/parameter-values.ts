@@ -18,13 +18,9 @@ export { parameterValueToJson } from "./expr-parameter-values";
 
 export type ParameterInput = SourceNode | string | number | bigint | boolean | null | readonly ParameterInput[];
 
-export function toNode(input: ParameterInput): SourceNode {
-  return nodeFromValue(input);
-}
-
 /** Coerces a submitted value and checks it against the definition. */
 export function coerceParameterValue(definition: JobParameterDefinition, input: ParameterInput, paths: PathContext): Parsed<ParameterValue> {
-  const node = toNode(input);
+  const node = nodeFromValue(input);
   switch (definition.type) {
     case "INT": {
       const parsed = readIntValue(node);
