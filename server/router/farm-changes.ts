@@ -6,7 +6,8 @@
  * (thousands a second on a big farm, so never events) and the clock that slides a chart's window.
  */
 import type { EventEmitter } from "node:events";
-import { pause, wakeups } from "./wakeups";
+import { pause } from "../services/pause";
+import { wakeups } from "./wakeups";
 
 export interface ChangeOptions {
   signal: AbortSignal | undefined;

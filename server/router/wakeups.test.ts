@@ -1,7 +1,7 @@
 /** Wake-ups of live views: collapsed events, filters, timeouts, abort. */
 import { EventEmitter } from "node:events";
 import { describe, expect, it } from "vitest";
-import { pause, wakeups } from "./wakeups";
+import { wakeups } from "./wakeups";
 
 const settled = <T>(promise: Promise<T>, ms = 30) => Promise.race([promise, new Promise<"pending">((resolve) => setTimeout(() => resolve("pending"), ms))]);
 
@@ -36,14 +36,5 @@ describe("wakeups", () => {
     expect(await settled(waiting)).toBe(false);
     expect(await w.next()).toBe(false);
     w.close();
-  });
-
-  it("pause ends early when its signal aborts", async () => {
-    const controller = new AbortController();
-    const paused = pause(60_000, controller.signal);
-    expect(await settled(paused)).toBe("pending");
-    controller.abort();
-    expect(await settled(paused)).toBeUndefined();
-    expect(await settled(pause(5, undefined), 200)).toBeUndefined();
   });
 });

@@ -55,17 +55,3 @@ export function wakeups<A extends unknown[]>(events: EventEmitter, names: readon
     },
   };
 }
-
-/** Waits `ms`, or less when the signal aborts. */
-export function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener("abort", done);
-  });
-}

@@ -4,6 +4,7 @@
  * in each worker's sync, so nothing here sits on the dispatch path.
  */
 import type { Farm } from "./farm";
+import { pause } from "./pause";
 import { sweepWorkers } from "./sweep-workers";
 
 export class FarmLoop {
@@ -36,21 +37,7 @@ export class FarmLoop {
       } catch (error) {
         console.error("scheduler sweep failed", error);
       }
-      await sleep(this.intervalMs, signal);
+      await pause(this.intervalMs, signal);
     }
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    timer.unref?.();
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
 }
