@@ -7,6 +7,7 @@ import { STRING } from "./expr/types";
 import { NULL, intValue, makeList, stringValue, type ExprValue } from "./expr/values";
 import type { FormatEnvironment } from "./format-evaluation";
 import { effectiveCancelation, resolveDeclaredAction, type ActionRole } from "./host-evaluation";
+import { extendEnvironment } from "./job/parameter-symbols";
 import type { Action } from "./model";
 
 /** The replaced action as the hook sees it (RFC 0008 "Template variables"). */
@@ -69,5 +70,5 @@ export function wrappedActionOf(action: Action, env: FormatEnvironment, role: Ac
 
 /** The wrapping environment's own symbols (parameters, lets, Env.File…) plus the hook's `Wrapped*` values. */
 export function hookEnvironment(wrapperEnv: FormatEnvironment, wrapped: ReadonlyMap<string, ExprValue>): FormatEnvironment {
-  return { ...wrapperEnv, symbols: new Map([...wrapperEnv.symbols, ...wrapped]) };
+  return extendEnvironment(wrapperEnv, wrapped);
 }
