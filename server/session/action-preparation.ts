@@ -16,9 +16,9 @@ import {
   type ResolvedAction,
 } from "../../lib/openjd/host-evaluation";
 import { hookEnvironment, wrappedActionOf, wrappedSymbols } from "../../lib/openjd/wrap-evaluation";
-import { HOOK_POSITION } from "../../lib/openjd/wrap-stack";
+import { HOOK_POSITION, HOOK_REPLACING } from "../../lib/openjd/wrap-stack";
 import type { JobStep } from "../../lib/openjd/job/types";
-import type { Action, EmbeddedFile, LetBinding } from "../../lib/openjd/model";
+import type { Action, EmbeddedFile, LetBinding, WrapHook } from "../../lib/openjd/model";
 import type { TaskParameterSet } from "../../lib/openjd/parameter-space";
 import type { Session, StackEntry } from "./session";
 import { embeddedFilePath, writeEmbeddedFile } from "./working-directory";
@@ -27,8 +27,6 @@ export type PreparedAction =
   | { kind: "nothing" }
   | { kind: "failed"; message: string }
   | { kind: "run"; action: ResolvedAction; notes: string[]; wrappedBy?: string };
-
-type Hook = "onWrapEnvEnter" | "onWrapTaskRun" | "onWrapEnvExit";
 
 interface ScriptContext {
   env: FormatEnvironment;
@@ -103,8 +101,7 @@ export async function prepareEnvironmentAction(
     context ??= await environmentContext(session, entry);
     const resolved = resolveAction(action, context.env, which);
     if (wrapper) {
-      const hook: Hook = which === "onEnter" ? "onWrapEnvEnter" : "onWrapEnvExit";
-      return await prepareHook(session, wrapper, hook, { action, env: context.env, resolved, role: which }, { envName: entry.environment.name }, context.notes);
+      return await prepareHook(session, wrapper, HOOK_REPLACING[which], { action, env: context.env, resolved, role: which }, { envName: entry.environment.name }, context.notes);
     }
     return { kind: "run", action: resolved, notes: context.notes };
   } catch (error) {
@@ -118,7 +115,7 @@ export async function prepareTaskAction(session: Session, step: JobStep, task: T
     const action = step.script.actions.onRun;
     const resolved = resolveAction(action, context.env, "onRun");
     const notes = [`Parameter values: ${Object.entries(task).map(([k, v]) => `${k}(${v.type}) = ${v.value}`).join(", ") || "(none)"}`, ...context.notes];
-    if (wrapper) return await prepareHook(session, wrapper, "onWrapTaskRun", { action, env: context.env, resolved, role: "onRun" }, { stepName: step.name }, notes);
+    if (wrapper) return await prepareHook(session, wrapper, HOOK_REPLACING.onRun, { action, env: context.env, resolved, role: "onRun" }, { stepName: step.name }, notes);
     return { kind: "run", action: resolved, notes };
   } catch (error) {
     return { kind: "failed", message: describeFailure(error) };
@@ -129,12 +126,12 @@ export async function prepareTaskAction(session: Session, step: JobStep, task: T
 async function prepareHook(
   session: Session,
   wrapper: StackEntry,
-  hook: Hook,
+  hook: WrapHook,
   inner: { action: Action; env: FormatEnvironment; resolved: ResolvedAction; role: ActionRole },
   names: { envName?: string; stepName?: string },
   notes: string[],
 ): Promise<PreparedAction> {
-  const hookAction = (wrapper.environment.script?.actions as Record<Hook, Action | undefined> | undefined)?.[hook];
+  const hookAction = (wrapper.environment.script?.actions as Record<WrapHook, Action | undefined> | undefined)?.[hook];
   if (!hookAction) return { kind: "run", action: inner.resolved, notes };
   const context = await environmentContext(session, wrapper);
   // WrappedAction.* is the inner action as declared (an undeclared timeout is null, not a default).
