@@ -113,6 +113,9 @@ export interface SyncResponse {
   stop: boolean;
 }
 
+/** The longest log line an upload may carry (the Session runtime already splits lines at 64,000). */
+export const MAX_LOG_LINE_CHARS = 70_000;
+
 export const logsRequest = z.object({
   workerId: z.string().min(1).max(100),
   leaseEpoch: z.number().int().positive(),
@@ -123,7 +126,7 @@ export const logsRequest = z.object({
         seq: z.number().int().nonnegative(),
         actionId: z.string().max(100).nullable(),
         time: z.number().int(),
-        line: z.string().max(70_000),
+        line: z.string().max(MAX_LOG_LINE_CHARS),
       }),
     )
     .max(5_000),

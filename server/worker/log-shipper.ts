@@ -4,12 +4,9 @@
  * Nothing is ever dropped for lack of room: past `highWaterMark` unacknowledged lines the
  * shipper reports itself backed up and the agent ships before it does anything else.
  */
-import type { LogsRequest } from "../../lib/farm/protocol";
+import { MAX_LOG_LINE_CHARS, type LogsRequest } from "../../lib/farm/protocol";
 
 export type LogLine = LogsRequest["lines"][number];
-
-/** Protocol limit (lib/farm/protocol.ts) on one line; the Session already splits at 64,000. */
-const MAX_LINE_CHARS = 70_000;
 
 class SessionLines {
   private lines: LogLine[] = [];
@@ -48,7 +45,7 @@ export class LogShipper {
   add(sessionId: string, line: LogLine): void {
     let held = this.sessions.get(sessionId);
     if (!held) this.sessions.set(sessionId, (held = new SessionLines()));
-    held.push(line.line.length > MAX_LINE_CHARS ? { ...line, line: line.line.slice(0, MAX_LINE_CHARS) } : line);
+    held.push(line.line.length > MAX_LOG_LINE_CHARS ? { ...line, line: line.line.slice(0, MAX_LOG_LINE_CHARS) } : line);
     this.total++;
   }
 
