@@ -1,30 +1,9 @@
 /** A status as a coloured badge, and a task-count roll-up as a segmented bar with its legend. */
-import { barSegments, percentDone, STATUS_TONES, statusLabel } from "@/lib/farm/display";
-import type { StatusCounts, TaskStatus } from "@/lib/farm/statuses";
+import { barSegments, percentDone, STATUS_TONES, statusLabel, toneOf } from "@/lib/farm/display";
+import type { StatusCounts } from "@/lib/farm/statuses";
 
 export function StatusBadge({ status }: { status: string }) {
-  const tone = STATUS_TONES[status as TaskStatus] ?? toneOf(status);
-  return <span className={`badge tone-${tone}`}>{statusLabel(status)}</span>;
-}
-
-/** Action and worker statuses share the task palette where the words mean the same. */
-function toneOf(status: string): string {
-  switch (status) {
-    case "IDLE":
-    case "STARTED":
-      return "ready";
-    case "STOPPING":
-    case "INTERRUPTED":
-    case "NEVER_ATTEMPTED":
-      return "paused";
-    case "STOPPED":
-      return "off";
-    case "NOT_RESPONDING":
-    case "TIMEOUT":
-      return "bad";
-    default:
-      return "waiting";
-  }
+  return <span className={`badge tone-${toneOf(status)}`}>{statusLabel(status)}</span>;
 }
 
 /** Per-status counts as one bar; the accessible name says the same in words. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ago, barSegments, elapsed, formatDuration, formatTimestamp, percentDone, statusLabel } from "./display";
+import { ago, barSegments, elapsed, formatDuration, formatTimestamp, percentDone, statusLabel, toneOf } from "./display";
 import { emptyCounts, type StatusCounts } from "./statuses";
 
 function counts(values: Partial<StatusCounts>): StatusCounts {
@@ -72,4 +72,17 @@ describe("labels", () => {
     expect(formatTimestamp(Date.UTC(2026, 10, 30, 4, 5, 6, 789))).toBe("2026-11-30 04:05:06 UTC");
     expect(formatTimestamp(null)).toBe("—");
   });
+});
+
+describe("toneOf", () => {
+  it.each([
+    ["RUNNING", "active"],
+    ["NOT_COMPATIBLE", "bad"],
+    ["SUCCEEDED", "good"],
+    ["IDLE", "ready"],
+    ["NEVER_ATTEMPTED", "paused"],
+    ["STOPPED", "off"],
+    ["TIMEOUT", "bad"],
+    ["ENDED", "waiting"],
+  ])("%s → %s", (status, tone) => expect(toneOf(status)).toBe(tone));
 });

@@ -19,6 +19,23 @@ export const STATUS_TONES: Record<TaskStatus, Tone> = {
   NOT_COMPATIBLE: "bad",
 };
 
+/** Action and worker statuses that are not task statuses, in the task palette where the words mean the same. */
+const OTHER_TONES: Readonly<Record<string, Tone>> = {
+  IDLE: "ready",
+  STARTED: "ready",
+  STOPPING: "paused",
+  INTERRUPTED: "paused",
+  NEVER_ATTEMPTED: "paused",
+  STOPPED: "off",
+  NOT_RESPONDING: "bad",
+  TIMEOUT: "bad",
+};
+
+/** The tone of any status the portal shows (task, action, worker, Session); unknown ones wait. */
+export function toneOf(status: string): Tone {
+  return STATUS_TONES[status as TaskStatus] ?? OTHER_TONES[status] ?? "waiting";
+}
+
 /** The order of the segments of a roll-up bar: finished work first, then work in flight, then waiting. */
 export const BAR_ORDER: readonly TaskStatus[] = ["SUCCEEDED", "FAILED", "NOT_COMPATIBLE", "CANCELED", "RUNNING", "ASSIGNED", "READY", "SUSPENDED", "PENDING"];
 
