@@ -5,19 +5,10 @@
  */
 import type { APIRequestContext } from "@playwright/test";
 import { expect, test } from "./fixtures";
+import { submitJob, trpcQuery } from "./trpc";
 
 const sleepJob = (name: string, seconds: number) =>
   `specificationVersion: jobtemplate-2023-09\nname: ${name}\nsteps:\n- name: Sleep\n  script:\n    actions:\n      onRun: {command: sleep, args: ["${seconds}"]}\n`;
-
-async function call<T>(request: APIRequestContext, path: string, input: unknown, method: "GET" | "POST" = "GET"): Promise<T> {
-  const response =
-    method === "POST"
-      ? await request.post(`/api/trpc/${path}`, { data: input })
-      : await request.get(`/api/trpc/${path}?input=${encodeURIComponent(JSON.stringify(input))}`);
-  const body = (await response.json()) as { result?: { data: T }; error?: unknown };
-  if (!response.ok() || !body.result) throw new Error(`${path}: ${response.status()} ${JSON.stringify(body.error)}`);
-  return body.result.data;
-}
 
 interface Worker {
   id: string;
@@ -27,13 +18,9 @@ interface Worker {
   taskId: number | null;
 }
 
-async function submit(request: APIRequestContext, name: string, seconds: number): Promise<string> {
-  const result = await call<{ ok: boolean; jobId: string }>(request, "jobs.submit", { template: { text: sleepJob(name, seconds), format: "yaml" } }, "POST");
-  expect(result.ok).toBe(true);
-  return result.jobId;
-}
+const submit = (request: APIRequestContext, name: string, seconds: number) => submitJob(request, { template: { text: sleepJob(name, seconds), format: "yaml" } });
 
-const jobStatus = async (request: APIRequestContext, jobId: string) => (await call<{ status: string }>(request, "jobs.get", { jobId })).status;
+const jobStatus = async (request: APIRequestContext, jobId: string) => (await trpcQuery<{ status: string }>(request, "jobs.get", { jobId })).status;
 
 test("an admin creates a pool and sees its token once", async ({ page }) => {
   await page.goto("/pools");
@@ -73,7 +60,7 @@ test("an admin drains a busy worker after its task: it finishes, goes idle and g
   let busy: Worker | undefined;
   await expect
     .poll(async () => {
-      busy = (await call<Worker[]>(request, "workers.list", {})).find((w) => w.jobId === first && w.taskId !== null);
+      busy = (await trpcQuery<Worker[]>(request, "workers.list", {})).find((w) => w.jobId === first && w.taskId !== null);
       return busy?.status;
     })
     .toBe("RUNNING");
@@ -103,7 +90,7 @@ test("an admin drains a busy worker after its task: it finishes, goes idle and g
   // The next job goes to the other worker; the drained one is given nothing.
   const second = await submit(request, "admin-drain-next", 1);
   await expect.poll(() => jobStatus(request, second), { timeout: 30_000 }).toBe("SUCCEEDED");
-  const sessions = await call<Array<{ workerId: string }>>(request, "jobs.sessions", { jobId: second });
+  const sessions = await trpcQuery<Array<{ workerId: string }>>(request, "jobs.sessions", { jobId: second });
   expect(sessions.length).toBeGreaterThan(0);
   expect(sessions.every((s) => s.workerId !== worker.id)).toBe(true);
   await expect(row).toContainText("Drained after task");
@@ -115,7 +102,7 @@ test("the home page is the overview: workers and tasks per status, tasks finishe
   await expect(page).toHaveURL(/\/overview$/);
   await expect(page.getByRole("heading", { name: "Overview", level: 1 })).toBeVisible();
   await expect(page.getByRole("list", { name: "Workers by status" })).toContainText("2");
-  const before = (await call<{ finishedPerMinute: Array<{ succeeded: number }> }>(request, "overview.get", {})).finishedPerMinute.reduce((n, m) => n + m.succeeded, 0);
+  const before = (await trpcQuery<{ finishedPerMinute: Array<{ succeeded: number }> }>(request, "overview.get", {})).finishedPerMinute.reduce((n, m) => n + m.succeeded, 0);
 
   // A job finishing while the page is open shows up without a reload.
   const jobId = await submit(request, "admin-overview", 1);

@@ -4,6 +4,7 @@
  * accessibility tree computes it (what screen readers announce and role locators find).
  */
 import { expect, test } from "./fixtures";
+import { submitJob, trpcQuery } from "./trpc";
 
 const PAGES = ["/overview", "/jobs", "/submit", "/templates", "/editor", "/pools", "/workers"];
 
@@ -22,12 +23,18 @@ test("every page loads from the app's own origin only", async ({ page, requests 
 
 test("every control on every page has an accessible name", async ({ page }) => {
   // A job, so the job page and its Session page have their controls too.
-  const submitted = await page.request.post("/api/trpc/jobs.submit", {
-    data: { template: { format: "yaml", text: "specificationVersion: jobtemplate-2023-09\nname: a11y\nsteps:\n- name: S\n  script:\n    actions:\n      onRun: {command: echo, args: [hello]}\n" }, settings: { submitter: "e2e-a11y" } },
+  const jobId = await submitJob(page.request, {
+    template: { format: "yaml", text: "specificationVersion: jobtemplate-2023-09\nname: a11y\nsteps:\n- name: S\n  script:\n    actions:\n      onRun: {command: echo, args: [hello]}\n" },
+    settings: { submitter: "e2e-a11y" },
   });
-  expect(submitted.ok()).toBe(true);
-  const jobId = ((await submitted.json()) as { result: { data: { jobId: string } } }).result.data.jobId;
-  for (const path of [...PAGES, `/jobs/${jobId}`]) {
+  let sessionId: string | undefined;
+  await expect
+    .poll(async () => {
+      sessionId = (await trpcQuery<Array<{ id: string }>>(page.request, "jobs.sessions", { jobId }))[0]?.id;
+      return sessionId;
+    })
+    .toBeDefined();
+  for (const path of [...PAGES, `/jobs/${jobId}`, `/jobs/${jobId}/sessions/${sessionId}`]) {
     await page.goto(path);
     await expect(page.locator("main").first()).toBeVisible();
     await page.waitForLoadState("load");

@@ -7,8 +7,8 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { APIRequestContext } from "@playwright/test";
 import { expect, test } from "./fixtures";
+import { submitJob, trpcQuery } from "./trpc";
 
 // The secret is put together at run time, so not even the template holds it.
 const SCRIPT = [
@@ -31,25 +31,16 @@ const TEMPLATE = {
   steps: [{ name: "Render", script: { actions: { onRun: { command: "bash", args: ["-c", SCRIPT, "render", "{{Param.Gate}}"] } } } }],
 };
 
-async function trpcData<T>(response: Awaited<ReturnType<APIRequestContext["get"]>>): Promise<T> {
-  expect(response.ok(), await response.text()).toBe(true);
-  return ((await response.json()) as { result: { data: T } }).result.data;
-}
-
 test("a Session's timeline, live log, progress, masked secret, search and download", async ({ page }) => {
   const gate = join(tmpdir(), `loom-e2e-gate-${Date.now()}`);
   rmSync(gate, { force: true });
-  const submitted = await trpcData<{ ok: boolean; jobId: string }>(
-    await page.request.post("/api/trpc/jobs.submit", { data: { template: { text: JSON.stringify(TEMPLATE), format: "json" }, parameterValues: { Gate: gate } } }),
-  );
-  expect(submitted.ok).toBe(true);
-  const jobId = submitted.jobId;
+  const jobId = await submitJob(page.request, { template: { text: JSON.stringify(TEMPLATE), format: "json" }, parameterValues: { Gate: gate } });
 
   // A local worker picks the task up; its Session is what we open.
   let session: { id: string; actions: Array<{ taskId: number | null }> } | undefined;
   await expect
     .poll(async () => {
-      const sessions = await trpcData<Array<{ id: string; actions: Array<{ taskId: number | null }> }>>(await page.request.get(`/api/trpc/jobs.sessions?input=${encodeURIComponent(JSON.stringify({ jobId }))}`));
+      const sessions = await trpcQuery<Array<{ id: string; actions: Array<{ taskId: number | null }> }>>(page.request, "jobs.sessions", { jobId });
       session = sessions[0];
       return sessions.length;
     })

@@ -1,6 +1,6 @@
 /**
- * The wrangler's day: jobs submitted through the API (as `loom submit` or a pipeline would),
- * then, in the browser, found in the job table, opened, canceled with confirmation; and a job
+ * The wrangler's day: jobs submitted through the API (as `loom submit` or a pipeline would)
+ * while the job table is open, found there live, opened, canceled with confirmation; and a job
  * whose even frames fail gets its failed tasks selected in bulk and retried. The failure depends
  * on a marker file the test creates before retrying, so a retried task can only succeed by
  * running again, which the test checks in the job's Sessions too.
@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { APIRequestContext } from "@playwright/test";
 import { expect, test } from "./fixtures";
+import { submitJob, trpcQuery } from "./trpc";
 
 const LONG = (name: string) => `specificationVersion: jobtemplate-2023-09
 name: ${name}
@@ -46,21 +47,8 @@ steps:
           echo "frame {{Task.Param.Frame}} ok"
 `;
 
-async function submit(request: APIRequestContext, text: string, parameterValues: Record<string, string> = {}): Promise<string> {
-  const response = await request.post("/api/trpc/jobs.submit", {
-    data: { template: { text, format: "yaml" }, parameterValues, settings: { submitter: "e2e-wrangler", maxRetriesPerTask: 0 } },
-  });
-  expect(response.ok(), await response.text()).toBe(true);
-  const body = (await response.json()) as { result: { data: { ok: boolean; jobId?: string; errors?: unknown } } };
-  expect(body.result.data, JSON.stringify(body.result.data.errors)).toMatchObject({ ok: true });
-  return body.result.data.jobId as string;
-}
-
-async function query<T>(request: APIRequestContext, path: string, input: unknown): Promise<T> {
-  const response = await request.get(`/api/trpc/${path}?input=${encodeURIComponent(JSON.stringify(input))}`);
-  expect(response.ok(), await response.text()).toBe(true);
-  return ((await response.json()) as { result: { data: T } }).result.data;
-}
+const submit = (request: APIRequestContext, text: string, parameterValues: Record<string, string> = {}) =>
+  submitJob(request, { template: { text, format: "yaml" }, parameterValues, settings: { submitter: "e2e-wrangler", maxRetriesPerTask: 0 } });
 
 test("a wrangler cancels a running job and retries failed tasks in bulk", async ({ page }, testInfo) => {
   const tag = randomUUID().slice(0, 8);
@@ -68,14 +56,17 @@ test("a wrangler cancels a running job and retries failed tasks in bulk", async 
   rmSync(marker, { force: true });
   const longName = `e2e-long-${tag}`;
   const flakyName = `e2e-flaky-${tag}`;
-  const longId = await submit(page.request, LONG(longName));
-  const flakyId = await submit(page.request, FLAKY(flakyName), { Marker: marker });
 
-  // The job table: search by name, the row is live (it turns Running without a reload), open it by keyboard.
+  // The job table, searched by name before the job exists: its row appears when it is submitted
+  // and turns Running, without a reload; then it is opened by keyboard.
   await page.goto("/jobs");
   await page.getByRole("searchbox", { name: "Search" }).fill(longName);
   await expect(page).toHaveURL(new RegExp(`q=${longName}`));
   const jobs = page.getByRole("table", { name: "Jobs" });
+  await expect(jobs).toContainText("No jobs match this view.");
+  await expect(page.getByText("Live", { exact: true })).toBeVisible();
+  const longId = await submit(page.request, LONG(longName));
+  const flakyId = await submit(page.request, FLAKY(flakyName), { Marker: marker });
   const row = jobs.getByRole("row").filter({ hasText: longName });
   await expect(row).toHaveCount(1);
   await expect(row.getByText("Running", { exact: true })).toBeVisible({ timeout: 30_000 });
@@ -125,8 +116,8 @@ test("a wrangler cancels a running job and retries failed tasks in bulk", async 
 
   // Each even frame ran twice: first failed, then succeeded; odd frames ran once (runs queued
   // behind a failure in the same Session are NEVER_ATTEMPTED and ran later: not attempts).
-  const sessions = await query<Array<{ actions: Array<{ kind: string; taskId: number | null; status: string }> }>>(page.request, "jobs.sessions", { jobId: flakyId });
-  const tasks = await query<{ tasks: Array<{ id: number; parameters: { Frame: { value: string } } }> }>(page.request, "jobs.tasks", { stepId: (await query<{ steps: Array<{ id: string }> }>(page.request, "jobs.get", { jobId: flakyId })).steps[0]!.id });
+  const sessions = await trpcQuery<Array<{ actions: Array<{ kind: string; taskId: number | null; status: string }> }>>(page.request, "jobs.sessions", { jobId: flakyId });
+  const tasks = await trpcQuery<{ tasks: Array<{ id: number; parameters: { Frame: { value: string } } }> }>(page.request, "jobs.tasks", { stepId: (await trpcQuery<{ steps: Array<{ id: string }> }>(page.request, "jobs.get", { jobId: flakyId })).steps[0]!.id });
   const runs = sessions.flatMap((s) => s.actions).filter((a) => a.kind === "TASK_RUN" && a.status !== "NEVER_ATTEMPTED");
   for (const task of tasks.tasks) {
     const frame = Number(task.parameters.Frame.value);
