@@ -3,6 +3,7 @@
  * session runtime logs the message line as printed, then reports the value with the next sync):
  * the page shows the newest of either, so progress moves as soon as the line is seen.
  */
+import { parseOutputLine } from "@/lib/openjd/stdout-messages";
 import type { LogLine } from "./line-store";
 
 export interface ActionReport {
@@ -11,21 +12,16 @@ export interface ActionReport {
   status: string | null;
 }
 
-// As the runtime accepts it (server/session/messages.ts): lowercase at column 0, ": ", a float in
-// [0, 100]. A refused value gets an error annotation appended, so it fails the number test too.
-const PROGRESS = /^openjd_progress: \s*([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)\s*$/;
-const STATUS = /^openjd_status: (.+)$/s;
-
-/** What one line reports, if anything. */
+/**
+ * What one line reports, if anything, read with the runtime's own parser (a value the runtime
+ * refused was logged with an error annotation appended, so it is refused here too).
+ */
 export function reportOf(line: string): Partial<ActionReport> | null {
-  if (!line.startsWith("openjd_")) return null;
-  const progress = PROGRESS.exec(line);
-  if (progress) {
-    const value = Number(progress[1]);
-    return value >= 0 && value <= 100 ? { progress: value } : null;
-  }
-  const status = STATUS.exec(line);
-  return status ? { status: status[1]! } : null;
+  if (!line.startsWith("openjd_")) return null; // most lines: no parse at all
+  const message = parseOutputLine(line, { inEnvironmentAction: false }).message;
+  if (message?.kind === "progress") return { progress: message.value };
+  if (message?.kind === "status") return { status: message.message };
+  return null;
 }
 
 /**

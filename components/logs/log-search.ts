@@ -4,8 +4,7 @@
  * search hits and redacted values (which the worker replaced with the mask before upload).
  */
 
-/** What the session runtime writes instead of a redacted value (server/session/redaction.ts REDACTION_MASK). */
-export const REDACTION_MASK = "********";
+import { REDACTION_MASK } from "@/lib/openjd/stdout-messages";
 
 interface Lines {
   length: number;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { handleLine } from "./output-handler";
-import { REDACTION_MASK, Redactor, redactedEnvLine } from "./redaction";
+import { REDACTION_MASK } from "../../lib/openjd/stdout-messages";
+import { Redactor, redactedEnvLine } from "./redaction";
 
 const M = REDACTION_MASK;
 

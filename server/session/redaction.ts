@@ -5,7 +5,7 @@
  * the cost linear in the line length however many values are registered.
  */
 
-export const REDACTION_MASK = "********";
+import { REDACTION_MASK } from "../../lib/openjd/stdout-messages";
 
 const TOKEN = "openjd_redacted_env:";
 

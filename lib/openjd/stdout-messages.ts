@@ -2,7 +2,11 @@
  * One line of action output → the OpenJD stdout message it carries, if any (spec digest §12.4,
  * reference behaviour §3.5). Pure: the caller logs the line (plus `annotation`, after registering
  * `redact` with the Redactor), applies the message, and cancels the action when `fatal` is set.
+ * In lib/ because the portal reads the same messages from stored log lines (components/logs).
  */
+
+/** What the Session runtime writes in place of a redacted value, in every line, status and message. */
+export const REDACTION_MASK = "********";
 
 export const LOG_LEVELS = ["DEBUG", "INFO", "WARNING", "ERROR"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];

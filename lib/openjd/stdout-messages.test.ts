@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseOutputLine, type OpenjdMessage } from "./messages";
+import { parseOutputLine, type OpenjdMessage } from "./stdout-messages";
 
 const ENV = { inEnvironmentAction: true };
 const TASK = { inEnvironmentAction: false };
