@@ -4,9 +4,9 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTRPC } from "../trpc";
 import type { NewToken } from "./pool-actions";
+import { POOL_NAME } from "@/lib/farm/pool-name";
 
 /** Pool names as the server accepts them (server/services/pools.ts), checked as you type. */
-const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 export function CreatePool({ onToken }: { onToken: (token: NewToken) => void }) {
   const trpc = useTRPC();
@@ -26,7 +26,7 @@ export function CreatePool({ onToken }: { onToken: (token: NewToken) => void }) 
       },
     }),
   );
-  const nameProblem = name !== "" && !NAME.test(name) ? "1–64 letters, digits, '_', '.' or '-', starting with a letter or digit" : null;
+  const nameProblem = name !== "" && !POOL_NAME.test(name) ? "1–64 letters, digits, '_', '.' or '-', starting with a letter or digit" : null;
 
   function submit(event: FormEvent) {
     event.preventDefault();

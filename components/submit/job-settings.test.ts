@@ -12,6 +12,8 @@ describe("readSettings", () => {
     ["failed tasks empty", { maxFailedTasks: "" }, {}, { maxFailedTasks: expect.stringMatching(/whole number/) }],
     ["submitter with a newline", { submitter: "a\nb" }, {}, { submitter: expect.stringMatching(/control/) }],
     ["submitter too long", { submitter: "x".repeat(129) }, {}, { submitter: expect.stringMatching(/128/) }],
+    // As the farm counts it (UTF-16 units): 65 emoji are 130, refused here as the server would.
+    ["submitter too long in UTF-16 units", { submitter: "\u{1F600}".repeat(65) }, {}, { submitter: expect.stringMatching(/128/) }],
   ])("%s", (_case, changes, settings, errors) => {
     const read = readSettings({ ...DEFAULT_SETTINGS, ...changes });
     expect(read.settings).toMatchObject(settings);

@@ -2,6 +2,7 @@
  * The job settings of the submit form as text, and what they submit. The server checks them
  * again (submit-job.ts checkSettings); checking here too lets the form say so while typing.
  */
+import { isValidSubmitter, JOB_SETTING_DEFAULTS, JOB_SETTING_MAXIMA } from "@/lib/farm/job-settings";
 import { JOB_INITIAL_STATES, type JobInitialState } from "@/lib/farm/statuses";
 import type { SubmitSettings } from "@/server/services/submit-job";
 
@@ -14,16 +15,20 @@ export interface SettingsText {
 }
 
 /** The farm's own defaults (submit-job.ts), shown so the artist sees what they get. */
-export const DEFAULT_SETTINGS: SettingsText = { priority: "50", initialState: "READY", maxRetriesPerTask: "2", maxFailedTasks: "100", submitter: "" };
+export const DEFAULT_SETTINGS: SettingsText = {
+  priority: String(JOB_SETTING_DEFAULTS.priority),
+  initialState: JOB_SETTING_DEFAULTS.initialState,
+  maxRetriesPerTask: String(JOB_SETTING_DEFAULTS.maxRetriesPerTask),
+  maxFailedTasks: String(JOB_SETTING_DEFAULTS.maxFailedTasks),
+  submitter: "", // empty: the farm's default submitter
+};
 
 type NumberField = "priority" | "maxRetriesPerTask" | "maxFailedTasks";
 const LIMITS: Record<NumberField, { max: number; words: string }> = {
-  priority: { max: 100, words: "Priority" },
-  maxRetriesPerTask: { max: 1000, words: "Retries per task" },
-  maxFailedTasks: { max: Number.MAX_SAFE_INTEGER, words: "Failed tasks" },
+  priority: { max: JOB_SETTING_MAXIMA.priority, words: "Priority" },
+  maxRetriesPerTask: { max: JOB_SETTING_MAXIMA.maxRetriesPerTask, words: "Retries per task" },
+  maxFailedTasks: { max: JOB_SETTING_MAXIMA.maxFailedTasks, words: "Failed tasks" },
 };
-
-const CONTROL = /[\u0000-\u001F\u007F-\u009F]/;
 
 export function readSettings(text: SettingsText): { settings: SubmitSettings; errors: Partial<Record<keyof SettingsText, string>> } {
   const settings: SubmitSettings = { initialState: text.initialState };
@@ -38,7 +43,7 @@ export function readSettings(text: SettingsText): { settings: SubmitSettings; er
   if (!JOB_INITIAL_STATES.includes(text.initialState)) errors.initialState = `Initial state must be one of ${JOB_INITIAL_STATES.join(", ")}`;
   const submitter = text.submitter.trim();
   if (submitter !== "") {
-    if ([...submitter].length > 128 || CONTROL.test(submitter)) errors.submitter = "Submitter must be at most 128 characters, without control characters";
+    if (!isValidSubmitter(submitter)) errors.submitter = "Submitter must be at most 128 characters, without control characters";
     else settings.submitter = submitter;
   }
   return { settings, errors };

@@ -7,6 +7,7 @@ import { perDatabase } from "../db/per-database";
 import { refreshCompatibility } from "./compatibility";
 import { AppError } from "./errors";
 import type { Farm } from "./farm";
+import { POOL_NAME } from "../../lib/farm/pool-name";
 
 export interface PoolRow {
   id: string;
@@ -22,10 +23,9 @@ function newToken(): string {
   return `loom_${randomBytes(24).toString("base64url")}`;
 }
 
-const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 export function createPool(farm: Farm, input: { name: string; description?: string; token?: string }): { poolId: string; token: string } {
-  if (!NAME.test(input.name)) throw new AppError("BAD_REQUEST", `pool name '${input.name}' must be 1–64 letters, digits, '_', '.', '-', starting with a letter or digit`);
+  if (!POOL_NAME.test(input.name)) throw new AppError("BAD_REQUEST", `pool name '${input.name}' must be 1–64 letters, digits, '_', '.', '-', starting with a letter or digit`);
   const token = input.token ?? newToken();
   const poolId = `pool-${randomBytes(5).toString("hex")}`;
   const exists = farm.store.sqlite.prepare("SELECT 1 FROM pools WHERE name = ?").get(input.name);

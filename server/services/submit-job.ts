@@ -28,6 +28,7 @@ import { refreshCompatibility } from "./compatibility";
 import type { Farm } from "./farm";
 import { jobs, steps } from "../db/schema";
 import { stackFor } from "../../lib/openjd/job/session-stack";
+import { isValidSubmitter, JOB_SETTING_DEFAULTS, JOB_SETTING_MAXIMA } from "../../lib/farm/job-settings";
 
 const DEFAULT_MAX_TASK_COUNT = 1_000_000;
 /** Rows per INSERT statement (5 parameters each, far below SQLite's 32,766 limit). */
@@ -86,7 +87,6 @@ export interface ValidSubmission {
   taskCount: number;
 }
 
-const SUBMITTER = /^[^\u0000-\u001F\u007F-\u009F]{1,128}$/;
 
 export function submitJob(store: Store, input: SubmitJobInput): SubmitJobResult {
   const valid = validateSubmission(input);
@@ -164,16 +164,16 @@ function checkSettings(settings: SubmitSettings): { value: ResolvedSettings | nu
     return value;
   };
   const resolved: ResolvedSettings = {
-    priority: whole("priority", settings.priority, 50, 100),
-    initialState: settings.initialState ?? "READY",
-    maxRetriesPerTask: whole("maxRetriesPerTask", settings.maxRetriesPerTask, 2, 1000),
-    maxFailedTasks: whole("maxFailedTasks", settings.maxFailedTasks, 100, Number.MAX_SAFE_INTEGER),
-    submitter: settings.submitter ?? "anonymous",
+    priority: whole("priority", settings.priority, JOB_SETTING_DEFAULTS.priority, JOB_SETTING_MAXIMA.priority),
+    initialState: settings.initialState ?? JOB_SETTING_DEFAULTS.initialState,
+    maxRetriesPerTask: whole("maxRetriesPerTask", settings.maxRetriesPerTask, JOB_SETTING_DEFAULTS.maxRetriesPerTask, JOB_SETTING_MAXIMA.maxRetriesPerTask),
+    maxFailedTasks: whole("maxFailedTasks", settings.maxFailedTasks, JOB_SETTING_DEFAULTS.maxFailedTasks, JOB_SETTING_MAXIMA.maxFailedTasks),
+    submitter: settings.submitter ?? JOB_SETTING_DEFAULTS.submitter,
   };
   if (!JOB_INITIAL_STATES.includes(resolved.initialState)) {
     problem("initialState", `initialState must be one of ${JOB_INITIAL_STATES.join(", ")}, got ${JSON.stringify(resolved.initialState)}`);
   }
-  if (!SUBMITTER.test(resolved.submitter)) problem("submitter", "submitter must be 1 to 128 characters without control characters");
+  if (!isValidSubmitter(resolved.submitter)) problem("submitter", "submitter must be 1 to 128 characters without control characters");
   return { value: errors.length === 0 ? resolved : null, errors };
 }
 
