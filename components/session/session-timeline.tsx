@@ -8,7 +8,7 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useRef } from "react";
 import { StatusBadge } from "@/components/ui/status";
-import { elapsed, formatDuration, statusLabel } from "@/lib/farm/display";
+import { elapsed, formatDuration, statusLabel, toneOf } from "@/lib/farm/display";
 import type { ActionDetail } from "@/server/queries/sessions";
 import { actionLabel, axisTicks, barOf, type Axis } from "./timeline";
 
@@ -65,20 +65,4 @@ export function SessionTimeline({ actions, axis, now, selectedId, onSelect }: Pr
       </div>
     </div>
   );
-}
-
-function toneOf(status: string): string {
-  switch (status) {
-    case "SUCCEEDED":
-      return "good";
-    case "FAILED":
-    case "TIMEOUT":
-      return "bad";
-    case "RUNNING":
-      return "active";
-    case "ASSIGNED":
-      return "ready";
-    default:
-      return "paused";
-  }
 }
