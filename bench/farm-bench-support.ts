@@ -24,6 +24,7 @@ import { registerWorker } from "../server/services/register-worker";
 import { submitJob } from "../server/services/submit-job";
 import { syncWorker } from "../server/services/sync-worker";
 import { WorkerClient } from "../server/worker/worker-client";
+import { SYSTEM_ACTOR } from "../server/services/audit";
 
 /** A temp folder removed by `remove()` (call it in `finally`). */
 export function tempFolder(prefix: string): { path: string; remove(): void } {
@@ -65,7 +66,7 @@ export interface BenchFarm {
 export function openBenchFarm(file: string, settings: Partial<FarmSettings> = {}): BenchFarm {
   const store = openStore(file);
   const farm = createFarm(store, { settings });
-  const { token } = createPool(farm, { name: "bench" });
+  const { token } = createPool(farm, { name: "bench" }, SYSTEM_ACTOR);
   const pool = authenticatePool(farm, token);
   if (!pool) throw new Error("the bench pool's token does not authenticate");
   let loop: FarmLoop | null = null;

@@ -21,6 +21,37 @@ const schema = z.object({
   LOOM_NEXT_DIST_DIR: z.string().min(1).default(".next"),
   /** Set by `loom serve` for the processes it starts: they stop when it is gone (parent-watch.ts). */
   LOOM_PARENT_PID: z.coerce.number().int().positive().optional(),
+
+  /** Access (README "Users, roles and tokens"). */
+  LOOM_PUBLIC_URL: z.string().url().optional(),
+  /** Behind a reverse proxy you run: take the client's address from X-Forwarded-For's last hop. */
+  LOOM_TRUST_PROXY: z
+    .enum(["0", "1", "true", "false"])
+    .default("0")
+    .transform((v) => v === "1" || v === "true"),
+  /** Comma-separated host names the server also answers to (loopback names and IP addresses always). */
+  LOOM_ALLOWED_HOSTS: z.string().default(""),
+  LOOM_SESSION_IDLE_MINUTES: z.coerce.number().positive().default(12 * 60),
+  LOOM_SESSION_MAX_DAYS: z.coerce.number().positive().default(7),
+  LOOM_ROTATION_GRACE_MINUTES: z.coerce.number().nonnegative().default(60),
+  LOOM_MAX_STREAMS_PER_USER: z.coerce.number().int().positive().default(32),
+  /** The first-start setup token (automated installs); random and printed when unset. */
+  LOOM_SETUP_TOKEN: z.string().min(16).optional(),
+  /** For `loom` verbs that call a server: the token to send (beats `loom login` and local-admin.token). */
+  LOOM_TOKEN: z.string().min(1).optional(),
+  /** For `loom` verbs: a token file to use when LOOM_TOKEN is unset (another data folder's local-admin.token). */
+  LOOM_TOKEN_FILE: z.string().min(1).optional(),
+  /** Where `loom login` keeps its tokens (default: $XDG_CONFIG_HOME/loom, else ~/.config/loom). */
+  XDG_CONFIG_HOME: z.string().optional(),
+  HOME: z.string().optional(),
+
+  /** Quotas and retention. */
+  LOOM_LOG_CAP_ACTION_MB: z.coerce.number().positive().default(64),
+  LOOM_LOG_CAP_SESSION_MB: z.coerce.number().positive().default(256),
+  LOOM_WORKER_RETENTION_HOURS: z.coerce.number().positive().default(7 * 24),
+  LOOM_ASSIGNED_TIMEOUT_SECONDS: z.coerce.number().positive().default(10 * 60),
+  LOOM_CHECK_TIMEOUT_SECONDS: z.coerce.number().positive().default(20),
+  LOOM_JOB_RETENTION_DAYS: z.coerce.number().positive().default(30),
 });
 
 export type ServerEnv = z.infer<typeof schema>;

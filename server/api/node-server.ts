@@ -1,12 +1,31 @@
 /**
- * A plain Node HTTP server for fetch-style handlers: the farm's API without Next.js (`loom serve
- * --headless`, integration tests and benchmarks, which need a real server that starts in
- * milliseconds). Keep-alive on, like the Next.js server.
+ * The farm server's one HTTP front (`loom serve`, with or without the web app; integration tests
+ * and benchmarks). Every request is checked here before any work is done for it:
+ *
+ * 1. its Host must be one the server serves (421 otherwise: DNS rebinding);
+ * 2. its body is read against the route's limit while it streams in (413 at the limit);
+ * 3. then it is answered: the worker protocol on a plain route (no web Request/Response
+ *    objects: building them cost a quarter of a sync's server time), the API through a
+ *    fetch-style handler, and everything else (the portal's pages) by Next.js, with the
+ *    security headers and the client's real address (never one it claims itself).
+ *
+ * Keep-alive on, like the Next.js server.
  */
+import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { AppError, HTTP_STATUS } from "../services/errors";
+import type { FarmSettings } from "../services/farm";
+import { bodyLimitFor, hostAllowed, misdirected, readLimited } from "./request-guards";
+import { pageSecurityHeaders, API_HEADERS } from "./security-headers";
 
-export type FetchHandler = (request: Request) => Promise<Response>;
+/** What the front knows of a request that a web Request cannot carry. */
+export interface RequestInfo {
+  /** The client's address (the socket's; behind a trusted proxy, the proxy's last hop). */
+  address: string | null;
+}
+
+export type FetchHandler = (request: Request, info: RequestInfo) => Promise<Response>;
 
 /** A request under a plain route: its body as text. */
 export interface PlainRequest {
@@ -14,6 +33,7 @@ export interface PlainRequest {
   path: string;
   authorization: string | null;
   body: string;
+  address: string | null;
   /** Aborted when the client goes away before the answer (ends a long poll early). */
   signal: AbortSignal;
 }
@@ -24,20 +44,25 @@ export interface PlainAnswer {
   body: string;
 }
 
-/**
- * Requests whose path starts with `prefix` are answered without web Request/Response objects:
- * building them cost a quarter of a worker sync's server time. The answer is JSON text.
- */
+/** Requests whose path starts with `prefix` are answered without web Request/Response objects. */
 export interface PlainRoute {
   prefix: string;
-  maxBodyBytes: number;
-  /** The answer to a body over maxBodyBytes (not read). */
-  tooLarge(): PlainAnswer;
   handle(request: PlainRequest): Promise<PlainAnswer>;
 }
 
 /** A fetch-style handler, optionally with a plain route the Node server answers directly. */
-export type ServerHandler = FetchHandler & { plain?: PlainRoute };
+export type ServerHandler = FetchHandler & { plain?: PlainRoute; settings: Pick<FarmSettings, "allowedHosts" | "publicUrl"> };
+
+/** The portal (Next.js's request handler), for every path outside /api/. */
+export type PageHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+export interface NodeServerOptions {
+  host?: string;
+  port?: number;
+  pages?: PageHandler;
+  /** Take the client's address from X-Forwarded-For's last hop (only behind a proxy you run). */
+  trustProxy?: boolean;
+}
 
 export interface RunningServer {
   url: string;
@@ -45,18 +70,21 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startNodeServer(handler: ServerHandler, options: { host?: string; port?: number } = {}): Promise<RunningServer> {
+export async function startNodeServer(handler: ServerHandler, options: NodeServerOptions = {}): Promise<RunningServer> {
   const host = options.host ?? "127.0.0.1";
-  const plain = handler.plain;
-  const server = createServer((req, res) => void (plain && req.url?.startsWith(plain.prefix) ? servePlain(plain, req, res) : serve(handler, host, req, res)));
+  const server = createServer((req, res) => void route(handler, options, host, req, res));
   server.keepAliveTimeout = 65_000;
+  // Headers must arrive promptly; a slow-loris client does not hold a socket forever.
+  server.headersTimeout = 30_000;
+  server.requestTimeout = 0; // long polls and live views are long on purpose
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  const shown = host.includes(":") ? `[${host}]` : host === "0.0.0.0" ? "127.0.0.1" : host;
   return {
-    url: `http://${host}:${port}`,
+    url: `http://${shown}:${port}`,
     server,
     close: () =>
       new Promise<void>((resolve) => {
@@ -66,23 +94,57 @@ export async function startNodeServer(handler: ServerHandler, options: { host?: 
   };
 }
 
-async function servePlain(route: PlainRoute, req: IncomingMessage, res: ServerResponse): Promise<void> {
+function clientAddress(req: IncomingMessage, trustProxy: boolean): string | null {
+  const socket = req.socket.remoteAddress ?? null;
+  if (!trustProxy) return socket;
+  const forwarded = req.headers["x-forwarded-for"];
+  const last = (Array.isArray(forwarded) ? forwarded.join(",") : (forwarded ?? "")).split(",").map((s) => s.trim()).filter(Boolean).at(-1);
+  return last ?? socket;
+}
+
+async function route(handler: ServerHandler, options: NodeServerOptions, host: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
   try {
-    let answer: PlainAnswer;
-    if (Number(req.headers["content-length"] ?? "0") > route.maxBodyBytes) answer = route.tooLarge();
-    else {
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) chunks.push(chunk as Buffer);
-      const controller = abortOnEarlyClose(res);
-      const path = (req.url ?? "/").split("?")[0] as string;
-      answer = await route.handle({ method: req.method ?? "GET", path, authorization: req.headers.authorization ?? null, body: Buffer.concat(chunks).toString("utf8"), signal: controller.signal });
+    if (!hostAllowed(req.headers.host ?? null, handler.settings)) {
+      const answer = misdirected(req.headers.host ?? null);
+      req.resume();
+      return send(res, answer.status, answer.body, { connection: "close" });
     }
-    res.writeHead(answer.status, { "content-type": "application/json", "content-length": Buffer.byteLength(answer.body) });
-    res.end(answer.body);
+    const address = clientAddress(req, options.trustProxy ?? false);
+    const path = (req.url ?? "/").split("?")[0] as string;
+    if (handler.plain && path.startsWith(handler.plain.prefix)) return await servePlain(handler.plain, req, res, path, address);
+    if (path.startsWith("/api/") || !options.pages) return await serveFetch(handler, host, req, res, path, address);
+    return await servePage(options.pages, req, res, address);
   } catch (error) {
-    if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
-    res.end(JSON.stringify({ error: "INTERNAL", message: (error as Error).message }));
+    if (error instanceof AppError) {
+      // The client may still be sending: answer, then close the connection rather than read on.
+      return send(res, HTTP_STATUS[error.code], JSON.stringify({ error: error.code, message: error.message }), { connection: "close" }, () => req.destroy());
+    }
+    console.error("request failed", error);
+    if (!res.headersSent) send(res, 500, JSON.stringify({ error: "INTERNAL", message: "internal error (the server's log has the details)" }));
+    else res.destroy();
   }
+}
+
+function send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}, after?: () => void): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.writeHead(status, { ...API_HEADERS, "content-type": "application/json", "content-length": String(Buffer.byteLength(body)), ...headers });
+  res.end(body, after);
+}
+
+function readBody(req: IncomingMessage, path: string): Promise<Buffer> {
+  if (req.method === "GET" || req.method === "HEAD") return Promise.resolve(Buffer.alloc(0));
+  const length = req.headers["content-length"];
+  return readLimited(req, bodyLimitFor(path), typeof length === "string" ? length : null, () => req.pause());
+}
+
+async function servePlain(route: PlainRoute, req: IncomingMessage, res: ServerResponse, path: string, address: string | null): Promise<void> {
+  const body = await readBody(req, path);
+  const controller = abortOnEarlyClose(res);
+  const answer = await route.handle({ method: req.method ?? "GET", path, authorization: req.headers.authorization ?? null, body: body.toString("utf8"), address, signal: controller.signal });
+  send(res, answer.status, answer.body);
 }
 
 /** Only a client that went away before the answer aborts (building the abort reason is not free). */
@@ -94,31 +156,47 @@ function abortOnEarlyClose(res: ServerResponse): AbortController {
   return controller;
 }
 
-async function serve(handler: FetchHandler, host: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  try {
-    const chunks: Buffer[] = [];
-    if (req.method !== "GET" && req.method !== "HEAD") for await (const chunk of req) chunks.push(chunk as Buffer);
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-      else if (value !== undefined) headers.set(name, value);
-    }
-    const controller = abortOnEarlyClose(res);
-    const request = new Request(`http://${req.headers.host ?? host}${req.url ?? "/"}`, {
-      method: req.method ?? "GET",
-      headers,
-      ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}),
-      signal: controller.signal,
-    });
-    const response = await handler(request);
-    res.writeHead(response.status, Object.fromEntries(response.headers));
-    if (!response.body) return void res.end();
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-      if (!res.write(chunk)) await new Promise((resolve) => res.once("drain", resolve));
-    }
-    res.end();
-  } catch (error) {
-    if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
-    res.end(JSON.stringify({ error: "INTERNAL", message: (error as Error).message }));
+async function serveFetch(handler: FetchHandler, host: string, req: IncomingMessage, res: ServerResponse, path: string, address: string | null): Promise<void> {
+  const body = await readBody(req, path);
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else if (value !== undefined) headers.set(name, value);
   }
+  const controller = abortOnEarlyClose(res);
+  const request = new Request(`http://${req.headers.host ?? host}${req.url ?? "/"}`, {
+    method: req.method ?? "GET",
+    headers,
+    ...(body.length > 0 ? { body: body as unknown as BodyInit } : {}),
+    signal: controller.signal,
+  });
+  const response = await handler(request, { address });
+  const out = new Headers(response.headers);
+  for (const [name, value] of Object.entries(API_HEADERS)) if (!out.has(name)) out.set(name, value);
+  // Set-Cookie must stay separate headers (Headers joins others with commas).
+  const cookies = out.getSetCookie();
+  out.delete("set-cookie");
+  res.writeHead(response.status, [...[...out.entries()].flat(), ...cookies.flatMap((c) => ["set-cookie", c])]);
+  if (!response.body) return void res.end();
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    if (!res.write(chunk)) await new Promise((resolve) => res.once("drain", resolve));
+  }
+  res.end();
+}
+
+/** Pages are read, never posted to (the portal changes things through /api/trpc only). */
+async function servePage(pages: PageHandler, req: IncomingMessage, res: ServerResponse, address: string | null): Promise<void> {
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    req.resume();
+    return send(res, 405, JSON.stringify({ error: "METHOD_NOT_ALLOWED", message: "pages accept GET and HEAD only" }), { allow: "GET, HEAD", connection: "close" });
+  }
+  // Next.js reads the client's address and the script nonce from request headers: set them from
+  // what this server knows, never from what the client sent.
+  for (const name of Object.keys(req.headers)) if (name.startsWith("x-forwarded-") || name === "forwarded" || name === "x-real-ip") delete req.headers[name];
+  if (address) req.headers["x-forwarded-for"] = address;
+  const nonce = randomBytes(16).toString("base64");
+  const headers = pageSecurityHeaders(nonce);
+  req.headers["content-security-policy"] = headers["content-security-policy"];
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  await pages(req, res);
 }

@@ -11,6 +11,7 @@ import { submitToFarm } from "../services/submit-job";
 import { apiHandler } from "./app-handler";
 import { startNodeServer, type RunningServer } from "./node-server";
 import { handleWorkerRequest } from "./worker-api";
+import { SYSTEM_ACTOR } from "../services/audit";
 
 const JOB = "specificationVersion: jobtemplate-2023-09\nname: J\nsteps:\n- name: S\n  script:\n    actions:\n      onRun: {command: echo}\n";
 const CAPABILITIES = { amounts: {}, attributes: {} };
@@ -24,7 +25,7 @@ afterEach(async () => {
 async function setup() {
   const store = openStore(":memory:");
   const farm = createFarm(store);
-  const { token } = createPool(farm, { name: "p" });
+  const { token } = createPool(farm, { name: "p" }, SYSTEM_ACTOR);
   server = await startNodeServer(apiHandler(farm));
   // The Node server answers the protocol on its plain route; Next.js's route calls handleWorkerRequest.
   const viaFetchHandler = async (path: string, body: unknown, auth = token) => {

@@ -13,18 +13,22 @@ import { authenticatePool, type PoolRow } from "../services/pools";
 import { registerWorker } from "../services/register-worker";
 import { syncBatcher } from "../services/sync-batcher";
 import { wakeups } from "../router/wakeups";
-import type { PlainAnswer, PlainRequest } from "./node-server";
+import { guardedBody } from "./guarded-body";
+import type { PlainAnswer, PlainRequest, RequestInfo } from "./node-server";
 
-/** Bodies larger than this are refused before parsing (a log batch is at most ~5,000 lines). */
-export const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 /** Under Next.js route handlers: the same protocol through web Request and Response objects. */
-export async function handleWorkerRequest(farm: Farm, request: Request): Promise<Response> {
-  const length = Number(request.headers.get("content-length") ?? "0");
-  const answer =
-    length > MAX_BODY_BYTES
-      ? tooLarge()
-      : await workerCall(farm, { method: request.method, path: new URL(request.url).pathname, authorization: request.headers.get("authorization"), body: await request.text(), signal: request.signal });
+export async function handleWorkerRequest(farm: Farm, request: Request, info: RequestInfo = { address: null }): Promise<Response> {
+  const guarded = await guardedBody(farm, request);
+  if (guarded instanceof Response) return guarded;
+  const answer = await workerCall(farm, {
+    method: guarded.method,
+    path: new URL(guarded.url).pathname,
+    authorization: guarded.headers.get("authorization"),
+    body: await guarded.text(),
+    address: info.address,
+    signal: guarded.signal,
+  });
   return new Response(answer.body, { status: answer.status, headers: { "content-type": "application/json" } });
 }
 
@@ -53,10 +57,6 @@ export async function workerCall(farm: Farm, call: PlainRequest): Promise<PlainA
   }
 }
 
-/** Refused before the body is read. */
-export function tooLarge(): PlainAnswer {
-  return json(HTTP_STATUS.BAD_REQUEST, { error: "BAD_REQUEST", message: `request body over ${MAX_BODY_BYTES} bytes` });
-}
 
 /**
  * A sync; when the worker is idle, got nothing and allows it (waitSeconds), held until something

@@ -1,30 +1,50 @@
 /**
  * The farm server's API as the `loom submit` / `loom job …` commands call it: a tRPC client over
- * HTTP (the same routers the portal uses), and job parameter values made JSON-safe for the wire.
+ * HTTP (the same routers the portal uses) sending the caller's token (credentials.ts), and job
+ * parameter values made JSON-safe for the wire.
  */
 import { createTRPCClient, httpBatchLink, TRPCClientError } from "@trpc/client";
 import type { ParameterInput } from "../../lib/openjd/job/parameter-values";
 import type { SourceNode } from "../../lib/openjd/source-node";
 import type { AppRouter } from "../router";
 import { UsageError } from "./args";
+import { configDirFrom, resolveToken, type CredentialSources, type ResolvedToken } from "./credentials";
 
 export const DEFAULT_SERVER = "http://127.0.0.1:3000";
 
 export type FarmClient = ReturnType<typeof farmClient>;
 
-export function farmClient(server: string) {
+export function farmClient(server: string, token: string | null) {
   let url: URL;
   try {
     url = new URL("/api/trpc", server);
   } catch {
     throw new UsageError(`--server '${server}' is not a URL`);
   }
-  return createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: url.toString() })] });
+  return createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: url.toString(), headers: () => (token ? { authorization: `Bearer ${token}` } : {}) })] });
+}
+
+/** How a verb reaches a server: the URL (--server, LOOM_SERVER, the local default) and where its token comes from. */
+export interface FarmAccess {
+  server?: string;
+  credentials?: Partial<CredentialSources>;
 }
 
 /** The server URL: --server, else LOOM_SERVER, else the local default. */
 export function serverUrl(flag: string | undefined, environment: string | undefined): string {
   return flag ?? environment ?? DEFAULT_SERVER;
+}
+
+/** The server's URL and a client that sends the token credentials.ts picks for it. */
+export function connect(flag: string | undefined, access: FarmAccess, cwd: string): { server: string; client: FarmClient; token: ResolvedToken | null } {
+  const server = serverUrl(flag, access.server);
+  let token: ResolvedToken | null = null;
+  try {
+    token = resolveToken(server, { configDir: configDirFrom({}), ...access.credentials, cwd: access.credentials?.cwd ?? cwd });
+  } catch {
+    throw new UsageError(`--server '${server}' is not a URL`);
+  }
+  return { server, client: farmClient(server, token?.token ?? null), token };
 }
 
 type Wire = string | boolean | null | Wire[] | { [key: string]: Wire };
@@ -59,6 +79,8 @@ export function describeClientError(error: unknown, server: string): string {
   if (error instanceof TRPCClientError) {
     const cause = (error as TRPCClientError<AppRouter>).cause as { code?: string } | undefined;
     if (cause?.code === "ECONNREFUSED" || /fetch failed/i.test(error.message)) return `cannot reach the Loom server at ${server} (is it running? start it with 'npm start')`;
+    const code = (error as TRPCClientError<AppRouter>).data?.code;
+    if (code === "UNAUTHORIZED") return `${error.message} (sign in with 'loom login --server ${server}', or set LOOM_TOKEN)`;
     return error.message;
   }
   return (error as Error).message ?? String(error);

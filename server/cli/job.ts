@@ -5,7 +5,7 @@
  */
 import type { JobDetail } from "../queries/jobs";
 import { parseArgs, UsageError } from "./args";
-import { describeClientError, farmClient, serverUrl } from "./farm-client";
+import { connect, describeClientError, type FarmAccess } from "./farm-client";
 import type { CliIo } from "./io";
 
 export const JOB_USAGE = "usage: loom job get|wait|logs|cancel|suspend|resume|requeue|retry ID [--step STEP_ID] [--follow] [--timeout SECONDS] [--server URL] [--json]";
@@ -13,13 +13,12 @@ export const JOB_USAGE = "usage: loom job get|wait|logs|cancel|suspend|resume|re
 const ENDED = new Set(["SUCCEEDED", "FAILED", "CANCELED", "NOT_COMPATIBLE"]);
 const ACTIONS = { cancel: "cancel", suspend: "suspend", resume: "resume", requeue: "requeue", retry: "retryFailed" } as const;
 
-export async function runJob(argv: readonly string[], io: CliIo, env: { server?: string } = {}, signal?: AbortSignal): Promise<number> {
+export async function runJob(argv: readonly string[], io: CliIo, access: FarmAccess = {}, signal?: AbortSignal): Promise<number> {
   const [verb, ...rest] = argv;
   const args = parseArgs(rest, { values: ["--server", "--step", "--timeout"], booleans: ["--follow", "--json"] });
   if (args.positionals.length !== 1) throw new UsageError(`job ${verb ?? ""} takes exactly one job ID`);
   const jobId = args.positionals[0] as string;
-  const server = serverUrl(args.values.get("--server"), env.server);
-  const client = farmClient(server);
+  const { server, client } = connect(args.values.get("--server"), access, io.cwd);
   const asJson = args.booleans.has("--json");
   try {
     switch (verb) {

@@ -11,6 +11,9 @@ import { JOB_USAGE, runJob } from "./job";
 import { serverEnv } from "../env";
 import { onStopSignals } from "./stop-signals";
 import { runSummary, SUMMARY_USAGE } from "./summary";
+import { runServeWeb } from "./headless";
+import { configDirFrom } from "./credentials";
+import type { FarmAccess } from "./farm-client";
 
 const HELP = `loom — the Loom OpenJD farm command
 
@@ -51,6 +54,9 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
         return await runWorker(rest, io);
       case "serve":
         return await withStopSignals(io, (stop, force) => runServe(rest, io, stop, force));
+      case "serve-web":
+        // Internal: the portal's server process that `loom serve` starts.
+        return await withStopSignals(io, (stop) => runServeWeb(rest, io, stop));
       case "conformance":
         return await runConformance(rest, io);
       case undefined:
@@ -72,10 +78,14 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
   }
 }
 
-/** LOOM_SERVER, for the real process only (tests give their own io and pass --server). */
-function farmServer(io: CliIo): { server?: string } {
-  const server = io === processIo ? serverEnv().LOOM_SERVER : undefined;
-  return server ? { server } : {};
+/** LOOM_SERVER and where tokens come from, for the real process only (tests give their own io and pass --server). */
+function farmServer(io: CliIo): FarmAccess {
+  if (io !== processIo) return { credentials: { cwd: io.cwd, configDir: null } };
+  const env = serverEnv();
+  return {
+    ...(env.LOOM_SERVER ? { server: env.LOOM_SERVER } : {}),
+    credentials: { cwd: io.cwd, configDir: configDirFrom(env), ...(env.LOOM_TOKEN ? { token: env.LOOM_TOKEN } : {}), ...(env.LOOM_TOKEN_FILE ? { tokenFile: env.LOOM_TOKEN_FILE } : {}) },
+  };
 }
 
 /**

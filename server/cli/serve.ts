@@ -1,27 +1,27 @@
 /**
  * `loom serve [--host H] [--port P] [--data DIR] [--workers N] [--headless]`: the whole farm on one
- * machine (what `npm start` runs). The server (Next.js: portal + API; or with --headless the API
- * alone on a plain Node server) owns SQLite in DIR; N local worker agents join the default pool
- * over HTTP exactly like remote ones, with a token generated for this run.
+ * machine (what `npm start` runs). The server (portal + API, or with --headless the API alone)
+ * owns SQLite in DIR; N local worker agents enroll in the local pool over HTTP exactly like
+ * remote ones, with the pool's token file (tasks never see it: the workers hide the data folder).
+ *
+ * Before anything listens it prepares the data folder (data-folder.ts): permissions, the
+ * database, the local pool, the local admin's token for `loom` on this machine, and while nobody
+ * has an account the one-time setup address it prints.
  *
  * The first Ctrl-C (or SIGTERM) drains the workers (each finishes its current task and exits its
  * environments), then stops the server; a second one stops everything at once.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { createHash, randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { apiHandler } from "../api/app-handler";
-import { startNodeServer } from "../api/node-server";
-import { databaseFile, openStore } from "../db/connection";
+import { LOCAL_ADMIN_TOKEN_FILE } from "../auth/first-start";
 import { childEnvironment, serverEnv } from "../env";
-import { refreshCompatibility } from "../services/compatibility";
-import { createFarm } from "../services/farm";
-import { FarmLoop } from "../services/farm-loop";
-import { ensurePool } from "../services/pools";
 import { LineSplitter } from "../session/line-splitter";
 import { parseArgs, UsageError } from "./args";
+import { prepareDataFolder, StartupError } from "./data-folder";
+import { startHeadless } from "./headless";
 import type { CliIo } from "./io";
 
 export const SERVE_USAGE = "usage: loom serve [--host 127.0.0.1] [--port 3000] [--data ./data] [--workers 2] [--headless]";
@@ -51,11 +51,37 @@ export async function runServe(argv: readonly string[], io: CliIo, signal: Abort
   if (!Number.isInteger(workers) || workers < 0 || workers > 64) throw new UsageError("--workers takes a number from 0 to 64");
   const dataDir = resolve(io.cwd, args.values.get("--data") ?? "data");
   const env = serverEnv();
-  const token = env.LOOM_POOL_TOKEN ?? localPoolToken(dataDir);
 
-  const server = args.booleans.has("--headless") ? await headless(dataDir, token, env.LOOM_POOL_NAME, host, port) : await nextServer(io, dataDir, token, host, port);
+  let prepared;
+  try {
+    prepared = prepareDataFolder(dataDir, env);
+  } catch (error) {
+    if (error instanceof StartupError) {
+      io.err(`loom serve: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  }
+  if (!isLoopback(host) && !(env.LOOM_PUBLIC_URL ?? "").startsWith("https:")) {
+    io.err(
+      `loom serve: warning: serving on ${host} over plain HTTP: passwords, session cookies and tokens would cross the network in clear. ` +
+        "Put Loom behind an HTTPS reverse proxy and set LOOM_PUBLIC_URL=https://… (see README, 'Users, roles and tokens').",
+    );
+  }
+
+  let server: ServerHandle;
+  try {
+    server = args.booleans.has("--headless") ? await startHeadless(dataDir, env, host, port) : await webServer(io, dataDir, host, port);
+  } catch (error) {
+    if (error instanceof StartupError) {
+      io.err(`loom serve: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  }
   io.out(`Loom is serving at ${server.url} (data in ${dataDir})`);
-  const agents = Array.from({ length: workers }, (_, i) => startAgent(io, server.url, token, `local-${i + 1}`, dataDir));
+  describeAccess(io, server.url, dataDir, prepared);
+  const agents = Array.from({ length: workers }, (_, i) => startAgent(io, server.url, prepared.poolTokenFile, `local-${i + 1}`, dataDir));
 
   await new Promise<void>((resolveStop) => {
     if (!signal) return;
@@ -73,65 +99,53 @@ export async function runServe(argv: readonly string[], io: CliIo, signal: Abort
   return 0;
 }
 
-interface ServerHandle {
+function isLoopback(host: string): boolean {
+  return host === "127.0.0.1" || host === "::1" || host === "localhost" || host.startsWith("127.");
+}
+
+/** What a person needs to get in: the setup address on a fresh farm, and the local admin token's state. */
+function describeAccess(io: CliIo, url: string, dataDir: string, prepared: ReturnType<typeof prepareDataFolder>): void {
+  if (prepared.setupToken) {
+    io.out("");
+    io.out("No accounts yet. Create the first admin at this one-time address (valid until used; a restart prints a new one):");
+    io.out(`  ${url}/setup?token=${prepared.setupToken}`);
+    io.out("");
+  }
+  if (prepared.localAdmin === "revoked") {
+    io.err(`loom serve: the local admin token in ${join(dataDir, LOCAL_ADMIN_TOKEN_FILE)} was revoked: 'loom' on this machine needs 'loom login' (delete the file and restart for a new one)`);
+  }
+  if (!prepared.poolTokenMatches) {
+    io.err(
+      `loom serve: the local pool's enrollment token was rotated or revoked, and ${prepared.poolTokenFile} holds an old one: ` +
+        "the local workers cannot enroll until the file holds the pool's current token (rotate it from the Pools page; the local pool's new token is written there)",
+    );
+  }
+}
+
+export interface ServerHandle {
   url: string;
   stop(): Promise<void>;
 }
 
-/**
- * The local pool's token: kept in the data folder (readable by this user only), so workers that
- * outlive a crashed `loom serve` — and remote workers given the file — reconnect after a restart.
- */
-function localPoolToken(dataDir: string): string {
-  const file = join(dataDir, "local-pool.token");
-  if (existsSync(file)) {
-    const saved = readFileSync(file, "utf8").trim();
-    if (saved.length >= 16) return saved;
-  }
-  mkdirSync(dataDir, { recursive: true });
-  const token = `loom_${randomBytes(24).toString("base64url")}`;
-  writeFileSync(file, `${token}\n`, { mode: 0o600 });
-  return token;
-}
-
-async function headless(dataDir: string, token: string, poolName: string, host: string, port: number): Promise<ServerHandle> {
-  const store = openStore(databaseFile(dataDir));
-  const env = serverEnv();
-  const farm = createFarm(store, { settings: { syncIntervalSeconds: env.LOOM_SYNC_INTERVAL_SECONDS, workerTimeoutSeconds: env.LOOM_WORKER_TIMEOUT_SECONDS } });
-  ensurePool(farm, poolName, token);
-  refreshCompatibility(farm);
-  const loop = new FarmLoop(farm);
-  loop.start();
-  const running = await startNodeServer(apiHandler(farm), { host, port });
-  return {
-    url: running.url,
-    stop: async () => {
-      await loop.stop();
-      await running.close();
-      store.close();
-    },
-  };
-}
-
-async function nextServer(io: CliIo, dataDir: string, token: string, host: string, port: number): Promise<ServerHandle> {
-  const env = childEnvironment({ LOOM_DATA_DIR: dataDir, LOOM_POOL_TOKEN: token, NEXT_TELEMETRY_DISABLED: "1", LOOM_PARENT_PID: String(process.pid) });
-  const next = join(REPO, "node_modules", "next", "dist", "bin", "next");
+async function webServer(io: CliIo, dataDir: string, host: string, port: number): Promise<ServerHandle> {
+  const env = childEnvironment({ LOOM_DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1", LOOM_PARENT_PID: String(process.pid) });
   const distDir = join(REPO, serverEnv().LOOM_NEXT_DIST_DIR);
   const stampFile = join(distDir, "loom-build-stamp");
   const stamp = sourceStamp();
   const built = existsSync(join(distDir, "BUILD_ID")) && existsSync(stampFile) && readFileSync(stampFile, "utf8") === stamp;
   if (!built) {
     io.out("Building the web app (the sources changed since the last build, or it was never built)…");
+    const next = join(REPO, "node_modules", "next", "dist", "bin", "next");
     const build = spawn(process.execPath, [next, "build"], { cwd: REPO, env, stdio: "inherit" });
     if ((await exited(build)) !== 0) throw new Error("next build failed");
     writeFileSync(stampFile, stamp);
   }
   // Its own process group: a terminal's Ctrl-C reaches only `loom serve`, which stops the
   // workers first (they need the server to report their last task) and the server last.
-  const child = track(spawn(process.execPath, [next, "start", "-H", host, "-p", String(port)], { cwd: REPO, env, stdio: ["ignore", "inherit", "inherit"], detached: true }));
-  const url = `http://${host}:${port}`;
+  const child = track(spawn(process.execPath, [LOOM_BIN, "serve-web", "--host", host, "--port", String(port)], { cwd: REPO, env, stdio: ["ignore", "inherit", "inherit"], detached: true }));
+  const url = `http://${host.includes(":") ? `[${host}]` : host === "0.0.0.0" ? "127.0.0.1" : host}:${port}`;
   try {
-    await waitForServer(`${url}/api/trpc/pools.list`, child);
+    await waitForServer(`${url}/api/health`, child);
   } catch (error) {
     child.kill("SIGKILL");
     throw error;
@@ -170,7 +184,7 @@ function sourceStamp(): string {
 async function waitForServer(url: string, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode}`);
+    if (child.exitCode !== null) throw new StartupError(`the web server exited with code ${child.exitCode} (its error is above)`);
     try {
       if ((await fetch(url)).ok) return;
     } catch {
@@ -178,15 +192,16 @@ async function waitForServer(url: string, child: ChildProcess): Promise<void> {
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  throw new Error(`the server did not answer at ${url} within 120 s`);
+  throw new StartupError(`the server did not answer at ${url} within 120 s`);
 }
 
-function startAgent(io: CliIo, url: string, token: string, name: string, dataDir: string): ChildProcess {
-  const child = track(spawn(process.execPath, [LOOM_BIN, "worker", "--server", url, "--name", name, "--session-root", join(dataDir, "sessions", name)], {
+function startAgent(io: CliIo, url: string, tokenFile: string, name: string, dataDir: string): ChildProcess {
+  const args = [LOOM_BIN, "worker", "--server", url, "--name", name, "--token-file", tokenFile, "--session-root", join(dataDir, "sessions", name), "--hide", dataDir];
+  const child = track(spawn(process.execPath, args, {
     cwd: REPO,
-    env: childEnvironment({ LOOM_WORKER_TOKEN: token, LOOM_PARENT_PID: String(process.pid) }),
+    env: childEnvironment({ LOOM_PARENT_PID: String(process.pid) }),
     stdio: ["ignore", "pipe", "pipe"],
-    detached: true, // see nextServer: signals come from `loom serve` alone
+    detached: true, // see webServer: signals come from `loom serve` alone
   }));
   for (const stream of [child.stdout, child.stderr]) {
     const lines = new LineSplitter((line) => io.out(`[${name}] ${line}`));

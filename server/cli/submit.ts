@@ -1,6 +1,6 @@
 /**
- * `loom submit FILE|BUNDLE [-p K=V]… [--environment FILE]… [--priority N] [--suspended]
- * [--max-retries N] [--max-failed-tasks N] [--submitter NAME] [--server URL] [--json]`: submits a
+ * `loom submit FILE|BUNDLE [-p K=V]… [--environment FILE]… [--priority N] [--suspended] 
+ * [--max-retries N] [--max-failed-tasks N] [--server URL] [--json]`: submits a
  * job template (or a job bundle: a folder or .zip with template.yaml|json and
  * parameter_values.yaml|json) to a Loom server and prints the new job's id. Errors are printed
  * with their file, path and line:column; nothing is submitted then.
@@ -11,17 +11,17 @@ import { describeError } from "../../lib/openjd/errors";
 import { detectFormat } from "../../lib/openjd/parse-source";
 import { readJobBundle } from "../services/job-bundle";
 import { parseArgs, UsageError } from "./args";
-import { describeClientError, farmClient, serverUrl, toWire } from "./farm-client";
+import { connect, describeClientError, toWire, type FarmAccess } from "./farm-client";
 import type { CliIo } from "./io";
 import { parseJobParameters } from "./job-params";
 import { readFileSync } from "node:fs";
 
 export const SUBMIT_USAGE =
-  "usage: loom submit FILE|BUNDLE [-p KEY=VALUE]... [--environment FILE]... [--priority N] [--suspended] [--max-retries N] [--max-failed-tasks N] [--submitter NAME] [--server URL] [--json]";
+  "usage: loom submit FILE|BUNDLE [-p KEY=VALUE]... [--environment FILE]... [--priority N] [--suspended] [--max-retries N] [--max-failed-tasks N] [--server URL] [--json]";
 
-export async function runSubmit(argv: readonly string[], io: CliIo, env: { server?: string } = {}): Promise<number> {
+export async function runSubmit(argv: readonly string[], io: CliIo, access: FarmAccess = {}): Promise<number> {
   const args = parseArgs(argv, {
-    values: ["--priority", "--max-retries", "--max-failed-tasks", "--submitter", "--server"],
+    values: ["--priority", "--max-retries", "--max-failed-tasks", "--server"],
     repeated: ["--job-param", "--environment"],
     booleans: ["--suspended", "--json"],
     aliases: { "-p": "--job-param" },
@@ -39,7 +39,6 @@ export async function runSubmit(argv: readonly string[], io: CliIo, env: { serve
     ...(number("--max-retries") !== undefined ? { maxRetriesPerTask: number("--max-retries") } : {}),
     ...(number("--max-failed-tasks") !== undefined ? { maxFailedTasks: number("--max-failed-tasks") } : {}),
     ...(args.booleans.has("--suspended") ? { initialState: "SUSPENDED" as const } : {}),
-    ...(args.values.has("--submitter") ? { submitter: args.values.get("--submitter") } : {}),
   };
   const fail = (message: string) => {
     io.out(args.booleans.has("--json") ? JSON.stringify({ ok: false, errors: [{ message }] }) : `ERROR: ${message}`);
@@ -80,10 +79,10 @@ export async function runSubmit(argv: readonly string[], io: CliIo, env: { serve
     }
   });
 
-  const server = serverUrl(args.values.get("--server"), env.server);
+  const { server, client } = connect(args.values.get("--server"), access, io.cwd);
   let result;
   try {
-    result = await farmClient(server).jobs.submit.mutate({
+    result = await client.jobs.submit.mutate({
       template,
       environmentTemplates,
       parameterValues,

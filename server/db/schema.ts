@@ -8,6 +8,7 @@
  */
 import { sql } from "drizzle-orm";
 import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { Role, TokenScope } from "../../lib/farm/access";
 import type { ActionKind, ActionStatus, DrainMode, SessionState, StatusCounts, TaskStatus, WorkerStatus } from "../../lib/farm/statuses";
 
 const createdAt = () => integer("created_at").notNull();
@@ -22,6 +23,14 @@ export const pools = sqliteTable("pools", {
   createdAt: createdAt(),
   /** When the token was last rotated (null: the token is the one made with the pool). */
   tokenRotatedAt: integer("token_rotated_at"),
+  /**
+   * Bumped by every rotation. Workers enrolled under the previous generation keep their
+   * credential (and the previous token keeps enrolling) until previous_token_expires_at: the
+   * rotation's grace period. Older generations are refused.
+   */
+  tokenGeneration: integer("token_generation").notNull().default(1),
+  previousTokenHash: text("previous_token_hash"),
+  previousTokenExpiresAt: integer("previous_token_expires_at"),
 });
 
 export const workers = sqliteTable(
@@ -41,15 +50,120 @@ export const workers = sqliteTable(
     drain: text("drain").$type<DrainMode>(),
     disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
     registeredAt: integer("registered_at").notNull(),
+    /**
+     * sha256 of the worker's own credential, issued when it enrolls with its pool's token: every
+     * later call authenticates as this worker and no other. Null once revoked (removed, fenced
+     * for good, or its pool's token generation expired).
+     */
+    credentialHash: text("credential_hash"),
+    /** The pool token generation the worker enrolled under. */
+    tokenGeneration: integer("token_generation").notNull().default(1),
+    /** Not seen for longer than the retention: no longer listed, its credential revoked. */
+    removedAt: integer("removed_at"),
   },
-  (t) => [index("workers_pool").on(t.poolId), index("workers_status").on(t.status)],
+  (t) => [index("workers_pool").on(t.poolId), index("workers_status").on(t.status), uniqueIndex("workers_credential").on(t.credentialHash)],
 );
 
+/**
+ * People and service accounts. A person signs in with a password (scrypt, never stored or
+ * logged in clear); a service account (`local-admin`, the embedded default's) has no password
+ * and acts only through its tokens. Disabling an account ends its sessions and tokens at once.
+ */
 export const users = sqliteTable("users", {
   id: text("id").primaryKey(),
   name: text("name").notNull().unique(),
-  role: text("role").notNull().default("artist"),
+  role: text("role").$type<Role>().notNull().default("artist"),
   createdAt: createdAt(),
+  kind: text("kind").$type<"person" | "service">().notNull().default("person"),
+  /** `scrypt$N$r$p$salt$hash` (base64url); null for service accounts. */
+  passwordHash: text("password_hash"),
+  disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
+  updatedAt: integer("updated_at").notNull().default(0),
+});
+
+/**
+ * Browser sessions: the cookie holds a random token, the table its sha256. A session ends at
+ * its absolute expiry, after the idle limit without a request, or when revoked (sign out, the
+ * account disabled).
+ */
+export const authSessions = sqliteTable(
+  "auth_sessions",
+  {
+    id: text("id").primaryKey(),
+    tokenHash: text("token_hash").notNull().unique(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    lastSeenAt: integer("last_seen_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    revokedAt: integer("revoked_at"),
+    address: text("address"),
+    userAgent: text("user_agent"),
+  },
+  (t) => [index("auth_sessions_user").on(t.userId)],
+);
+
+/** Personal access tokens (scripts, `loom login`): shown once, stored as sha256, scoped, expiring, revocable. */
+export const accessTokens = sqliteTable(
+  "access_tokens",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    scope: text("scope").$type<TokenScope>().notNull(),
+    createdAt: createdAt(),
+    /** null: never expires (only the local admin's token, kept in the data folder). */
+    expiresAt: integer("expires_at"),
+    lastUsedAt: integer("last_used_at"),
+    lastUsedAddress: text("last_used_address"),
+    revokedAt: integer("revoked_at"),
+  },
+  (t) => [index("access_tokens_user").on(t.userId)],
+);
+
+/**
+ * Every change and every sign-in attempt, written in the transaction of the change itself.
+ * Append-only: nothing updates or deletes rows (retention of the audit log itself is an export).
+ */
+export const auditLog = sqliteTable(
+  "audit_log",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    time: integer("time").notNull(),
+    /** user, worker, shell (a `loom user` command on the server), system, anonymous. */
+    actorKind: text("actor_kind").notNull(),
+    actorId: text("actor_id"),
+    actorName: text("actor_name").notNull(),
+    /** session, token:<id>, pool-token, worker-credential, shell, setup. */
+    via: text("via"),
+    action: text("action").notNull(),
+    targetKind: text("target_kind"),
+    targetId: text("target_id"),
+    /** ok, refused (not allowed, bad credentials, rate-limited), failed (allowed but it did not happen). */
+    outcome: text("outcome").notNull(),
+    before: text("before"),
+    after: text("after"),
+    detail: text("detail"),
+    address: text("address"),
+    userAgent: text("user_agent"),
+  },
+  (t) => [
+    index("audit_time").on(t.time),
+    index("audit_action_target").on(t.action, t.targetId, t.time),
+    index("audit_action_address").on(t.action, t.address, t.time),
+    index("audit_actor").on(t.actorName, t.time),
+  ],
+);
+
+/** Server-wide values that must survive restarts and be shared by replicas (the first-start setup token's hash). */
+export const serverState = sqliteTable("server_state", {
+  key: text("key").primaryKey(),
+  value: text("value").notNull(),
+  updatedAt: integer("updated_at").notNull(),
 });
 
 export const jobs = sqliteTable(
@@ -60,7 +174,10 @@ export const jobs = sqliteTable(
     seq: integer("seq").notNull().unique(),
     name: text("name").notNull(),
     description: text("description"),
+    /** The submitting user's name when it was submitted (shown; owner_id is what rules use). */
     submitter: text("submitter").notNull().default("anonymous"),
+    /** The user who submitted it: artists act on their own jobs. Null for jobs from before accounts. */
+    ownerId: text("owner_id"),
     templateText: text("template_text").notNull(),
     templateFormat: text("template_format").$type<"yaml" | "json">().notNull(),
     environmentTemplates: text("environment_templates", { mode: "json" }).$type<Array<{ text: string; format: "yaml" | "json" }>>().notNull(),
@@ -81,7 +198,7 @@ export const jobs = sqliteTable(
     startedAt: integer("started_at"),
     endedAt: integer("ended_at"),
   },
-  (t) => [index("jobs_dispatch").on(t.status, t.priority, t.seq), index("jobs_submitted").on(t.submittedAt)],
+  (t) => [index("jobs_dispatch").on(t.status, t.priority, t.seq), index("jobs_submitted").on(t.submittedAt), index("jobs_owner").on(t.ownerId)],
 );
 
 /** Room for seed 002: a user's request, satisfied by a (possibly shared) job. */
@@ -162,6 +279,10 @@ export const sessions = sqliteTable(
     reserved: text("reserved", { mode: "json" }).$type<Record<string, number>>().notNull(),
     startedAt: integer("started_at").notNull(),
     endedAt: integer("ended_at"),
+    /** Characters of log text stored for this Session, against the per-Session log cap. */
+    logChars: integer("log_chars").notNull().default(0),
+    /** Lines refused past a log cap (one marker line says how many). */
+    logDropped: integer("log_dropped").notNull().default(0),
   },
   (t) => [index("sessions_worker").on(t.workerId, t.state), index("sessions_job").on(t.jobId)],
 );
@@ -184,6 +305,10 @@ export const sessionActions = sqliteTable(
     failMessage: text("fail_message"),
     startedAt: integer("started_at"),
     endedAt: integer("ended_at"),
+    /** When it was handed to the worker: a worker holding assigned work without starting it loses it. */
+    assignedAt: integer("assigned_at"),
+    /** Characters of log text stored for this action, against the per-action log cap. */
+    logChars: integer("log_chars").notNull().default(0),
   },
   (t) => [
     uniqueIndex("session_actions_seq").on(t.sessionId, t.seq),
@@ -234,6 +359,8 @@ export const templates = sqliteTable(
     errorCount: integer("error_count").notNull(),
     createdAt: createdAt(),
     updatedAt: integer("updated_at").notNull(),
+    /** Who saved it first: artists replace and delete their own; wranglers any. */
+    ownerId: text("owner_id"),
   },
   (t) => [uniqueIndex("templates_name").on(t.name), index("templates_updated").on(t.updatedAt)],
 );

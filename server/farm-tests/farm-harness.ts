@@ -25,6 +25,7 @@ import type { AppRouter } from "../router";
 import { createFarm, type Farm, type FarmSettings } from "../services/farm";
 import { FarmLoop } from "../services/farm-loop";
 import { createPool } from "../services/pools";
+import { SYSTEM_ACTOR } from "../services/audit";
 
 export const REPO = fileURLToPath(new URL("../../", import.meta.url));
 export const LOOM_BIN = join(REPO, "bin", "loom.mjs");
@@ -130,7 +131,7 @@ export class FarmHarness {
   async startFarm(settings: Partial<FarmSettings> = {}, options: { sweepMs?: number } = {}): Promise<InProcessFarm> {
     const store = openStore(join(this.tempDir("loom-farm-db-"), "loom.db"));
     const farm = createFarm(store, { settings: { syncIntervalSeconds: 0.25, workerTimeoutSeconds: 3, ...settings } });
-    const { token } = createPool(farm, { name: "test" });
+    const { token } = createPool(farm, { name: "test" }, SYSTEM_ACTOR);
     const loop = new FarmLoop(farm, options.sweepMs ?? 250);
     loop.start();
     const server = await startNodeServer(apiHandler(farm));

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { appRouter } from "../router/index";
 import { createCallerFactory } from "../router/trpc";
 import { LINUX_WORKER, SimulatedWorker, submit, testFarm } from "../services/farm-test-support";
+import { contextAs } from "../auth/test-principals";
 
 const JOB = `specificationVersion: jobtemplate-2023-09
 name: Shots
@@ -42,7 +43,7 @@ describe("logs.session", () => {
     expect(running).not.toBeNull();
     t.clock.now += 1000;
     worker.sync(); // reports the held task's start
-    const caller = createCallerFactory(appRouter)({ farm: t.farm });
+    const caller = createCallerFactory(appRouter)(contextAs(t.farm, "admin"));
     const [listed] = await caller.jobs.sessions({ jobId });
     const session = await caller.logs.session({ sessionId: listed!.id, jobId });
 
@@ -66,7 +67,7 @@ describe("logs.session", () => {
     const second = submit(t, JOB);
     const worker = new SimulatedWorker(t, LINUX_WORKER("w"), () => "hold");
     const sessionId = worker.sync().assignments[0]!.sessionId;
-    const caller = createCallerFactory(appRouter)({ farm: t.farm });
+    const caller = createCallerFactory(appRouter)(contextAs(t.farm, "admin"));
     const owner = (await caller.logs.session({ sessionId })).jobId;
     expect([first, second]).toContain(owner);
     const other = owner === first ? second : first;

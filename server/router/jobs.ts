@@ -2,6 +2,7 @@
 import { on } from "node:events";
 import { tracked } from "@trpc/server";
 import { z } from "zod";
+import { maxPriorityFor, RULES } from "../../lib/farm/access";
 import { getJob, getJobSummary, listJobs, listJobsInput, listSubmitters, listTasks, listTasksInput, type JobSummary } from "../queries/jobs";
 import { listSessions, listSessionsInput } from "../queries/sessions";
 import { cancelTasks } from "../services/cancel-tasks";
@@ -11,7 +12,7 @@ import { previewJob } from "../services/preview-job";
 import { submitToFarm, type SubmitJobInput } from "../services/submit-job";
 import { resumeTasks, suspendTasks } from "../services/suspend-tasks";
 import { taskTarget } from "../services/task-target";
-import { publicProcedure, router } from "./trpc";
+import { actorFor, authorized, router, signedIn, type Context } from "./trpc";
 
 const templateText = z.object({ text: z.string().max(4 * 1024 * 1024), format: z.enum(["yaml", "json"]) });
 
@@ -20,21 +21,22 @@ const submitInput = z.object({
   environmentTemplates: z.array(templateText).max(20).default([]),
   parameterValues: z.record(z.string(), z.unknown()).default({}),
   /** The folder the template came from, when the submitter has one (relative PATH defaults join it). */
-  templateDir: z.string().nullable().default(null),
+  templateDir: z.string().max(4096).nullable().default(null),
   /** The submitter's folder (relative PATH values join it); the server's when absent. */
-  workingDir: z.string().optional(),
+  workingDir: z.string().max(4096).optional(),
   settings: z
     .object({
       priority: z.number().optional(),
       initialState: z.enum(["READY", "SUSPENDED"]).optional(),
       maxRetriesPerTask: z.number().optional(),
       maxFailedTasks: z.number().optional(),
-      submitter: z.string().optional(),
     })
     .default({}),
 });
 
-function toSubmission(input: z.infer<typeof submitInput>, now: number): SubmitJobInput {
+/** The submission as the service takes it: owned by the caller, whose name is its submitter. */
+function toSubmission(ctx: Context, input: z.infer<typeof submitInput>): SubmitJobInput {
+  const caller = signedIn(ctx);
   return {
     template: input.template,
     environmentTemplates: input.environmentTemplates,
@@ -42,54 +44,58 @@ function toSubmission(input: z.infer<typeof submitInput>, now: number): SubmitJo
     templateDir: input.templateDir,
     workingDir: input.workingDir ?? process.cwd(),
     settings: input.settings,
-    now,
+    maxPriority: maxPriorityFor(caller),
+    now: ctx.farm.now(),
+    owner: { userId: caller.userId, name: caller.name, actor: actorFor(ctx) },
   };
 }
 
 export const jobsRouter = router({
-  list: publicProcedure.input(listJobsInput).query(({ ctx, input }) => listJobs(ctx.farm, input)),
-  submitters: publicProcedure.query(({ ctx }) => listSubmitters(ctx.farm)),
-  get: publicProcedure.input(z.object({ jobId: z.string().min(1) })).query(({ ctx, input }) => getJob(ctx.farm, input.jobId)),
-  tasks: publicProcedure.input(listTasksInput).query(({ ctx, input }) => listTasks(ctx.farm, input)),
-  sessions: publicProcedure.input(listSessionsInput).query(({ ctx, input }) => listSessions(ctx.farm, input)),
+  list: authorized(RULES.read).input(listJobsInput).query(({ ctx, input }) => listJobs(ctx.farm, input)),
+  submitters: authorized(RULES.read).query(({ ctx }) => listSubmitters(ctx.farm)),
+  get: authorized(RULES.read).input(z.object({ jobId: z.string().min(1).max(100) })).query(({ ctx, input }) => getJob(ctx.farm, input.jobId)),
+  tasks: authorized(RULES.read).input(listTasksInput).query(({ ctx, input }) => listTasks(ctx.farm, input)),
+  sessions: authorized(RULES.read).input(listSessionsInput).query(({ ctx, input }) => listSessions(ctx.farm, input)),
 
   /** Checks a submission without writing anything: errors, or the job's steps, task counts and which pools can run each step. */
-  preview: publicProcedure.input(submitInput).mutation(({ ctx, input }) => previewJob(ctx.farm, toSubmission(input, ctx.farm.now()))),
-  submit: publicProcedure.input(submitInput).mutation(({ ctx, input }) => submitToFarm(ctx.farm, toSubmission(input, ctx.farm.now()))),
+  preview: authorized(RULES.submit).input(submitInput).mutation(({ ctx, input }) => previewJob(ctx.farm, toSubmission(ctx, input))),
+  submit: authorized(RULES.submit).input(submitInput).mutation(({ ctx, input }) => submitToFarm(ctx.farm, toSubmission(ctx, input))),
 
-  cancel: publicProcedure.input(taskTarget).mutation(({ ctx, input }) => cancelTasks(ctx.farm, input)),
-  suspend: publicProcedure.input(taskTarget).mutation(({ ctx, input }) => suspendTasks(ctx.farm, input)),
-  resume: publicProcedure.input(taskTarget).mutation(({ ctx, input }) => resumeTasks(ctx.farm, input)),
-  requeue: publicProcedure.input(taskTarget).mutation(({ ctx, input }) => requeueTasks(ctx.farm, input)),
-  retryFailed: publicProcedure.input(taskTarget).mutation(({ ctx, input }) => retryFailedTasks(ctx.farm, input)),
-  setPriority: publicProcedure
-    .input(z.object({ jobId: z.string().min(1), priority: z.number() }))
-    .mutation(({ ctx, input }) => setJobPriority(ctx.farm, input.jobId, input.priority)),
+  cancel: authorized(RULES.ownJob).input(taskTarget).mutation(({ ctx, input }) => cancelTasks(ctx.farm, input, actorFor(ctx))),
+  suspend: authorized(RULES.ownJob).input(taskTarget).mutation(({ ctx, input }) => suspendTasks(ctx.farm, input, actorFor(ctx))),
+  resume: authorized(RULES.ownJob).input(taskTarget).mutation(({ ctx, input }) => resumeTasks(ctx.farm, input, actorFor(ctx))),
+  requeue: authorized(RULES.ownJob).input(taskTarget).mutation(({ ctx, input }) => requeueTasks(ctx.farm, input, actorFor(ctx))),
+  retryFailed: authorized(RULES.ownJob).input(taskTarget).mutation(({ ctx, input }) => retryFailedTasks(ctx.farm, input, actorFor(ctx))),
+  setPriority: authorized(RULES.ownJob)
+    .input(z.object({ jobId: z.string().min(1).max(100), priority: z.number() }))
+    .mutation(({ ctx, input }) => setJobPriority(ctx.farm, input.jobId, input.priority, actorFor(ctx), maxPriorityFor(signedIn(ctx)))),
 
   /**
    * Job summaries as they change (one job, or all). Starts with the current state of the watched
    * job, so a reconnecting client is never stale; ids are a per-connection counter.
    */
-  onChange: publicProcedure.input(z.object({ jobId: z.string().optional() }).default({})).subscription(async function* ({ ctx, input, signal }) {
-    const events = on(ctx.farm.events, "jobs", { signal });
-    let n = 0;
-    if (input.jobId) yield tracked(String(++n), [getJobSummary(ctx.farm, input.jobId)]);
-    try {
-      for await (const [jobIds] of events) {
-        const ids = (jobIds as string[]).filter((id) => !input.jobId || id === input.jobId);
-        if (ids.length === 0) continue;
-        const jobs: JobSummary[] = [];
-        for (const id of ids) {
-          try {
-            jobs.push(getJobSummary(ctx.farm, id));
-          } catch {
-            // deleted meanwhile
+  onChange: authorized(RULES.read)
+    .input(z.object({ jobId: z.string().max(100).optional() }).default({}))
+    .subscription(async function* ({ ctx, input, signal }) {
+      const events = on(ctx.farm.events, "jobs", { signal });
+      let n = 0;
+      if (input.jobId) yield tracked(String(++n), [getJobSummary(ctx.farm, input.jobId)]);
+      try {
+        for await (const [jobIds] of events) {
+          const ids = (jobIds as string[]).filter((id) => !input.jobId || id === input.jobId);
+          if (ids.length === 0) continue;
+          const jobs: JobSummary[] = [];
+          for (const id of ids) {
+            try {
+              jobs.push(getJobSummary(ctx.farm, id));
+            } catch {
+              // deleted meanwhile
+            }
           }
+          yield tracked(String(++n), jobs);
         }
-        yield tracked(String(++n), jobs);
+      } catch (error) {
+        if (!signal?.aborted) throw error;
       }
-    } catch (error) {
-      if (!signal?.aborted) throw error;
-    }
-  }),
+    }),
 });

@@ -8,6 +8,7 @@ import { LINUX_WORKER, SimulatedWorker, submit, testFarm, type TestFarm } from "
 import { ingestLogs } from "../services/ingest-logs";
 import { appRouter } from "./index";
 import { createCallerFactory } from "./trpc";
+import { contextAs } from "../auth/test-principals";
 
 const JOB = "specificationVersion: jobtemplate-2023-09\nname: J\nsteps:\n- name: S\n  script:\n    actions:\n      onRun: {command: echo}\n";
 
@@ -22,7 +23,7 @@ function holdingSession(t: TestFarm) {
 
 async function batches(t: TestFarm, input: { sessionId: string; lastEventId?: string }) {
   const controller = new AbortController();
-  const stream = await createCallerFactory(appRouter)({ farm: t.farm }, { signal: controller.signal }).logs.followBatches(input);
+  const stream = await createCallerFactory(appRouter)(contextAs(t.farm, "admin"), { signal: controller.signal }).logs.followBatches(input);
   const iterator = stream[Symbol.asyncIterator]();
   /** tracked() arrives through createCaller as [id, data, symbol] (STACK.md G10). */
   const read = async () => {

@@ -10,6 +10,7 @@ import { ingestLogs, type LogsEvent } from "../services/ingest-logs";
 import { appRouter } from "./index";
 import { linesWakeups } from "./logs";
 import { createCallerFactory } from "./trpc";
+import { contextAs } from "../auth/test-principals";
 
 const JOB = "specificationVersion: jobtemplate-2023-09\nname: J\nsteps:\n- name: S\n  parameterSpace:\n    taskParameterDefinitions: [{name: F, type: INT, range: '1-2'}]\n  script:\n    actions:\n      onRun: {command: echo}\n";
 
@@ -24,7 +25,7 @@ function session(t: TestFarm, name: string) {
 
 async function follow(t: TestFarm, input: { jobId?: string; sessionId?: string }) {
   const controller = new AbortController();
-  const stream = await createCallerFactory(appRouter)({ farm: t.farm }, { signal: controller.signal }).logs.follow(input);
+  const stream = await createCallerFactory(appRouter)(contextAs(t.farm, "admin"), { signal: controller.signal }).logs.follow(input);
   const iterator = stream[Symbol.asyncIterator]();
   /** tracked() items arrive through createCaller as [id, data, symbol] tuples (STACK.md G10). */
   const read = async () => ((await iterator.next()).value as unknown as [string, { line: string }])[1].line;

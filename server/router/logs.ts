@@ -9,7 +9,8 @@ import { z } from "zod";
 import { getSession, logLines, logLinesInput, type LogLineView } from "../queries/sessions";
 import type { Farm } from "../services/farm";
 import type { LogsEvent } from "../services/ingest-logs";
-import { publicProcedure, router } from "./trpc";
+import { RULES } from "../../lib/farm/access";
+import { authorized, router } from "./trpc";
 import { wakeups, type Wakeups } from "./wakeups";
 
 const PAGE = 2000;
@@ -52,12 +53,12 @@ async function* linePages(farm: Farm, input: z.infer<typeof followInput>, signal
 
 export const logsRouter = router({
   /** The Session a log belongs to, with its actions in order (the Session page's timeline). */
-  session: publicProcedure
+  session: authorized(RULES.read)
     .input(z.object({ sessionId: z.string().min(1), jobId: z.string().min(1).optional() }))
     .query(({ ctx, input }) => getSession(ctx.farm, input.sessionId, input.jobId)),
-  lines: publicProcedure.input(logLinesInput).query(({ ctx, input }) => logLines(ctx.farm, input)),
+  lines: authorized(RULES.read).input(logLinesInput).query(({ ctx, input }) => logLines(ctx.farm, input)),
   /** Line by line, each tracked by its id. */
-  follow: publicProcedure.input(followInput).subscription(async function* ({ ctx, input, signal }) {
+  follow: authorized(RULES.read).input(followInput).subscription(async function* ({ ctx, input, signal }) {
     for await (const page of linePages(ctx.farm, input, signal)) for (const line of page) yield tracked(String(line.id), line);
   }),
   /**
@@ -66,7 +67,7 @@ export const logsRouter = router({
    * more than the lines themselves; a page is delivered whole or not at all, so resuming after
    * its last id loses and repeats nothing.
    */
-  followBatches: publicProcedure.input(followInput).subscription(async function* ({ ctx, input, signal }) {
+  followBatches: authorized(RULES.read).input(followInput).subscription(async function* ({ ctx, input, signal }) {
     for await (const page of linePages(ctx.farm, input, signal)) yield tracked(String(page[page.length - 1]!.id), page);
   }),
 });

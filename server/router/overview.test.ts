@@ -8,6 +8,8 @@ import { drainWorker } from "../services/drain-worker";
 import { LINUX_WORKER, SimulatedWorker, submit, testFarm } from "../services/farm-test-support";
 import { appRouter } from "./index";
 import { createCallerFactory } from "./trpc";
+import { contextAs } from "../auth/test-principals";
+import { SYSTEM_ACTOR } from "../services/audit";
 
 const FOUR_TASKS =
   "specificationVersion: jobtemplate-2023-09\nname: J\nsteps:\n- name: S\n  parameterSpace:\n    taskParameterDefinitions:\n    - {name: F, type: INT, range: '1-4'}\n  script:\n    actions:\n      onRun: {command: echo, args: ['{{Task.Param.F}}']}\n";
@@ -19,7 +21,7 @@ const M = 28_333_340;
 describe("overview", () => {
   it("counts tasks finished per minute over the last hour, oldest minute first", async () => {
     const t = testFarm();
-    const api = createCallerFactory(appRouter)({ farm: t.farm });
+    const api = createCallerFactory(appRouter)(contextAs(t.farm, "admin"));
     t.clock.now = (M - 61) * MINUTE + 10_000;
     submit(t, FOUR_TASKS, { settings: { maxRetriesPerTask: 0 } });
     const worker = new SimulatedWorker(t, LINUX_WORKER("w"), () => "hold");
@@ -62,11 +64,11 @@ describe("overview", () => {
     const busy = new SimulatedWorker(t, LINUX_WORKER("busy"), () => "hold");
     busy.sync();
     const idle = new SimulatedWorker(t, LINUX_WORKER("idle"), () => "hold");
-    drainWorker(t.farm, idle.workerId, "AFTER_TASK");
+    drainWorker(t.farm, idle.workerId, "AFTER_TASK", SYSTEM_ACTOR);
     idle.sync();
 
     const controller = new AbortController();
-    const iterator = (await factory({ farm: t.farm }, { signal: controller.signal }).overview.onChange())[Symbol.asyncIterator]();
+    const iterator = (await factory(contextAs(t.farm, "admin"), { signal: controller.signal }).overview.onChange())[Symbol.asyncIterator]();
     const first = ((await iterator.next()).value as unknown as [string, { workers: Record<string, number>; workersDrained: number; tasks: Record<string, number> }])[1];
     expect(first.workers).toMatchObject({ RUNNING: 1, IDLE: 1 });
     expect(first.workersDrained).toBe(1);

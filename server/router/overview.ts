@@ -3,7 +3,8 @@ import { tracked } from "@trpc/server";
 import { z } from "zod";
 import { getOverview } from "../queries/overview";
 import { farmChanges } from "./farm-changes";
-import { publicProcedure, router } from "./trpc";
+import { RULES } from "../../lib/farm/access";
+import { authorized, router } from "./trpc";
 
 const overviewInput = z.object({ minutes: z.number().int().min(1).max(24 * 60).default(60) }).default({ minutes: 60 });
 
@@ -13,8 +14,8 @@ const SETTLE_MS = 1_000;
 const REFRESH_MS = 15_000;
 
 export const overviewRouter = router({
-  get: publicProcedure.input(overviewInput).query(({ ctx, input }) => getOverview(ctx.farm, input)),
-  onChange: publicProcedure.input(overviewInput).subscription(async function* ({ ctx, input, signal }) {
+  get: authorized(RULES.read).input(overviewInput).query(({ ctx, input }) => getOverview(ctx.farm, input)),
+  onChange: authorized(RULES.read).input(overviewInput).subscription(async function* ({ ctx, input, signal }) {
     let n = 0;
     const changes = farmChanges(ctx.farm.events, ["jobs", "workers", "worker-status"], { signal, settleMs: SETTLE_MS, refreshMs: REFRESH_MS });
     for await (const _ of changes) yield tracked(String(++n), getOverview(ctx.farm, input));

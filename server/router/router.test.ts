@@ -8,6 +8,7 @@ import { LINUX_WORKER, SimulatedWorker, testFarm } from "../services/farm-test-s
 import { ingestLogs } from "../services/ingest-logs";
 import { appRouter } from "./index";
 import { createCallerFactory } from "./trpc";
+import { contextAs } from "../auth/test-principals";
 
 const JOB = "specificationVersion: jobtemplate-2023-09\nname: '{{Param.Name}}'\nparameterDefinitions:\n- {name: Name, type: STRING, default: shot}\nsteps:\n- name: S\n  script:\n    actions:\n      onRun: {command: echo, args: [hi]}\n";
 
@@ -15,8 +16,8 @@ function caller() {
   const t = testFarm();
   const factory = createCallerFactory(appRouter);
   /** A caller whose subscriptions end when `signal` aborts. */
-  const withSignal = (signal: AbortSignal) => factory({ farm: t.farm }, { signal });
-  return { t, api: factory({ farm: t.farm }), withSignal };
+  const withSignal = (signal: AbortSignal) => factory(contextAs(t.farm, "admin"), { signal });
+  return { t, api: factory(contextAs(t.farm, "admin")), withSignal };
 }
 
 /** tracked() items arrive through createCaller as [id, data, symbol] tuples (STACK.md G10). */

@@ -8,13 +8,14 @@ import { describe, expect, it } from "vitest";
 import { testFarm } from "../services/farm-test-support";
 import { appRouter } from "./index";
 import { createCallerFactory } from "./trpc";
+import { contextAs } from "../auth/test-principals";
 
 const JOB = "specificationVersion: jobtemplate-2023-09\nname: Render\nparameterDefinitions:\n- {name: Frames, type: STRING, default: 1-3}\nsteps:\n- name: S\n  script:\n    actions:\n      onRun: {command: echo, args: [hi]}\n";
 const ENV = '{"specificationVersion": "environment-2023-09", "environment": {"name": "E", "variables": {"A": "1"}}}';
 
 function api() {
   const t = testFarm();
-  return { t, api: createCallerFactory(appRouter)({ farm: t.farm }) };
+  return { t, api: createCallerFactory(appRouter)(contextAs(t.farm, "admin")) };
 }
 
 /** A zip of stored (uncompressed) entries: enough for the bundle reader. */

@@ -1,16 +1,18 @@
-/** The template library (artists): list, get, save, import a job bundle, delete. */
+/** The template library: everyone signed in reads it; artists save and delete their own, wranglers any. */
 import { z } from "zod";
+import { RULES } from "../../lib/farm/access";
 import { getTemplate, listTemplates } from "../queries/templates";
 import { deleteTemplate, importBundle, saveTemplate } from "../services/templates";
 import { MAX_BUNDLE_BYTES } from "../services/job-bundle";
-import { publicProcedure, router } from "./trpc";
+import { actorFor, authorized, router, signedIn } from "./trpc";
 
-const templateId = z.object({ id: z.string().min(1) });
+const templateId = z.object({ id: z.string().min(1).max(100) });
 
 export const templatesRouter = router({
-  list: publicProcedure.query(({ ctx }) => listTemplates(ctx.farm)),
-  get: publicProcedure.input(templateId).query(({ ctx, input }) => getTemplate(ctx.farm, input.id)),
-  save: publicProcedure
+  list: authorized(RULES.read).query(({ ctx }) => listTemplates(ctx.farm)),
+  get: authorized(RULES.read).input(templateId).query(({ ctx, input }) => getTemplate(ctx.farm, input.id)),
+  /** Saving under a name that is someone else's entry replaces it only for wranglers (the rule reads the entry's owner by name). */
+  save: authorized({ kind: "ownTemplate", key: "name" })
     .input(
       z.object({
         name: z.string().max(200),
@@ -19,10 +21,12 @@ export const templatesRouter = router({
         parameterValues: z.record(z.string(), z.unknown()).optional(),
       }),
     )
-    .mutation(({ ctx, input }) => saveTemplate(ctx.farm, input)),
+    .mutation(({ ctx, input }) => saveTemplate(ctx.farm, input, { caller: signedIn(ctx), actor: actorFor(ctx) })),
   /** A job bundle .zip sent as base64 (JSON has no bytes); read in memory, never unpacked to disk. */
-  importBundle: publicProcedure
+  importBundle: authorized(RULES.submit)
     .input(z.object({ fileName: z.string().min(1).max(255), base64: z.string().max(Math.ceil(MAX_BUNDLE_BYTES / 3) * 4), name: z.string().max(200).optional() }))
-    .mutation(({ ctx, input }) => importBundle(ctx.farm, input)),
-  delete: publicProcedure.input(templateId).mutation(({ ctx, input }) => deleteTemplate(ctx.farm, input.id)),
+    .mutation(({ ctx, input }) => importBundle(ctx.farm, input, { caller: signedIn(ctx), actor: actorFor(ctx) })),
+  delete: authorized({ kind: "ownTemplate", key: "id" })
+    .input(templateId)
+    .mutation(({ ctx, input }) => deleteTemplate(ctx.farm, input.id, actorFor(ctx))),
 });

@@ -8,6 +8,7 @@ import { LINUX_WORKER, SimulatedWorker, submit, testFarm } from "../services/far
 import type { PoolView, WorkerView } from "../queries/workers";
 import { appRouter } from "./index";
 import { createCallerFactory } from "./trpc";
+import { contextAs } from "../auth/test-principals";
 
 const JOB = "specificationVersion: jobtemplate-2023-09\nname: Shot\nsteps:\n- name: Render\n  script:\n    actions:\n      onRun: {command: echo}\n";
 
@@ -15,7 +16,7 @@ function caller() {
   const t = testFarm();
   const factory = createCallerFactory(appRouter);
   const controller = new AbortController();
-  return { t, api: factory({ farm: t.farm }), live: factory({ farm: t.farm }, { signal: controller.signal }), stop: () => controller.abort() };
+  return { t, api: factory(contextAs(t.farm, "admin")), live: factory(contextAs(t.farm, "admin"), { signal: controller.signal }), stop: () => controller.abort() };
 }
 
 /** tracked() items arrive through createCaller as [id, data, symbol] tuples (STACK.md G10). */

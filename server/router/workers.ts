@@ -1,14 +1,16 @@
-/** Pools and workers (admins): list, create pools and show their token once, rotate, enable, drain, disable, and live changes. */
+/** Pools and workers: everyone signed in reads them; admins create pools and show their token once, rotate, enable, drain, disable. */
 import { tracked } from "@trpc/server";
 import { z } from "zod";
+import { RULES } from "../../lib/farm/access";
 import { DRAIN_MODES } from "../../lib/farm/statuses";
 import { listPools, listWorkers } from "../queries/workers";
 import { drainPool, drainWorker, setWorkerDisabled, undrainWorker } from "../services/drain-worker";
 import { createPool, rotatePoolToken, setPoolEnabled } from "../services/pools";
 import { farmChanges } from "./farm-changes";
-import { publicProcedure, router } from "./trpc";
+import { actorFor, authorized, router } from "./trpc";
 
-const workerId = z.object({ workerId: z.string().min(1) });
+const workerId = z.object({ workerId: z.string().min(1).max(100) });
+const poolId = z.object({ poolId: z.string().min(1).max(100) });
 
 /**
  * What moves the admin views: "workers" (registered, drained, disabled, lost, a pool enabled),
@@ -22,26 +24,40 @@ const SETTLE_MS = 300;
 const REFRESH_MS = 10_000;
 
 export const poolsRouter = router({
-  list: publicProcedure.query(({ ctx }) => listPools(ctx.farm)),
-  create: publicProcedure.input(z.object({ name: z.string(), description: z.string().max(500).optional() })).mutation(({ ctx, input }) => createPool(ctx.farm, input)),
-  rotateToken: publicProcedure.input(z.object({ poolId: z.string().min(1) })).mutation(({ ctx, input }) => rotatePoolToken(ctx.farm, input.poolId)),
-  drain: publicProcedure.input(z.object({ poolId: z.string().min(1), mode: z.enum(DRAIN_MODES) })).mutation(({ ctx, input }) => drainPool(ctx.farm, input.poolId, input.mode)),
-  setEnabled: publicProcedure.input(z.object({ poolId: z.string().min(1), enabled: z.boolean() })).mutation(({ ctx, input }) => setPoolEnabled(ctx.farm, input.poolId, input.enabled)),
+  list: authorized(RULES.read).query(({ ctx }) => listPools(ctx.farm)),
+  create: authorized(RULES.admin)
+    .input(z.object({ name: z.string().max(64), description: z.string().max(500).optional() }))
+    .mutation(({ ctx, input }) => createPool(ctx.farm, input, actorFor(ctx))),
+  rotateToken: authorized(RULES.admin).input(poolId).mutation(({ ctx, input }) => rotatePoolToken(ctx.farm, input.poolId, actorFor(ctx))),
+  drain: authorized(RULES.admin)
+    .input(poolId.extend({ mode: z.enum(DRAIN_MODES) }))
+    .mutation(({ ctx, input }) => drainPool(ctx.farm, input.poolId, input.mode, actorFor(ctx))),
+  setEnabled: authorized(RULES.admin)
+    .input(poolId.extend({ enabled: z.boolean() }))
+    .mutation(({ ctx, input }) => setPoolEnabled(ctx.farm, input.poolId, input.enabled, actorFor(ctx))),
   /** The pool list, now and after each change (ids count per connection; every item is the whole list). */
-  onChange: publicProcedure.subscription(async function* ({ ctx, signal }) {
+  onChange: authorized(RULES.read).subscription(async function* ({ ctx, signal }) {
     let n = 0;
     for await (const _ of farmChanges(ctx.farm.events, FLEET_EVENTS, { signal, settleMs: SETTLE_MS, refreshMs: REFRESH_MS })) yield tracked(String(++n), listPools(ctx.farm));
   }),
 });
 
 export const workersRouter = router({
-  list: publicProcedure.input(z.object({ poolId: z.string().optional() }).default({})).query(({ ctx, input }) => listWorkers(ctx.farm, input.poolId)),
-  drain: publicProcedure.input(workerId.extend({ mode: z.enum(DRAIN_MODES) })).mutation(({ ctx, input }) => drainWorker(ctx.farm, input.workerId, input.mode)),
-  undrain: publicProcedure.input(workerId).mutation(({ ctx, input }) => undrainWorker(ctx.farm, input.workerId)),
-  setDisabled: publicProcedure.input(workerId.extend({ disabled: z.boolean() })).mutation(({ ctx, input }) => setWorkerDisabled(ctx.farm, input.workerId, input.disabled)),
+  list: authorized(RULES.read)
+    .input(z.object({ poolId: z.string().max(100).optional() }).default({}))
+    .query(({ ctx, input }) => listWorkers(ctx.farm, input.poolId)),
+  drain: authorized(RULES.admin)
+    .input(workerId.extend({ mode: z.enum(DRAIN_MODES) }))
+    .mutation(({ ctx, input }) => drainWorker(ctx.farm, input.workerId, input.mode, actorFor(ctx))),
+  undrain: authorized(RULES.admin).input(workerId).mutation(({ ctx, input }) => undrainWorker(ctx.farm, input.workerId, actorFor(ctx))),
+  setDisabled: authorized(RULES.admin)
+    .input(workerId.extend({ disabled: z.boolean() }))
+    .mutation(({ ctx, input }) => setWorkerDisabled(ctx.farm, input.workerId, input.disabled, actorFor(ctx))),
   /** The worker list (of one pool, or all), now and after each change; every item is the whole list. */
-  onChange: publicProcedure.input(z.object({ poolId: z.string().optional() }).default({})).subscription(async function* ({ ctx, input, signal }) {
-    let n = 0;
-    for await (const _ of farmChanges(ctx.farm.events, FLEET_EVENTS, { signal, settleMs: SETTLE_MS, refreshMs: REFRESH_MS })) yield tracked(String(++n), listWorkers(ctx.farm, input.poolId));
-  }),
+  onChange: authorized(RULES.read)
+    .input(z.object({ poolId: z.string().max(100).optional() }).default({}))
+    .subscription(async function* ({ ctx, input, signal }) {
+      let n = 0;
+      for await (const _ of farmChanges(ctx.farm.events, FLEET_EVENTS, { signal, settleMs: SETTLE_MS, refreshMs: REFRESH_MS })) yield tracked(String(++n), listWorkers(ctx.farm, input.poolId));
+    }),
 });

@@ -1,14 +1,15 @@
 /**
- * The one farm of a server process: opened on first use from the environment settings (the
- * Next.js route handlers, `loom serve --headless`), kept on globalThis so development hot reloads
- * do not open the database twice, with its background loop started.
+ * The one farm of a server process: opened on first use from the environment settings (the web
+ * server `loom serve` starts, the Next.js route handlers of `next dev`), kept on globalThis so
+ * the web server, the Next.js bundle it hosts and development hot reloads all share one
+ * database connection and one event emitter, with the background loop started once.
  */
 import { databaseFile, openStore } from "../db/connection";
 import { serverEnv } from "../env";
 import { refreshCompatibility } from "./compatibility";
 import { createFarm, type Farm } from "./farm";
 import { FarmLoop } from "./farm-loop";
-import { ensurePool } from "./pools";
+import { settingsFromEnv } from "./farm-settings";
 
 interface Runtime {
   farm: Farm;
@@ -23,8 +24,7 @@ export function farmRuntime(): Runtime {
   if (holder[KEY]) return holder[KEY];
   const env = serverEnv();
   const store = openStore(databaseFile(env.LOOM_DATA_DIR));
-  const farm = createFarm(store, { settings: { syncIntervalSeconds: env.LOOM_SYNC_INTERVAL_SECONDS, workerTimeoutSeconds: env.LOOM_WORKER_TIMEOUT_SECONDS } });
-  if (env.LOOM_POOL_TOKEN) ensurePool(farm, env.LOOM_POOL_NAME, env.LOOM_POOL_TOKEN);
+  const farm = createFarm(store, { settings: settingsFromEnv(env, env.LOOM_DATA_DIR) });
   refreshCompatibility(farm);
   const loop = new FarmLoop(farm);
   loop.start();

@@ -8,6 +8,7 @@ import { onTestFinished } from "vitest";
 import type { ActionUpdate, AssignedAction, RegisterRequest, SessionAssignment, SyncResponse } from "../../lib/farm/protocol";
 import { TASK_STATUSES } from "../../lib/farm/statuses";
 import { openStore } from "../db/connection";
+import { SYSTEM_ACTOR } from "./audit";
 import { createFarm, type Farm, type FarmSettings } from "./farm";
 import { authenticatePool, createPool, type PoolRow } from "./pools";
 import { registerWorker } from "./register-worker";
@@ -26,7 +27,7 @@ export function testFarm(settings: Partial<FarmSettings> = {}): TestFarm {
   onTestFinished(() => store.close());
   const clock = { now: 1_700_000_000_000 };
   const farm = createFarm(store, { settings, now: () => clock.now });
-  const { token } = createPool(farm, { name: "default" });
+  const { token } = createPool(farm, { name: "default" }, SYSTEM_ACTOR);
   const pool = authenticatePool(farm, token);
   if (!pool) throw new Error("pool token does not authenticate");
   return { farm, clock, pool, token };

@@ -14,9 +14,57 @@ export interface FarmSettings {
   syncIntervalSeconds: number;
   /** A worker silent for this long is NOT_RESPONDING; its work is requeued. */
   workerTimeoutSeconds: number;
+  /** A browser session ends after this long without a request… */
+  sessionIdleMinutes: number;
+  /** …and this long after sign-in at the latest. */
+  sessionMaxDays: number;
+  /** Host names the server answers to besides loopback names and IP addresses (DNS rebinding). */
+  allowedHosts: readonly string[];
+  /** The address users reach the server at (set behind an HTTPS proxy: cookies become Secure). */
+  publicUrl: string | null;
+  /** After a pool token rotation the previous token still enrolls, and its workers still sync, this long. */
+  rotationGraceMinutes: number;
+  /** Failed sign-ins within loginWindowMinutes after which further attempts are refused unchecked. */
+  loginFailuresPerAccount: number;
+  loginFailuresPerAddress: number;
+  loginWindowMinutes: number;
+  /** Live views (SSE subscriptions) one user may hold open at once. */
+  maxStreamsPerUser: number;
+  /** Log text stored per action and per Session (characters); past it lines are dropped with one marker line. */
+  logCapActionChars: number;
+  logCapSessionChars: number;
+  /** Workers not seen for this long are removed from the list (their credential revoked). */
+  workerRetentionHours: number;
+  /** A worker holding assigned work it has not started for this long loses it. */
+  assignedTimeoutSeconds: number;
+  /** Template checking, previews and job creation are stopped after this long. */
+  checkTimeoutSeconds: number;
+  /** The age after which admins are offered to archive or delete finished jobs. */
+  jobRetentionDays: number;
+  /** Where the server keeps its data (archives go in `archive/` inside); null for in-memory farms. */
+  dataDir: string | null;
 }
 
-const DEFAULT_SETTINGS: FarmSettings = { syncIntervalSeconds: 15, workerTimeoutSeconds: 75 };
+export const DEFAULT_SETTINGS: FarmSettings = {
+  syncIntervalSeconds: 15,
+  workerTimeoutSeconds: 75,
+  sessionIdleMinutes: 12 * 60,
+  sessionMaxDays: 7,
+  allowedHosts: [],
+  publicUrl: null,
+  rotationGraceMinutes: 60,
+  loginFailuresPerAccount: 10,
+  loginFailuresPerAddress: 50,
+  loginWindowMinutes: 15,
+  maxStreamsPerUser: 32,
+  logCapActionChars: 64 * 1024 * 1024,
+  logCapSessionChars: 256 * 1024 * 1024,
+  workerRetentionHours: 7 * 24,
+  assignedTimeoutSeconds: 10 * 60,
+  checkTimeoutSeconds: 20,
+  jobRetentionDays: 30,
+  dataDir: null,
+};
 
 export interface Farm {
   store: Store;

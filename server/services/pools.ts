@@ -1,75 +1,102 @@
 /**
- * Worker pools and their bearer tokens. A token is shown once when the pool is created or its
- * token rotated; only its SHA-256 is stored, so a leaked database does not leak tokens.
+ * Worker pools and their enrollment tokens. A pool's token only enrolls: a worker that presents
+ * it gets a credential of its own (register-worker.ts), and every later call authenticates as
+ * that worker. A token is shown once when the pool is created or its token rotated; only its
+ * SHA-256 is stored, so a leaked database does not leak tokens.
+ *
+ * Rotation has a grace period (FarmSettings.rotationGraceMinutes, 60 min by default): the
+ * previous token still enrolls, and workers enrolled under it still sync, until it ends; then
+ * they are refused and enroll again with the new token (the agent rereads its token file).
  */
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
+import { hashSecret, newSecret, sameHash } from "../auth/secrets";
 import { perDatabase } from "../db/per-database";
+import { POOL_NAME } from "../../lib/farm/pool-name";
+import { audit, type Actor } from "./audit";
 import { refreshCompatibility } from "./compatibility";
 import { AppError } from "./errors";
 import type { Farm } from "./farm";
-import { POOL_NAME } from "../../lib/farm/pool-name";
 
 export interface PoolRow {
   id: string;
   name: string;
   enabled: number;
+  /** The token generation the presented token belongs to (the current one, or the previous during its grace). */
+  generation: number;
 }
 
-export function hashToken(token: string): string {
-  return createHash("sha256").update(token, "utf8").digest("hex");
-}
+export const hashToken = hashSecret;
 
-function newToken(): string {
-  return `loom_${randomBytes(24).toString("base64url")}`;
-}
-
-
-export function createPool(farm: Farm, input: { name: string; description?: string; token?: string }): { poolId: string; token: string } {
+export function createPool(farm: Farm, input: { name: string; description?: string; token?: string }, actor: Actor): { poolId: string; token: string } {
   if (!POOL_NAME.test(input.name)) throw new AppError("BAD_REQUEST", `pool name '${input.name}' must be 1–64 letters, digits, '_', '.', '-', starting with a letter or digit`);
-  const token = input.token ?? newToken();
+  const token = input.token ?? newSecret("enrollment");
   const poolId = `pool-${randomBytes(5).toString("hex")}`;
-  const exists = farm.store.sqlite.prepare("SELECT 1 FROM pools WHERE name = ?").get(input.name);
-  if (exists) throw new AppError("CONFLICT", `a pool named '${input.name}' already exists`);
-  farm.store.sqlite
-    .prepare("INSERT INTO pools (id, name, description, token_hash, enabled, created_at) VALUES (?, ?, ?, ?, 1, ?)")
-    .run(poolId, input.name, input.description ?? "", hashToken(token), farm.now());
+  const sqlite = farm.store.sqlite;
+  sqlite.transaction(() => {
+    if (sqlite.prepare("SELECT 1 FROM pools WHERE name = ?").get(input.name)) throw new AppError("CONFLICT", `a pool named '${input.name}' already exists`);
+    sqlite.prepare("INSERT INTO pools (id, name, description, token_hash, enabled, created_at) VALUES (?, ?, ?, ?, 1, ?)").run(poolId, input.name, input.description ?? "", hashToken(token), farm.now());
+    audit(farm, actor, { action: "pool.create", target: { kind: "pool", id: poolId }, after: { name: input.name } });
+  })();
   farm.events.emit("pools");
   return { poolId, token };
 }
 
-/** Creates the pool, or gives an existing one this token (`loom serve` starts its local workers with it). */
-export function ensurePool(farm: Farm, name: string, token: string): string {
+/** The pool named `name`, created with `token` when it does not exist yet; an existing pool's token is never reset. */
+export function ensurePool(farm: Farm, name: string, token: string, actor: Actor): { poolId: string; created: boolean; tokenMatches: boolean } {
   const row = farm.store.sqlite.prepare<[string], { id: string }>("SELECT id FROM pools WHERE name = ?").get(name);
-  if (!row) return createPool(farm, { name, token }).poolId;
-  farm.store.sqlite.prepare("UPDATE pools SET token_hash = ? WHERE id = ?").run(hashToken(token), row.id);
-  return row.id;
+  if (!row) return { poolId: createPool(farm, { name, token }, actor).poolId, created: true, tokenMatches: true };
+  return { poolId: row.id, created: false, tokenMatches: authenticatePool(farm, token)?.id === row.id };
 }
 
-export function rotatePoolToken(farm: Farm, poolId: string): { token: string } {
-  const token = newToken();
-  const changed = farm.store.sqlite.prepare("UPDATE pools SET token_hash = ?, token_rotated_at = ? WHERE id = ?").run(hashToken(token), farm.now(), poolId).changes;
-  if (changed === 0) throw new AppError("NOT_FOUND", `no pool ${poolId}`);
+export function rotatePoolToken(farm: Farm, poolId: string, actor: Actor): { token: string; previousValidUntil: number } {
+  const token = newSecret("enrollment");
+  const now = farm.now();
+  const until = now + farm.settings.rotationGraceMinutes * 60_000;
+  const sqlite = farm.store.sqlite;
+  sqlite.transaction(() => {
+    const changed = sqlite
+      .prepare(
+        `UPDATE pools SET previous_token_hash = token_hash, previous_token_expires_at = ?, token_hash = ?, token_rotated_at = ?, token_generation = token_generation + 1
+         WHERE id = ?`,
+      )
+      .run(until, hashToken(token), now, poolId).changes;
+    if (changed === 0) throw new AppError("NOT_FOUND", `no pool ${poolId}`);
+    audit(farm, actor, { action: "pool.rotate-token", target: { kind: "pool", id: poolId }, after: { previousValidUntil: until } });
+  })();
   farm.events.emit("pools");
-  return { token };
+  return { token, previousValidUntil: until };
 }
 
 /** A disabled pool's workers get no new work, and no longer count for NOT_COMPATIBLE. */
-export function setPoolEnabled(farm: Farm, poolId: string, enabled: boolean): { enabled: boolean } {
-  const changed = farm.store.sqlite.prepare("UPDATE pools SET enabled = ? WHERE id = ?").run(enabled ? 1 : 0, poolId).changes;
-  if (changed === 0) throw new AppError("NOT_FOUND", `no pool ${poolId}`);
+export function setPoolEnabled(farm: Farm, poolId: string, enabled: boolean, actor: Actor): { enabled: boolean } {
+  const sqlite = farm.store.sqlite;
+  sqlite.transaction(() => {
+    const changed = sqlite.prepare("UPDATE pools SET enabled = ? WHERE id = ?").run(enabled ? 1 : 0, poolId).changes;
+    if (changed === 0) throw new AppError("NOT_FOUND", `no pool ${poolId}`);
+    audit(farm, actor, { action: enabled ? "pool.enable" : "pool.disable", target: { kind: "pool", id: poolId } });
+  })();
   refreshCompatibility(farm);
   // "workers", not "pools": an enabled pool's idle workers, waiting in a long poll, have work again.
   farm.events.emit("workers");
   return { enabled };
 }
 
-/** Every worker request authenticates. */
-const poolByHash = perDatabase((sqlite) => sqlite.prepare<[string], PoolRow & { token_hash: string }>("SELECT id, name, enabled, token_hash FROM pools WHERE token_hash = ?"));
+const poolStatements = perDatabase((sqlite) => ({
+  current: sqlite.prepare<[string], { id: string; name: string; enabled: number; token_hash: string; token_generation: number }>(
+    "SELECT id, name, enabled, token_hash, token_generation FROM pools WHERE token_hash = ?",
+  ),
+  previous: sqlite.prepare<[string, number], { id: string; name: string; enabled: number; previous_token_hash: string; token_generation: number }>(
+    "SELECT id, name, enabled, previous_token_hash, token_generation FROM pools WHERE previous_token_hash = ? AND previous_token_expires_at > ?",
+  ),
+}));
 
-/** The pool a bearer token belongs to, or null. */
+/** The pool an enrollment token belongs to (its current token, or the previous one within the grace period), or null. */
 export function authenticatePool(farm: Farm, token: string): PoolRow | null {
   const hash = hashToken(token);
-  const row = poolByHash(farm.store.sqlite).get(hash);
-  if (!row || !timingSafeEqual(Buffer.from(row.token_hash), Buffer.from(hash))) return null;
-  return { id: row.id, name: row.name, enabled: row.enabled };
+  const s = poolStatements(farm.store.sqlite);
+  const row = s.current.get(hash);
+  if (row && sameHash(row.token_hash, hash)) return { id: row.id, name: row.name, enabled: row.enabled, generation: row.token_generation };
+  const previous = s.previous.get(hash, farm.now());
+  if (previous && sameHash(previous.previous_token_hash, hash)) return { id: previous.id, name: previous.name, enabled: previous.enabled, generation: previous.token_generation - 1 };
+  return null;
 }

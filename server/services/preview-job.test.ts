@@ -9,6 +9,8 @@ import { createCallerFactory } from "../router/trpc";
 import { LINUX_WORKER, testFarm } from "./farm-test-support";
 import { authenticatePool, createPool, setPoolEnabled } from "./pools";
 import { registerWorker } from "./register-worker";
+import { contextAs } from "../auth/test-principals";
+import { SYSTEM_ACTOR } from "./audit";
 
 const JOB = `specificationVersion: jobtemplate-2023-09
 extensions: [TASK_CHUNKING]
@@ -38,14 +40,14 @@ steps:
 
 function setup() {
   const t = testFarm();
-  const api = createCallerFactory(appRouter)({ farm: t.farm });
+  const api = createCallerFactory(appRouter)(contextAs(t.farm, "admin"));
   registerWorker(t.farm, t.pool, LINUX_WORKER("cpu-1"));
   const gpuWorker = (name: string) => ({ ...LINUX_WORKER(name), capabilities: { ...LINUX_WORKER(name).capabilities, amounts: { "amount.worker.vcpu": 8, "amount.worker.gpu": 2 } } });
   for (const [pool, workers] of [["gpu", ["gpu-1", "gpu-2"]], ["parked", ["gpu-3"]], ["empty", []]] as const) {
-    const { poolId, token } = createPool(t.farm, { name: pool });
+    const { poolId, token } = createPool(t.farm, { name: pool }, SYSTEM_ACTOR);
     const row = authenticatePool(t.farm, token)!;
     for (const name of workers) registerWorker(t.farm, row, gpuWorker(name));
-    if (pool === "parked") setPoolEnabled(t.farm, poolId, false);
+    if (pool === "parked") setPoolEnabled(t.farm, poolId, false, SYSTEM_ACTOR);
   }
   return { t, api };
 }

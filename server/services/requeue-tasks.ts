@@ -3,12 +3,14 @@
  * canceled on their worker first); retry-failed requeues only FAILED tasks. Both reset the
  * retry budgets, and a job that had failed or been canceled becomes active again.
  */
+import type { AuditAction } from "../../lib/farm/audit-actions";
+import { audit, type Actor } from "./audit";
 import type { Farm } from "./farm";
-import { moveTasks, resolveTarget, type TaskTarget } from "./task-target";
+import { describeTarget, moveTasks, resolveTarget, type TaskTarget } from "./task-target";
 
 const RESET = ", worker_id = NULL, session_id = NULL, failure_count = 0, interruption_count = 0, progress = NULL, status_message = NULL, started_at = NULL, ended_at = NULL";
 
-function requeue(farm: Farm, target: TaskTarget, from: readonly string[]): { changed: number } {
+function requeue(farm: Farm, target: TaskTarget, from: readonly string[], actor: Actor, action: AuditAction): { changed: number } {
   const sqlite = farm.store.sqlite;
   const changed = farm.tasks.transaction(() => {
     const resolved = resolveTarget(farm, target);
@@ -17,16 +19,17 @@ function requeue(farm: Farm, target: TaskTarget, from: readonly string[]): { cha
       sqlite.prepare("UPDATE jobs SET canceled = 0, ended_at = NULL, failed_task_count = (SELECT COUNT(*) FROM tasks WHERE job_id = ? AND status = 'FAILED') WHERE id = ?").run(target.jobId, target.jobId);
       farm.tasks.settleJob(target.jobId, farm.now());
     }
+    audit(farm, actor, { action, target: { kind: "job", id: target.jobId }, after: { ...describeTarget(target), changed: moved } });
     return moved;
   });
   farm.events.emit("jobs", [target.jobId]);
   return { changed };
 }
 
-export function requeueTasks(farm: Farm, target: TaskTarget): { changed: number } {
-  return requeue(farm, target, ["READY", "ASSIGNED", "RUNNING", "SUCCEEDED", "FAILED", "CANCELED", "NOT_COMPATIBLE"]);
+export function requeueTasks(farm: Farm, target: TaskTarget, actor: Actor): { changed: number } {
+  return requeue(farm, target, ["READY", "ASSIGNED", "RUNNING", "SUCCEEDED", "FAILED", "CANCELED", "NOT_COMPATIBLE"], actor, "job.requeue");
 }
 
-export function retryFailedTasks(farm: Farm, target: TaskTarget): { changed: number } {
-  return requeue(farm, target, ["FAILED"]);
+export function retryFailedTasks(farm: Farm, target: TaskTarget, actor: Actor): { changed: number } {
+  return requeue(farm, target, ["FAILED"], actor, "job.retry");
 }

@@ -29,6 +29,7 @@ import type { Farm } from "./farm";
 import { jobs, steps } from "../db/schema";
 import { stackFor } from "../../lib/openjd/job/session-stack";
 import { isValidSubmitter, JOB_SETTING_DEFAULTS, JOB_SETTING_MAXIMA } from "../../lib/farm/job-settings";
+import { audit, type Actor } from "./audit";
 
 const DEFAULT_MAX_TASK_COUNT = 1_000_000;
 /** Rows per INSERT statement (5 parameters each, far below SQLite's 32,766 limit). */
@@ -63,6 +64,10 @@ export interface SubmitJobInput {
   ids?: { jobId: () => string };
   /** Jobs with more tasks (chunks count as one) are refused. */
   maxTaskCount?: number;
+  /** The highest priority the submitter may give (artists are capped: lib/farm/access). */
+  maxPriority?: number;
+  /** Who submits: the job's owner (their name is its submitter), and the audit row's actor. */
+  owner?: { userId: string; name: string; actor: Actor };
 }
 
 export type SubmitErrorOrigin = "template" | "environment" | "parameters" | "settings";
@@ -114,7 +119,7 @@ export function submitToFarm(farm: Farm, input: SubmitJobInput): SubmitJobResult
  * independent problems come back together: settings, template syntax and schema, then job creation.
  */
 export function validateSubmission(input: SubmitJobInput): ValidSubmission | { ok: false; errors: SubmitError[] } {
-  const settings = checkSettings(input.settings ?? {});
+  const settings = checkSettings(input.settings ?? {}, input.maxPriority ?? JOB_SETTING_MAXIMA.priority);
   const checked = checkTemplateText(input.template.text, input.template.format, "job");
   const errors: SubmitError[] = checked.errors.map((e) => ({ ...e, origin: "template" as const }));
   if (checked.template && checked.template.kind !== "job") {
@@ -155,7 +160,7 @@ export function validateSubmission(input: SubmitJobInput): ValidSubmission | { o
   return { ok: true, job: created.job, settings: settings.value, taskCount };
 }
 
-function checkSettings(settings: SubmitSettings): { value: ResolvedSettings | null; errors: SubmitError[] } {
+function checkSettings(settings: SubmitSettings, maxPriority: number): { value: ResolvedSettings | null; errors: SubmitError[] } {
   const errors: SubmitError[] = [];
   const problem = (field: string, message: string) => errors.push({ path: `settings.${field}`, line: null, column: null, message, origin: "settings" });
   const whole = (field: keyof SubmitSettings, value: number | undefined, fallback: number, max: number): number => {
@@ -170,6 +175,9 @@ function checkSettings(settings: SubmitSettings): { value: ResolvedSettings | nu
     maxFailedTasks: whole("maxFailedTasks", settings.maxFailedTasks, JOB_SETTING_DEFAULTS.maxFailedTasks, JOB_SETTING_MAXIMA.maxFailedTasks),
     submitter: settings.submitter ?? JOB_SETTING_DEFAULTS.submitter,
   };
+  if (resolved.priority > maxPriority && resolved.priority <= JOB_SETTING_MAXIMA.priority) {
+    problem("priority", `you may give priorities up to ${maxPriority}; a wrangler can set it higher`);
+  }
   if (!JOB_INITIAL_STATES.includes(resolved.initialState)) {
     problem("initialState", `initialState must be one of ${JOB_INITIAL_STATES.join(", ")}, got ${JSON.stringify(resolved.initialState)}`);
   }
@@ -212,7 +220,8 @@ function persist(store: Store, jobId: string, input: SubmitJobInput, valid: Vali
           seq,
           name: job.name,
           description: job.description ?? null,
-          submitter: settings.submitter,
+          submitter: input.owner?.name ?? settings.submitter,
+          ownerId: input.owner?.userId ?? null,
           templateText: input.template.text,
           templateFormat: input.template.format,
           environmentTemplates: (input.environmentTemplates ?? []).map(({ text, format }) => ({ text, format })),
@@ -246,6 +255,13 @@ function persist(store: Store, jobId: string, input: SubmitJobInput, valid: Vali
         )
         .run();
       for (const p of planned) insertTasks(sqlite, jobId, p.id, p.step.parameterSpace, p.status);
+      if (input.owner) {
+        audit({ store, now: () => input.now }, input.owner.actor, {
+          action: "job.submit",
+          target: { kind: "job", id: jobId },
+          after: { name: job.name, tasks: valid.taskCount, priority: settings.priority, initialState: settings.initialState },
+        });
+      }
     })
     .immediate();
 }

@@ -12,6 +12,7 @@ import { jobCounts, jobStatus, LINUX_WORKER, SimulatedWorker, submit, testFarm }
 import { registerWorker } from "./register-worker";
 import { sweepWorkers } from "./sweep-workers";
 import { coalesce, syncWorker } from "./sync-worker";
+import { SYSTEM_ACTOR } from "./audit";
 
 const echo = "script:\n    actions:\n      onRun: {command: echo, args: ['{{Task.Param.F}}']}";
 const frames = (range: string) => `parameterSpace:\n    taskParameterDefinitions:\n    - {name: F, type: INT, range: '${range}'}`;
@@ -271,7 +272,7 @@ describe("wrangler and admin actions", () => {
     const worker = new SimulatedWorker(t, LINUX_WORKER("w"), (a) => (a.kind === "TASK_RUN" ? "hold" : { status: "SUCCEEDED", exitCode: 0 }));
     worker.sync();
     const running = worker.heldActions[0] as string;
-    cancelTasks(t.farm, { jobId });
+    cancelTasks(t.farm, { jobId }, SYSTEM_ACTOR);
     const response = worker.sync();
     expect(response.cancel).toEqual([running]);
     worker.runUntilIdle();
@@ -284,7 +285,7 @@ describe("wrangler and admin actions", () => {
     const jobId = submit(t, THREE_STEPS);
     const drained = new SimulatedWorker(t, LINUX_WORKER("d"), (a) => (a.kind === "TASK_RUN" ? "hold" : { status: "SUCCEEDED", exitCode: 0 }));
     drained.sync();
-    drainWorker(t.farm, drained.workerId, "NOW");
+    drainWorker(t.farm, drained.workerId, "NOW", SYSTEM_ACTOR);
     expect(drained.sync().cancel).toHaveLength(1);
     drained.runUntilIdle();
     expect(drained.log.at(-1)).toBe("ENV_EXIT job:Farm");

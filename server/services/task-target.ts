@@ -14,6 +14,11 @@ export const taskTarget = z.object({
 });
 export type TaskTarget = z.infer<typeof taskTarget>;
 
+/** What an audit row says a target was (a step, a number of tasks, or the whole job). */
+export function describeTarget(target: TaskTarget): { step?: string; tasks?: number } {
+  return { ...(target.stepId ? { step: target.stepId } : {}), ...(target.taskIds ? { tasks: target.taskIds.length } : {}) };
+}
+
 export interface ResolvedTarget {
   jobId: string;
   where: string;

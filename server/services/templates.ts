@@ -12,6 +12,8 @@ import type { ParameterInput } from "../../lib/openjd/job/parameter-values";
 import type { DocumentFormat } from "../../lib/openjd/parse-source";
 import { checkTemplateText } from "../../lib/openjd/template";
 import { templates } from "../db/schema";
+import { decide, type Caller } from "../../lib/farm/access";
+import { audit, type Actor } from "./audit";
 import { AppError } from "./errors";
 import type { Farm } from "./farm";
 import { readZipBundle } from "./job-bundle";
@@ -60,8 +62,14 @@ function checkName(raw: string): string {
   return name;
 }
 
+/** Who saves: the owner of a new entry; replacing someone else's needs a wrangler. */
+export interface TemplateAuthor {
+  caller: Caller;
+  actor: Actor;
+}
+
 /** Saves under `name`; saving again under the same name replaces that entry (as saving a file does). */
-export function saveTemplate(farm: Farm, input: SaveTemplateInput): SavedTemplate {
+export function saveTemplate(farm: Farm, input: SaveTemplateInput, author: TemplateAuthor): SavedTemplate {
   const name = checkName(input.name);
   const inspected = inspectTemplate(input.text, input.format);
   if (!inspected.readable) {
@@ -80,19 +88,23 @@ export function saveTemplate(farm: Farm, input: SaveTemplateInput): SavedTemplat
     updatedAt: now,
   };
   return db.transaction((tx) => {
-    const existing = tx.select({ id: templates.id }).from(templates).where(eq(templates.name, name)).get();
+    const existing = tx.select({ id: templates.id, ownerId: templates.ownerId }).from(templates).where(eq(templates.name, name)).get();
     if (existing) {
+      const verdict = decide(author.caller, { kind: "ownTemplate", key: "name" }, existing.ownerId);
+      if (!verdict.ok) throw new AppError("FORBIDDEN", `a template named '${name}' is someone else's: save under another name (${verdict.message})`);
       tx.update(templates).set(values).where(eq(templates.id, existing.id)).run();
+      audit(farm, author.actor, { action: "template.save", target: { kind: "template", id: existing.id }, after: { name, kind: inspected.kind, replaced: true } });
       return { id: existing.id, name, kind: inspected.kind, errorCount: values.errorCount, replaced: true };
     }
     const id = `tpl-${randomBytes(5).toString("hex")}`;
-    tx.insert(templates).values({ id, name, ...values, createdAt: now }).run();
+    tx.insert(templates).values({ id, name, ...values, createdAt: now, ownerId: author.caller.userId }).run();
+    audit(farm, author.actor, { action: "template.save", target: { kind: "template", id }, after: { name, kind: inspected.kind, replaced: false } });
     return { id, name, kind: inspected.kind, errorCount: values.errorCount, replaced: false };
   });
 }
 
 /** A job bundle .zip (as uploaded): its template, kept with the bundle's parameter values. */
-export function importBundle(farm: Farm, input: { fileName: string; base64: string; name?: string }): SavedTemplate {
+export function importBundle(farm: Farm, input: { fileName: string; base64: string; name?: string }, author: TemplateAuthor): SavedTemplate {
   const bytes = Buffer.from(input.base64, "base64");
   const read = readZipBundle(bytes, input.fileName);
   if (!read.ok) {
@@ -103,13 +115,17 @@ export function importBundle(farm: Farm, input: { fileName: string; base64: stri
   const fallback = input.fileName.replace(/\.zip$/i, "") || "bundle";
   const inspected = inspectTemplate(template.text, template.format);
   const name = input.name?.trim() || (inspected.readable ? inspected.jobName : null) || fallback;
-  return saveTemplate(farm, { name, text: template.text, format: template.format, parameterValues: plainValues(parameterValues) });
+  return saveTemplate(farm, { name, text: template.text, format: template.format, parameterValues: plainValues(parameterValues) }, author);
 }
 
-export function deleteTemplate(farm: Farm, id: string): { deleted: string } {
-  const changed = farm.store.db.delete(templates).where(eq(templates.id, id)).run().changes;
-  if (changed === 0) throw new AppError("NOT_FOUND", `no template ${id}`);
-  return { deleted: id };
+export function deleteTemplate(farm: Farm, id: string, actor: Actor): { deleted: string } {
+  return farm.store.db.transaction((tx) => {
+    const existing = tx.select({ name: templates.name }).from(templates).where(eq(templates.id, id)).get();
+    if (!existing) throw new AppError("NOT_FOUND", `no template ${id}`);
+    tx.delete(templates).where(eq(templates.id, id)).run();
+    audit(farm, actor, { action: "template.delete", target: { kind: "template", id }, before: { name: existing.name } });
+    return { deleted: id };
+  });
 }
 
 /** Bundle values as JSON: integers beyond double precision stay exact as decimal strings (INT accepts them). */

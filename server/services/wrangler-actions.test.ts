@@ -8,6 +8,7 @@ import { jobCounts, jobStatus, LINUX_WORKER, SimulatedWorker, submit, testFarm, 
 import { requeueTasks, retryFailedTasks } from "./requeue-tasks";
 import { setJobPriority } from "./set-priority";
 import { resumeTasks, suspendTasks } from "./suspend-tasks";
+import { SYSTEM_ACTOR } from "./audit";
 
 const JOB = `
 specificationVersion: jobtemplate-2023-09
@@ -45,13 +46,13 @@ describe("suspend and resume", () => {
   it("suspends waiting tasks (nothing dispatches), resumes them; twice changes nothing more", () => {
     const t = testFarm();
     const jobId = submit(t, JOB);
-    expect(suspendTasks(t.farm, { jobId }).changed).toBe(6);
-    expect(suspendTasks(t.farm, { jobId }).changed).toBe(0);
+    expect(suspendTasks(t.farm, { jobId }, SYSTEM_ACTOR).changed).toBe(6);
+    expect(suspendTasks(t.farm, { jobId }, SYSTEM_ACTOR).changed).toBe(0);
     expect(jobStatus(t, jobId)).toBe("SUSPENDED");
     const worker = new SimulatedWorker(t, LINUX_WORKER("w"));
     expect(worker.sync().assignments).toEqual([]);
-    expect(resumeTasks(t.farm, { jobId }).changed).toBe(6);
-    expect(resumeTasks(t.farm, { jobId }).changed).toBe(0);
+    expect(resumeTasks(t.farm, { jobId }, SYSTEM_ACTOR).changed).toBe(6);
+    expect(resumeTasks(t.farm, { jobId }, SYSTEM_ACTOR).changed).toBe(0);
     expect(jobCounts(t, jobId)).toEqual(["PENDING:1", "READY:5"]);
     worker.runUntilIdle();
     expect(jobStatus(t, jobId)).toBe("SUCCEEDED");
@@ -64,12 +65,12 @@ describe("suspend and resume", () => {
     const worker = new SimulatedWorker(t, LINUX_WORKER("w"), (a) => (a.kind === "TASK_RUN" && a.parameters?.F?.value === "1" && !resumed ? "hold" : { status: "SUCCEEDED", exitCode: 0 }));
     let resumed = false;
     worker.sync();
-    suspendTasks(t.farm, { jobId, stepId: stepId(t, jobId, 0) });
+    suspendTasks(t.farm, { jobId, stepId: stepId(t, jobId, 0) }, SYSTEM_ACTOR);
     expect(worker.sync().cancel).toHaveLength(1);
     worker.runUntilIdle();
     expect(jobCounts(t, jobId)).toEqual(["PENDING:1", "SUSPENDED:5"]);
     resumed = true;
-    resumeTasks(t.farm, { jobId, stepId: stepId(t, jobId, 0) });
+    resumeTasks(t.farm, { jobId, stepId: stepId(t, jobId, 0) }, SYSTEM_ACTOR);
     worker.runUntilIdle();
     expect(jobStatus(t, jobId)).toBe("SUCCEEDED");
     expect(worker.log.filter((l) => l === "TASK_RUN Render 1")).toHaveLength(2);
@@ -81,13 +82,13 @@ describe("cancel, requeue, retry", () => {
     const t = testFarm();
     const jobId = submit(t, JOB);
     const [task] = t.farm.store.sqlite.prepare<[string], { id: number }>("SELECT id FROM tasks WHERE job_id = ? AND task_index = 2").all(jobId);
-    expect(cancelTasks(t.farm, { jobId, taskIds: [task!.id] }).changed).toBe(1);
-    expect(cancelTasks(t.farm, { jobId, taskIds: [task!.id] }).changed).toBe(0);
+    expect(cancelTasks(t.farm, { jobId, taskIds: [task!.id] }, SYSTEM_ACTOR).changed).toBe(1);
+    expect(cancelTasks(t.farm, { jobId, taskIds: [task!.id] }, SYSTEM_ACTOR).changed).toBe(0);
     new SimulatedWorker(t, LINUX_WORKER("w")).runUntilIdle();
     // Encode depends on every Render task succeeding: it never becomes READY.
     expect(jobCounts(t, jobId)).toEqual(["PENDING:1", "CANCELED:1", "SUCCEEDED:4"]);
     expect(countsAreTrue(t, jobId)).toBe(true);
-    expect(requeueTasks(t.farm, { jobId, taskIds: [task!.id] }).changed).toBe(1);
+    expect(requeueTasks(t.farm, { jobId, taskIds: [task!.id] }, SYSTEM_ACTOR).changed).toBe(1);
     new SimulatedWorker(t, LINUX_WORKER("w2")).runUntilIdle();
     expect(jobStatus(t, jobId)).toBe("SUCCEEDED");
   });
@@ -101,8 +102,8 @@ describe("cancel, requeue, retry", () => {
     expect(jobCounts(t, jobId)).toEqual(["PENDING:1", "FAILED:1", "SUCCEEDED:4"]);
     expect(jobStatus(t, jobId)).toBe("FAILED");
     broken = false;
-    expect(retryFailedTasks(t.farm, { jobId }).changed).toBe(1);
-    expect(retryFailedTasks(t.farm, { jobId }).changed).toBe(0);
+    expect(retryFailedTasks(t.farm, { jobId }, SYSTEM_ACTOR).changed).toBe(1);
+    expect(retryFailedTasks(t.farm, { jobId }, SYSTEM_ACTOR).changed).toBe(0);
     worker.runUntilIdle();
     expect(jobStatus(t, jobId)).toBe("SUCCEEDED");
     expect(countsAreTrue(t, jobId)).toBe(true);
@@ -111,9 +112,9 @@ describe("cancel, requeue, retry", () => {
   it("refuses unknown jobs, steps and tasks with NOT_FOUND and changes nothing", () => {
     const t = testFarm();
     const jobId = submit(t, JOB);
-    expect(() => cancelTasks(t.farm, { jobId: "job-nope" })).toThrow(/no job job-nope/);
-    expect(() => cancelTasks(t.farm, { jobId, stepId: "nope" })).toThrow(/has no step nope/);
-    expect(() => cancelTasks(t.farm, { jobId, taskIds: [999_999] })).toThrow(/1 of the given tasks are not in job/);
+    expect(() => cancelTasks(t.farm, { jobId: "job-nope" }, SYSTEM_ACTOR)).toThrow(/no job job-nope/);
+    expect(() => cancelTasks(t.farm, { jobId, stepId: "nope" }, SYSTEM_ACTOR)).toThrow(/has no step nope/);
+    expect(() => cancelTasks(t.farm, { jobId, taskIds: [999_999] }, SYSTEM_ACTOR)).toThrow(/1 of the given tasks are not in job/);
     expect(jobCounts(t, jobId)).toEqual(["PENDING:1", "READY:5"]);
   });
 });
@@ -123,10 +124,10 @@ describe("priority", () => {
     const t = testFarm();
     const first = submit(t, JOB);
     const second = submit(t, JOB);
-    setJobPriority(t.farm, second, 99);
+    setJobPriority(t.farm, second, 99, SYSTEM_ACTOR);
     const worker = new SimulatedWorker(t, LINUX_WORKER("w"), () => "hold");
     expect(worker.sync().assignments[0]?.job.id).toBe(second);
-    expect(() => setJobPriority(t.farm, first, 101)).toThrow(/from 0 to 100/);
-    expect(() => setJobPriority(t.farm, "job-nope", 1)).toThrow(/no job/);
+    expect(() => setJobPriority(t.farm, first, 101, SYSTEM_ACTOR)).toThrow(/from 0 to 100/);
+    expect(() => setJobPriority(t.farm, "job-nope", 1, SYSTEM_ACTOR)).toThrow(/no job/);
   });
 });

@@ -1,0 +1,129 @@
+/**
+ * Personal access tokens: what scripts and the `loom` command send as `Authorization: Bearer`.
+ * Shown once when made, stored as sha256, with a name, a scope, an expiry and the last time and
+ * address it was used; revocable by its owner or an admin.
+ */
+import type Database from "better-sqlite3";
+import { effectiveRole, roleAtLeast, TOKEN_SCOPES, type Role, type TokenScope } from "../../lib/farm/access";
+import { perDatabase } from "../db/per-database";
+import { audit, type Actor } from "../services/audit";
+import { AppError } from "../services/errors";
+import type { Farm } from "../services/farm";
+import type { Principal } from "./principal";
+import { hashSecret, newId, newSecret } from "./secrets";
+
+export const TOKEN_NAME_MAX = 100;
+export const TOKEN_MAX_DAYS = 366;
+
+export interface TokenView {
+  id: string;
+  name: string;
+  scope: TokenScope;
+  owner: string;
+  createdAt: number;
+  expiresAt: number | null;
+  lastUsedAt: number | null;
+  lastUsedAddress: string | null;
+  revokedAt: number | null;
+}
+
+export interface IssuedToken {
+  /** Shown once; only its hash is kept. */
+  token: string;
+  view: TokenView;
+}
+
+interface TokenRow {
+  id: string;
+  name: string;
+  scope: TokenScope;
+  owner: string;
+  user_id: string;
+  created_at: number;
+  expires_at: number | null;
+  last_used_at: number | null;
+  last_used_address: string | null;
+  revoked_at: number | null;
+}
+
+const SELECT = `SELECT t.id, t.name, t.scope, u.name AS owner, t.user_id, t.created_at, t.expires_at, t.last_used_at, t.last_used_address, t.revoked_at
+  FROM access_tokens t JOIN users u ON u.id = t.user_id`;
+
+const statements = perDatabase((sqlite: Database.Database) => ({
+  insert: sqlite.prepare<[string, string, string, string, string, number, number | null]>(
+    "INSERT INTO access_tokens (id, user_id, name, token_hash, scope, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+  ),
+  ofUser: sqlite.prepare<[string], TokenRow>(`${SELECT} WHERE t.user_id = ? ORDER BY t.created_at DESC`),
+  all: sqlite.prepare<[], TokenRow>(`${SELECT} ORDER BY t.created_at DESC LIMIT 2000`),
+  one: sqlite.prepare<[string], TokenRow>(`${SELECT} WHERE t.id = ?`),
+  revoke: sqlite.prepare<[number, string]>("UPDATE access_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL"),
+}));
+
+function view(row: TokenRow): TokenView {
+  return {
+    id: row.id,
+    name: row.name,
+    scope: row.scope,
+    owner: row.owner,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    lastUsedAt: row.last_used_at,
+    lastUsedAddress: row.last_used_address,
+    revokedAt: row.revoked_at,
+  };
+}
+
+export interface NewToken {
+  userId: string;
+  /** The owner's role: a token's scope may not reach past it. */
+  role: Role;
+  name: string;
+  scope: TokenScope;
+  /** null: never expires (only for the local admin's token in the data folder). */
+  expiresInDays: number | null;
+}
+
+/** Inside the caller's transaction: a new token and its audit row. */
+export function issueToken(farm: Farm, actor: Actor, input: NewToken): IssuedToken {
+  const name = input.name.trim();
+  // eslint-disable-next-line no-control-regex
+  if (name === "" || name.length > TOKEN_NAME_MAX || /[\u0000-\u001f\u007f]/.test(name)) throw new AppError("BAD_REQUEST", `a token name is 1 to ${TOKEN_NAME_MAX} characters without control characters`);
+  if (!(TOKEN_SCOPES as readonly string[]).includes(input.scope)) throw new AppError("BAD_REQUEST", `scope must be one of ${TOKEN_SCOPES.join(", ")}`);
+  if (input.scope === "admin" && !roleAtLeast(input.role, "admin")) throw new AppError("FORBIDDEN", "only admins can make admin-scoped tokens");
+  if (input.expiresInDays !== null && (!Number.isInteger(input.expiresInDays) || input.expiresInDays < 1 || input.expiresInDays > TOKEN_MAX_DAYS)) {
+    throw new AppError("BAD_REQUEST", `a token expires after 1 to ${TOKEN_MAX_DAYS} days`);
+  }
+  const now = farm.now();
+  const token = newSecret("token");
+  const id = newId("tok");
+  const expiresAt = input.expiresInDays === null ? null : now + input.expiresInDays * 24 * 3_600_000;
+  const s = statements(farm.store.sqlite);
+  s.insert.run(id, input.userId, name, hashSecret(token), input.scope, now, expiresAt);
+  const row = s.one.get(id)!;
+  audit(farm, actor, { action: "token.create", target: { kind: "token", id }, after: { name, scope: input.scope, owner: row.owner, expiresAt } });
+  return { token, view: view(row) };
+}
+
+/** A token for the caller themselves (the tokens page). */
+export function createOwnToken(farm: Farm, principal: Principal, actor: Actor, input: { name: string; scope: TokenScope; expiresInDays: number }): IssuedToken {
+  // A token made with a token cannot be wider than the token that made it.
+  const role = effectiveRole(principal.role, principal.scope);
+  return farm.store.sqlite.transaction(() => issueToken(farm, actor, { userId: principal.userId, role, ...input }))();
+}
+
+/** The caller's tokens; with `all` (admins) everyone's. */
+export function listTokens(farm: Farm, principal: Principal, all: boolean): TokenView[] {
+  const s = statements(farm.store.sqlite);
+  return (all ? s.all.all() : s.ofUser.all(principal.userId)).map(view);
+}
+
+/** Revokes a token of the caller's own, or any token when `asAdmin`. */
+export function revokeToken(farm: Farm, principal: Principal, actor: Actor, tokenId: string, asAdmin: boolean): TokenView {
+  const s = statements(farm.store.sqlite);
+  return farm.store.sqlite.transaction(() => {
+    const row = s.one.get(tokenId);
+    if (!row || (!asAdmin && row.user_id !== principal.userId)) throw new AppError("NOT_FOUND", `no token ${tokenId} of yours`);
+    if (s.revoke.run(farm.now(), tokenId).changes > 0) audit(farm, actor, { action: "token.revoke", target: { kind: "token", id: tokenId }, before: { name: row.name, owner: row.owner } });
+    return view(s.one.get(tokenId)!);
+  })();
+}

@@ -1,0 +1,94 @@
+/**
+ * Turning a request's credential into a Principal: a personal access token sent as
+ * `Authorization: Bearer <token>`, or the browser's session cookie. A credential that is
+ * present but not valid (unknown, expired, revoked, its account disabled) is an error, not an
+ * anonymous call, so a script with a stale token hears why. Last-use times are written at most
+ * once a minute per credential: a busy portal does not turn every read into a write.
+ */
+import type Database from "better-sqlite3";
+import type { Role, TokenScope } from "../../lib/farm/access";
+import { perDatabase } from "../db/per-database";
+import { AppError } from "../services/errors";
+import type { Farm } from "../services/farm";
+import type { Principal } from "./principal";
+import { hashSecret, SECRET_PREFIXES } from "./secrets";
+
+export const SESSION_COOKIE = "loom_session";
+
+/** How often last-used and last-seen times are written. */
+const TOUCH_EVERY_MS = 60_000;
+
+interface CredentialRow {
+  id: string;
+  user_id: string;
+  name: string;
+  role: Role;
+  kind: "person" | "service";
+  disabled: number;
+  expires_at: number | null;
+  revoked_at: number | null;
+  touched_at: number | null;
+}
+
+const statements = perDatabase((sqlite: Database.Database) => ({
+  token: sqlite.prepare<[string], CredentialRow & { scope: TokenScope }>(
+    `SELECT t.id, t.user_id, u.name, u.role, u.kind, u.disabled, t.expires_at, t.revoked_at, t.last_used_at AS touched_at, t.scope
+     FROM access_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = ?`,
+  ),
+  touchToken: sqlite.prepare<[number, string | null, string]>("UPDATE access_tokens SET last_used_at = ?, last_used_address = ? WHERE id = ?"),
+  session: sqlite.prepare<[string], CredentialRow>(
+    `SELECT s.id, s.user_id, u.name, u.role, u.kind, u.disabled, s.expires_at, s.revoked_at, s.last_seen_at AS touched_at
+     FROM auth_sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?`,
+  ),
+  touchSession: sqlite.prepare<[number, string]>("UPDATE auth_sessions SET last_seen_at = ? WHERE id = ?"),
+}));
+
+export interface Credentials {
+  authorization: string | null;
+  /** The session cookie's value, when the request carries one. */
+  sessionCookie: string | null;
+  address: string | null;
+}
+
+/** The bearer token of an Authorization header, or null when there is none. */
+export function bearerToken(header: string | null): string | null {
+  if (!header) return null;
+  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
+  if (!match) throw new AppError("UNAUTHORIZED", "the Authorization header must be 'Bearer <token>'");
+  return match[1]!;
+}
+
+/** The caller, or null for an anonymous request (no credential at all). */
+export function authenticate(farm: Farm, credentials: Credentials): Principal | null {
+  const token = bearerToken(credentials.authorization);
+  if (token !== null) return authenticateToken(farm, token, credentials.address);
+  if (credentials.sessionCookie) return authenticateSession(farm, credentials.sessionCookie);
+  return null;
+}
+
+function authenticateToken(farm: Farm, token: string, address: string | null): Principal {
+  if (!token.startsWith(SECRET_PREFIXES.token)) {
+    throw new AppError("UNAUTHORIZED", token.startsWith("loom_") ? "this is not a personal access token (pool and worker tokens reach only the worker API)" : "unknown token");
+  }
+  const s = statements(farm.store.sqlite);
+  const row = s.token.get(hashSecret(token));
+  const now = farm.now();
+  if (!row) throw new AppError("UNAUTHORIZED", "unknown token (it may have been deleted); create a new one, or run 'loom login'");
+  if (row.revoked_at !== null) throw new AppError("UNAUTHORIZED", "this token was revoked; create a new one, or run 'loom login'");
+  if (row.expires_at !== null && row.expires_at <= now) throw new AppError("UNAUTHORIZED", "this token has expired; create a new one, or run 'loom login'");
+  if (row.disabled) throw new AppError("UNAUTHORIZED", `the account '${row.name}' is disabled`);
+  if (row.touched_at === null || now - row.touched_at >= TOUCH_EVERY_MS) s.touchToken.run(now, address, row.id);
+  return { userId: row.user_id, name: row.name, role: row.role, kind: row.kind, scope: row.scope, via: "token", credentialId: row.id };
+}
+
+function authenticateSession(farm: Farm, cookie: string): Principal | null {
+  const s = statements(farm.store.sqlite);
+  const row = s.session.get(hashSecret(cookie));
+  const now = farm.now();
+  // A stale cookie is not worth an error: the browser is simply signed out.
+  if (!row || row.revoked_at !== null || row.expires_at === null || row.expires_at <= now || row.disabled) return null;
+  const idleMs = farm.settings.sessionIdleMinutes * 60_000;
+  if (row.touched_at !== null && now - row.touched_at > idleMs) return null;
+  if (row.touched_at === null || now - row.touched_at >= TOUCH_EVERY_MS) s.touchSession.run(now, row.id);
+  return { userId: row.user_id, name: row.name, role: row.role, kind: row.kind, scope: null, via: "session", credentialId: row.id };
+}

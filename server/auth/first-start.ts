@@ -1,0 +1,98 @@
+/**
+ * The first start of a farm, and the embedded default's two-command promise.
+ *
+ * - With no person's account yet, the server opens a one-time setup address: a random token
+ *   (or LOOM_SETUP_TOKEN, for automated installs) whose hash is kept until someone uses it to
+ *   create the first admin. Each start while it is unused prints a new one.
+ * - The data folder keeps `local-admin.token` (0600): a token of the `local-admin` service
+ *   account that `loom` verbs on this machine send when no other token is set. It is made when
+ *   the file is missing; a revoked one is left revoked (delete the file to get a new one).
+ */
+import type Database from "better-sqlite3";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { passwordProblem } from "../../lib/farm/access";
+import { perDatabase } from "../db/per-database";
+import { audit, SYSTEM_ACTOR, type Actor } from "../services/audit";
+import { AppError } from "../services/errors";
+import type { Farm } from "../services/farm";
+import { issueToken } from "./access-tokens";
+import { checkNewUser, findUserByName, hasPeople, insertUser } from "./accounts";
+import { hashPassword } from "./passwords";
+import type { RequestOrigin } from "./principal";
+import { hashSecret, newSecret, sameHash } from "./secrets";
+import { startSession, type SignedIn } from "./sign-in";
+
+export const LOCAL_ADMIN = "local-admin";
+export const LOCAL_ADMIN_TOKEN_FILE = "local-admin.token";
+const SETUP_KEY = "setup-token-hash";
+
+const statements = perDatabase((sqlite: Database.Database) => ({
+  get: sqlite.prepare<[string], { value: string }>("SELECT value FROM server_state WHERE key = ?"),
+  set: sqlite.prepare<[string, string, number]>("INSERT INTO server_state (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at"),
+  remove: sqlite.prepare<[string]>("DELETE FROM server_state WHERE key = ?"),
+  tokenState: sqlite.prepare<[string], { revoked_at: number | null; expires_at: number | null; disabled: number }>(
+    "SELECT t.revoked_at, t.expires_at, u.disabled FROM access_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = ?",
+  ),
+}));
+
+/** The setup token to print, or null when the farm already has people. */
+export function openSetup(farm: Farm, preset: string | undefined): string | null {
+  if (hasPeople(farm)) {
+    statements(farm.store.sqlite).remove.run(SETUP_KEY);
+    return null;
+  }
+  const token = preset ?? newSecret("setup");
+  statements(farm.store.sqlite).set.run(SETUP_KEY, hashSecret(token), farm.now());
+  return token;
+}
+
+/** Whether `token` opens the setup page now. */
+export function setupTokenValid(farm: Farm, token: string): boolean {
+  const row = statements(farm.store.sqlite).get.get(SETUP_KEY);
+  return row !== undefined && sameHash(row.value, hashSecret(token)) && !hasPeople(farm);
+}
+
+/** Creates the first admin with the setup token, and signs them in. The token is spent. */
+export async function completeSetup(farm: Farm, input: { token: string; name: string; password: string }, origin: RequestOrigin): Promise<SignedIn> {
+  const invalid = () => new AppError("FORBIDDEN", "this setup address is no longer valid (it was used, or the server printed a newer one); sign in instead");
+  if (!setupTokenValid(farm, input.token)) throw invalid();
+  checkNewUser(farm, input.name, "admin");
+  const problem = passwordProblem(input.password, input.name);
+  if (problem) throw new AppError("BAD_REQUEST", problem);
+  const hash = await hashPassword(input.password);
+  return farm.store.sqlite.transaction(() => {
+    // Again inside the transaction: two setups racing, only one creates an admin.
+    if (!setupTokenValid(farm, input.token)) throw invalid();
+    const actor: Actor = { kind: "anonymous", id: null, name: input.name, via: "setup", address: origin.address, userAgent: origin.userAgent };
+    const user = insertUser(farm, actor, { name: input.name, role: "admin", password: input.password }, hash);
+    statements(farm.store.sqlite).remove.run(SETUP_KEY);
+    const self: Actor = { ...actor, kind: "user", id: user.id };
+    audit(farm, self, { action: "auth.setup", target: { kind: "user", id: user.name }, after: { role: "admin" } });
+    return startSession(farm, user.id, self, origin);
+  })();
+}
+
+export type LocalAdminState = "created" | "kept" | "revoked";
+
+/** The local admin account and its token file in the data folder (see the header). */
+export function ensureLocalAdmin(farm: Farm, dataDir: string): LocalAdminState {
+  const file = join(dataDir, LOCAL_ADMIN_TOKEN_FILE);
+  let user = findUserByName(farm, LOCAL_ADMIN);
+  if (!user) {
+    insertUser(farm, SYSTEM_ACTOR, { name: LOCAL_ADMIN, role: "admin", password: null }, null);
+    user = findUserByName(farm, LOCAL_ADMIN)!;
+  }
+  if (existsSync(file)) {
+    const token = readFileSync(file, "utf8").trim();
+    const state = statements(farm.store.sqlite).tokenState.get(hashSecret(token));
+    if (state && state.revoked_at === null && !state.disabled) return "kept";
+    if (state) return "revoked";
+    // A file whose token this database never issued (another farm's data, a copied folder): replace it.
+  }
+  const issued = farm.store.sqlite.transaction(() =>
+    issueToken(farm, SYSTEM_ACTOR, { userId: user.id, role: "admin", name: "local admin (data folder)", scope: "admin", expiresInDays: null }),
+  )();
+  writeFileSync(file, `${issued.token}\n`, { mode: 0o600 });
+  return "created";
+}

@@ -1,0 +1,100 @@
+/**
+ * Signing in and out. A sign-in checks the rate limits first (failed attempts in the last
+ * window, per account and per address, counted from the audit log itself), then the password;
+ * every attempt, good or bad, is an audit row. The reply never says whether the name exists.
+ */
+import type Database from "better-sqlite3";
+import type { TokenScope } from "../../lib/farm/access";
+import { perDatabase } from "../db/per-database";
+import { audit, type Actor } from "../services/audit";
+import { AppError } from "../services/errors";
+import type { Farm } from "../services/farm";
+import { issueToken, type IssuedToken } from "./access-tokens";
+import { findUserByName } from "./accounts";
+import { verifyPassword } from "./passwords";
+import type { RequestOrigin } from "./principal";
+import { hashSecret, newId, newSecret } from "./secrets";
+
+const statements = perDatabase((sqlite: Database.Database) => ({
+  failuresFor: sqlite.prepare<[string, number], { n: number }>(
+    "SELECT COUNT(*) AS n FROM audit_log WHERE action = 'auth.sign-in' AND target_id = ? AND time > ? AND outcome = 'refused'",
+  ),
+  failuresFrom: sqlite.prepare<[string, number], { n: number }>(
+    "SELECT COUNT(*) AS n FROM audit_log WHERE action = 'auth.sign-in' AND address = ? AND time > ? AND outcome = 'refused'",
+  ),
+  insertSession: sqlite.prepare<[string, string, string, number, number, number, string | null, string | null]>(
+    "INSERT INTO auth_sessions (id, token_hash, user_id, created_at, last_seen_at, expires_at, address, user_agent) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+  ),
+  revokeSession: sqlite.prepare<[number, string]>("UPDATE auth_sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL"),
+}));
+
+const REFUSED = "wrong user name or password";
+
+export interface SignInInput {
+  name: string;
+  password: string;
+}
+
+/** The account, once its name and password have been checked (and nothing was rate-limited). */
+async function checkPassword(farm: Farm, input: SignInInput, origin: RequestOrigin, how: string) {
+  const s = statements(farm.store.sqlite);
+  const since = farm.now() - farm.settings.loginWindowMinutes * 60_000;
+  const anonymous: Actor = { kind: "anonymous", id: null, name: input.name.slice(0, 64) || "(empty)", via: how, address: origin.address, userAgent: origin.userAgent };
+  const target = { kind: "user", id: input.name.slice(0, 64) };
+  const refuse = (message: string, detail: string, code: "UNAUTHORIZED" | "TOO_MANY_REQUESTS" = "UNAUTHORIZED"): never => {
+    audit(farm, anonymous, { action: "auth.sign-in", target, outcome: "refused", detail });
+    throw new AppError(code, message);
+  };
+  const minutes = farm.settings.loginWindowMinutes;
+  if ((s.failuresFor.get(target.id, since)?.n ?? 0) >= farm.settings.loginFailuresPerAccount) {
+    refuse(`too many failed sign-ins for this account; try again in ${minutes} minutes`, "rate-limited (account)", "TOO_MANY_REQUESTS");
+  }
+  if (origin.address && (s.failuresFrom.get(origin.address, since)?.n ?? 0) >= farm.settings.loginFailuresPerAddress) {
+    refuse(`too many failed sign-ins from this address; try again in ${minutes} minutes`, "rate-limited (address)", "TOO_MANY_REQUESTS");
+  }
+  const user = findUserByName(farm, input.name);
+  const ok = await verifyPassword(input.password, user?.password_hash ?? null);
+  if (!user || !ok) return refuse(REFUSED, user ? "wrong password" : "no such account");
+  if (user.disabled) return refuse(REFUSED, "account disabled");
+  return { user, actor: { kind: "user", id: user.id, name: user.name, via: how, address: origin.address, userAgent: origin.userAgent } satisfies Actor };
+}
+
+export interface SignedIn {
+  /** The cookie's value (shown to nobody: it goes in an httpOnly cookie). */
+  cookie: string;
+  expiresAt: number;
+  userId: string;
+}
+
+/** A browser sign-in: a new session. */
+export async function signIn(farm: Farm, input: SignInInput, origin: RequestOrigin): Promise<SignedIn> {
+  const { user, actor } = await checkPassword(farm, input, origin, "password");
+  return farm.store.sqlite.transaction(() => startSession(farm, user.id, actor, origin))();
+}
+
+/** Inside a transaction: a session for `userId`, and its audit row. */
+export function startSession(farm: Farm, userId: string, actor: Actor, origin: RequestOrigin): SignedIn {
+  const now = farm.now();
+  const cookie = newSecret("session");
+  const expiresAt = now + farm.settings.sessionMaxDays * 24 * 3_600_000;
+  const id = newId("ses");
+  statements(farm.store.sqlite).insertSession.run(id, hashSecret(cookie), userId, now, now, expiresAt, origin.address, origin.userAgent?.slice(0, 300) ?? null);
+  audit(farm, actor, { action: "auth.sign-in", target: { kind: "user", id: actor.name }, detail: `session ${id}` });
+  return { cookie, expiresAt, userId };
+}
+
+/** `loom login`: name and password for a token stored on the user's machine. */
+export async function signInForToken(farm: Farm, input: SignInInput & { tokenName: string; scope: TokenScope; expiresInDays: number }, origin: RequestOrigin): Promise<IssuedToken> {
+  const { user, actor } = await checkPassword(farm, input, origin, "password (loom login)");
+  return farm.store.sqlite.transaction(() => {
+    audit(farm, actor, { action: "auth.sign-in", target: { kind: "user", id: user.name }, detail: "for a token (loom login)" });
+    return issueToken(farm, actor, { userId: user.id, role: user.role, name: input.tokenName, scope: input.scope, expiresInDays: input.expiresInDays });
+  })();
+}
+
+export function signOut(farm: Farm, actor: Actor, sessionId: string): void {
+  farm.store.sqlite.transaction(() => {
+    const changed = statements(farm.store.sqlite).revokeSession.run(farm.now(), sessionId).changes;
+    if (changed > 0) audit(farm, actor, { action: "auth.sign-out", target: { kind: "user", id: actor.name } });
+  })();
+}

@@ -1,0 +1,22 @@
+/**
+ * Test support: people with roles in a real farm database, and tRPC contexts for them, so router
+ * and service tests call procedures exactly as a signed-in user of that role would.
+ */
+import type { Role } from "../../lib/farm/access";
+import { callerContext, type Context } from "../router/trpc";
+import { SYSTEM_ACTOR } from "../services/audit";
+import type { Farm } from "../services/farm";
+import { findUserByName, insertUser } from "./accounts";
+import type { Principal } from "./principal";
+
+/** A person with this role (created on first use; the password hash is a placeholder nobody can sign in with). */
+export function testPrincipal(farm: Farm, role: Role, name: string = `test-${role}`): Principal {
+  const existing = findUserByName(farm, name);
+  const id = existing?.id ?? insertUser(farm, SYSTEM_ACTOR, { name, role, password: "unused" }, "scrypt$invalid").id;
+  return { userId: id, name, role, kind: "person", scope: null, via: "session", credentialId: `ses-test-${name}` };
+}
+
+/** The context of a signed-in call by a person with this role. */
+export function contextAs(farm: Farm, role: Role, name?: string): Context {
+  return callerContext(farm, testPrincipal(farm, role, name));
+}

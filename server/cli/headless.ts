@@ -1,0 +1,55 @@
+/**
+ * `loom serve --headless` and `loom serve-web`: the two ways the farm server runs. Headless is the
+ * API alone (worker protocol and tRPC) on the Node front in this process; serve-web is the
+ * process `loom serve` starts for the portal (server/web/web-server.ts).
+ */
+import { apiHandler } from "../api/app-handler";
+import { startNodeServer } from "../api/node-server";
+import { databaseFile } from "../db/connection";
+import type { ServerEnv } from "../env";
+import { serverEnv } from "../env";
+import { exitWithParent } from "../parent-watch";
+import { refreshCompatibility } from "../services/compatibility";
+import { createFarm } from "../services/farm";
+import { FarmLoop } from "../services/farm-loop";
+import { settingsFromEnv } from "../services/farm-settings";
+import { startWebServer } from "../web/web-server";
+import { parseArgs, UsageError } from "./args";
+import { openDataStore } from "./data-folder";
+import type { CliIo } from "./io";
+import type { ServerHandle } from "./serve";
+
+export async function startHeadless(dataDir: string, env: ServerEnv, host: string, port: number): Promise<ServerHandle> {
+  const store = openDataStore(dataDir);
+  const farm = createFarm(store, { settings: settingsFromEnv(env, dataDir) });
+  refreshCompatibility(farm);
+  const loop = new FarmLoop(farm);
+  loop.start();
+  const running = await startNodeServer(apiHandler(farm), { host, port, trustProxy: env.LOOM_TRUST_PROXY });
+  return {
+    url: running.url,
+    stop: async () => {
+      await loop.stop();
+      await running.close();
+      store.close();
+    },
+  };
+}
+
+/** `loom serve-web --host H --port P` (internal: started by `loom serve`, settings in the environment). */
+export async function runServeWeb(argv: readonly string[], io: CliIo, signal: AbortSignal | null): Promise<number> {
+  const args = parseArgs(argv, { values: ["--host", "--port"] });
+  const host = args.values.get("--host") ?? "127.0.0.1";
+  const port = Number(args.values.get("--port") ?? "3000");
+  if (!Number.isInteger(port)) throw new UsageError("--port takes a port number");
+  const env = serverEnv();
+  const server = await startWebServer({ host, port, trustProxy: env.LOOM_TRUST_PROXY });
+  if (env.LOOM_PARENT_PID) exitWithParent(env.LOOM_PARENT_PID, "the web server");
+  io.out(`web server ready at ${server.url} (database ${databaseFile(env.LOOM_DATA_DIR)})`);
+  await new Promise<void>((resolve) => {
+    if (!signal || signal.aborted) return resolve();
+    signal.addEventListener("abort", () => resolve(), { once: true });
+  });
+  await server.stop();
+  return 0;
+}

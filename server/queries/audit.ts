@@ -1,0 +1,144 @@
+/**
+ * The audit log for the admin page and its export: filtered by actor, action, target, outcome
+ * and time, newest first, paged by id (stable while new rows arrive).
+ */
+import { z } from "zod";
+import { ACTOR_KINDS, AUDIT_ACTIONS, AUDIT_OUTCOMES } from "../../lib/farm/audit-actions";
+import type { Farm } from "../services/farm";
+
+export const listAuditInput = z.object({
+  actor: z.string().max(100).optional(),
+  actorKind: z.enum(ACTOR_KINDS).optional(),
+  action: z.enum(AUDIT_ACTIONS).optional(),
+  /** A prefix of actions, e.g. "job." or "auth.". */
+  actionGroup: z.string().regex(/^[a-z]+\.$/).optional(),
+  target: z.string().max(200).optional(),
+  outcome: z.enum(AUDIT_OUTCOMES).optional(),
+  from: z.number().int().optional(),
+  to: z.number().int().optional(),
+  /** Rows older than this id (the previous page's last). */
+  before: z.number().int().positive().optional(),
+  limit: z.number().int().min(1).max(500).default(100),
+});
+export type ListAuditInput = z.infer<typeof listAuditInput>;
+
+export interface AuditRow {
+  id: number;
+  time: number;
+  actorKind: string;
+  actorName: string;
+  via: string | null;
+  action: string;
+  targetKind: string | null;
+  targetId: string | null;
+  outcome: string;
+  before: unknown;
+  after: unknown;
+  detail: string | null;
+  address: string | null;
+  userAgent: string | null;
+}
+
+interface Row {
+  id: number;
+  time: number;
+  actor_kind: string;
+  actor_name: string;
+  via: string | null;
+  action: string;
+  target_kind: string | null;
+  target_id: string | null;
+  outcome: string;
+  before: string | null;
+  after: string | null;
+  detail: string | null;
+  address: string | null;
+  user_agent: string | null;
+}
+
+function parse(text: string | null): unknown {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function where(input: Omit<ListAuditInput, "limit">): { sql: string; params: Array<string | number> } {
+  const clauses: string[] = [];
+  const params: Array<string | number> = [];
+  if (input.actor) {
+    clauses.push("actor_name = ?");
+    params.push(input.actor);
+  }
+  if (input.actorKind) {
+    clauses.push("actor_kind = ?");
+    params.push(input.actorKind);
+  }
+  if (input.action) {
+    clauses.push("action = ?");
+    params.push(input.action);
+  } else if (input.actionGroup) {
+    clauses.push("action >= ? AND action < ?");
+    params.push(input.actionGroup, `${input.actionGroup.slice(0, -1)}/`);
+  }
+  if (input.target) {
+    clauses.push("target_id = ?");
+    params.push(input.target);
+  }
+  if (input.outcome) {
+    clauses.push("outcome = ?");
+    params.push(input.outcome);
+  }
+  if (input.from !== undefined) {
+    clauses.push("time >= ?");
+    params.push(input.from);
+  }
+  if (input.to !== undefined) {
+    clauses.push("time < ?");
+    params.push(input.to);
+  }
+  if (input.before !== undefined) {
+    clauses.push("id < ?");
+    params.push(input.before);
+  }
+  return { sql: clauses.length ? `WHERE ${clauses.join(" AND ")}` : "", params };
+}
+
+function view(row: Row): AuditRow {
+  return {
+    id: row.id,
+    time: row.time,
+    actorKind: row.actor_kind,
+    actorName: row.actor_name,
+    via: row.via,
+    action: row.action,
+    targetKind: row.target_kind,
+    targetId: row.target_id,
+    outcome: row.outcome,
+    before: parse(row.before),
+    after: parse(row.after),
+    detail: row.detail,
+    address: row.address,
+    userAgent: row.user_agent,
+  };
+}
+
+export function listAudit(farm: Farm, input: ListAuditInput): { rows: AuditRow[]; next: number | null } {
+  const { sql, params } = where(input);
+  const rows = farm.store.sqlite.prepare<unknown[], Row>(`SELECT * FROM audit_log ${sql} ORDER BY id DESC LIMIT ?`).all(...params, input.limit + 1);
+  const page = rows.slice(0, input.limit).map(view);
+  return { rows: page, next: rows.length > input.limit ? (page.at(-1)?.id ?? null) : null };
+}
+
+/** Every matching row, newest first, a page at a time (the export streams them). */
+export function* auditPages(farm: Farm, filter: Omit<ListAuditInput, "limit" | "before">): Generator<AuditRow[]> {
+  let before: number | undefined;
+  for (;;) {
+    const page = listAudit(farm, { ...filter, ...(before !== undefined ? { before } : {}), limit: 500 });
+    if (page.rows.length > 0) yield page.rows;
+    if (page.next === null) return;
+    before = page.next;
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * The audit log's writer. Services call `audit` inside the transaction of the change they make,
+ * so a change and its row commit or roll back together. Callers choose what goes in before/after:
+ * plain facts (a role, a priority, a count), never a secret; the redaction sweep test checks it.
+ */
+import type { Database } from "better-sqlite3";
+import type { ActorKind, AuditAction, AuditOutcome } from "../../lib/farm/audit-actions";
+import { perDatabase } from "../db/per-database";
+import type { Farm } from "./farm";
+
+/** Who did it and from where. */
+export interface Actor {
+  kind: ActorKind;
+  id: string | null;
+  name: string;
+  /** How they proved it: session, token:<id>, worker-credential, pool-token, shell, setup. */
+  via: string | null;
+  address: string | null;
+  userAgent: string | null;
+}
+
+export const SYSTEM_ACTOR: Actor = { kind: "system", id: null, name: "system", via: null, address: null, userAgent: null };
+
+/** A command run on the server's own shell (`loom user …`), by the OS user who ran it. */
+export function shellActor(osUser: string): Actor {
+  return { kind: "shell", id: null, name: `shell:${osUser}`, via: "shell", address: null, userAgent: null };
+}
+
+export interface AuditEntry {
+  action: AuditAction;
+  target?: { kind: string; id: string } | null;
+  outcome?: AuditOutcome;
+  before?: unknown;
+  after?: unknown;
+  detail?: string | null;
+}
+
+const MAX_TEXT = 2_000;
+
+const insert = perDatabase((sqlite: Database) =>
+  sqlite.prepare(
+    `INSERT INTO audit_log (time, actor_kind, actor_id, actor_name, via, action, target_kind, target_id, outcome, before, after, detail, address, user_agent)
+     VALUES (@time, @actorKind, @actorId, @actorName, @via, @action, @targetKind, @targetId, @outcome, @before, @after, @detail, @address, @userAgent)`,
+  ),
+);
+
+function clip(value: string | null | undefined): string | null {
+  if (value === null || value === undefined) return null;
+  return value.length > MAX_TEXT ? `${value.slice(0, MAX_TEXT)}…` : value;
+}
+
+function json(value: unknown): string | null {
+  return value === undefined ? null : clip(JSON.stringify(value));
+}
+
+/** Writes one row (call it inside the change's transaction). */
+export function audit(farm: Pick<Farm, "store" | "now">, actor: Actor, entry: AuditEntry): void {
+  insert(farm.store.sqlite).run({
+    time: farm.now(),
+    actorKind: actor.kind,
+    actorId: actor.id,
+    actorName: clip(actor.name),
+    via: actor.via,
+    action: entry.action,
+    targetKind: entry.target?.kind ?? null,
+    targetId: clip(entry.target?.id ?? null),
+    outcome: entry.outcome ?? "ok",
+    before: json(entry.before),
+    after: json(entry.after),
+    detail: clip(entry.detail ?? null),
+    address: clip(actor.address),
+    userAgent: clip(actor.userAgent),
+  });
+}
