@@ -1,7 +1,10 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
+import { MeProvider } from "@/components/auth/me";
 import { Nav } from "@/components/nav";
 import { Providers } from "@/components/providers";
+import { meOf } from "@/server/auth/principal";
+import { currentPrincipal } from "./session";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -9,13 +12,17 @@ export const metadata: Metadata = {
   description: "Loom: an Open Job Description render and compute farm",
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+/** Every page is rendered for its caller (the navigation shows who that is), so none is prerendered without its CSP nonce. */
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const principal = await currentPrincipal();
   return (
     <html lang="en">
       <body>
         <Providers>
-          <Nav />
-          {children}
+          <MeProvider me={principal ? meOf(principal) : null}>
+            <Nav />
+            {children}
+          </MeProvider>
         </Providers>
       </body>
     </html>

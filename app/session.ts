@@ -7,6 +7,7 @@ import "server-only";
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
+import { loginPath } from "@/components/auth/next-path";
 import { decide, type Rule } from "@/lib/farm/access";
 import { authenticate, SESSION_COOKIE } from "@/server/auth/authenticate";
 import type { Principal } from "@/server/auth/principal";
@@ -26,7 +27,7 @@ export const currentPrincipal = cache(async (): Promise<Principal | null> => {
 /** The signed-in caller, or a redirect to the sign-in page (which comes back to `path`). */
 export async function requireSignIn(path: string): Promise<Principal> {
   const principal = await currentPrincipal();
-  if (!principal) redirect(`/login?next=${encodeURIComponent(path)}`);
+  if (!principal) redirect(loginPath(path));
   return principal;
 }
 

@@ -63,7 +63,7 @@ interface FleetResult {
 }
 
 /**
- * The simulated workers: all register, then (timed from here) each runs every action it receives
+ * The simulated workers: all register (each gets its credential), then (timed from here) each runs every action it receives
  * at once and reports it on its next sync, until every task was reported SUCCEEDED.
  */
 async function runFleet(transport: Transport, options: FleetOptions): Promise<FleetResult> {
@@ -78,12 +78,12 @@ async function runFleet(transport: Transport, options: FleetOptions): Promise<Fl
   const startedAt = performance.now();
   let progressAt = startedAt;
 
-  async function worker({ workerId, leaseEpoch }: { workerId: string; leaseEpoch: number }): Promise<void> {
+  async function worker({ workerId, leaseEpoch, credential }: { workerId: string; leaseEpoch: number; credential: string }): Promise<void> {
     const sessions = new Set<string>();
     let updates: Array<{ actionId: string; status: "RUNNING" | "SUCCEEDED"; exitCode?: number; startedAt?: number; endedAt?: number }> = [];
     let reportedTasks = 0;
     while (completions < options.tasks) {
-      const response: SyncResponse = await transport.sync({ workerId, leaseEpoch, sessions: [...sessions], actions: [], updates });
+      const response: SyncResponse = await transport.sync(credential, { workerId, leaseEpoch, sessions: [...sessions], actions: [], updates });
       completions += reportedTasks;
       if (reportedTasks > 0) progressAt = performance.now();
       else if (performance.now() - progressAt > STALL_MS) throw new Error(`stalled: ${completions} of ${options.tasks} tasks completed, none for ${STALL_MS / 1000} s`);

@@ -2,7 +2,8 @@
  * What the farm benchmarks (bench/dispatch.ts, bench/load.ts) share: a farm on a temp-file
  * SQLite database, optionally behind the real Node HTTP server; no-op jobs submitted through the
  * service; the worker protocol either over HTTP (the agent's WorkerClient over keep-alive
- * connections) or straight into the services; a worker thread for the simulated clients; latency
+ * connections: enrolling with the pool's token, then each simulated worker with its own
+ * credential) or straight into the services; an admin's personal access token for tRPC calls; a worker thread for the simulated clients; latency
  * percentiles (overall and per window of the run); and the checks and errors that fail a run loudly.
  */
 import { randomUUID } from "node:crypto";
@@ -12,12 +13,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import type { LogsRequest, LogsResponse, RegisterRequest, RegisterResponse, SyncRequest, SyncResponse } from "../lib/farm/protocol";
+import { issueToken } from "../server/auth/access-tokens";
+import { testPrincipal } from "../server/auth/test-principals";
 import { apiHandler } from "../server/api/app-handler";
 import { startNodeServer, type RunningServer } from "../server/api/node-server";
 import { openStore } from "../server/db/connection";
 import { refreshCompatibility } from "../server/services/compatibility";
 import { createFarm, type Farm, type FarmSettings } from "../server/services/farm";
 import { FarmLoop } from "../server/services/farm-loop";
+import { authenticateWorker, type WorkerIdentity } from "../server/services/authenticate-worker";
 import { ingestLogs } from "../server/services/ingest-logs";
 import { authenticatePool, createPool, type PoolRow } from "../server/services/pools";
 import { registerWorker } from "../server/services/register-worker";
@@ -54,7 +58,10 @@ export function runInThread<T>(moduleUrl: string, workerData: unknown): Promise<
 export interface BenchFarm {
   farm: Farm;
   pool: PoolRow;
+  /** The pool's enrollment token. */
   token: string;
+  /** An admin's personal access token, for tRPC queries and subscriptions. */
+  adminToken: string;
   file: string;
   /** Set by `serve()`. */
   server: RunningServer | null;
@@ -69,11 +76,16 @@ export function openBenchFarm(file: string, settings: Partial<FarmSettings> = {}
   const { token } = createPool(farm, { name: "bench" }, SYSTEM_ACTOR);
   const pool = authenticatePool(farm, token);
   if (!pool) throw new Error("the bench pool's token does not authenticate");
+  const admin = testPrincipal(farm, "admin", "bench-admin");
+  const { token: adminToken } = store.sqlite.transaction(() =>
+    issueToken(farm, SYSTEM_ACTOR, { userId: admin.userId, role: "admin", name: "bench", scope: "admin", expiresInDays: 1 }),
+  )();
   let loop: FarmLoop | null = null;
   const bench: BenchFarm = {
     farm,
     pool,
     token,
+    adminToken,
     file,
     server: null,
     async serve() {
@@ -153,13 +165,13 @@ export function benchRegistration(name: string): RegisterRequest {
 
 type Endpoint = "register" | "sync" | "logs";
 
-/** The worker protocol, however it travels, timing every call per endpoint. */
+/** The worker protocol, however it travels, timing every call per endpoint; `credential`: the one register answered with. */
 export interface Transport {
   kind: "http" | "direct";
   latency: Record<Endpoint, Latencies>;
   register(request: RegisterRequest): Promise<RegisterResponse>;
-  sync(request: SyncRequest): Promise<SyncResponse>;
-  logs(request: LogsRequest): Promise<LogsResponse>;
+  sync(credential: string, request: SyncRequest): Promise<SyncResponse>;
+  logs(credential: string, request: LogsRequest): Promise<LogsResponse>;
 }
 
 function endpointLatencies(): Record<Endpoint, Latencies> {
@@ -200,18 +212,25 @@ export function httpTransport(url: string, token: string, useGlobalFetch = false
     kind: "http",
     latency,
     register: (r) => timed(latency.register, () => client.register(r)),
-    sync: (r) => timed(latency.sync, () => client.sync(r)),
-    logs: (r) => timed(latency.logs, () => client.logs(r)),
+    sync: (credential, r) => timed(latency.sync, () => client.sync(credential, r)),
+    logs: (credential, r) => timed(latency.logs, () => client.logs(credential, r)),
   };
 }
 
 /**
- * The services without HTTP, JSON or validation: what the farm's own work costs. Each call is
- * synchronous, so it is timed by itself (awaiting it would add every other worker's turn).
+ * The services without HTTP, JSON, validation or authentication (each worker's credential is
+ * looked up once, when it registers): what the farm's own work costs. Each call is synchronous,
+ * so it is timed by itself (awaiting it would add every other worker's turn).
  */
 export function directTransport(bench: BenchFarm): Transport {
   const { farm, pool } = bench;
   const latency = endpointLatencies();
+  const identities = new Map<string, WorkerIdentity>();
+  const identity = (credential: string): WorkerIdentity => {
+    const found = identities.get(credential);
+    if (!found) throw new Error("a credential no registration answered with");
+    return found;
+  };
   const call = <T>(into: Latencies, work: () => T): Promise<T> => {
     const started = performance.now();
     try {
@@ -223,9 +242,14 @@ export function directTransport(bench: BenchFarm): Transport {
   return {
     kind: "direct",
     latency,
-    register: (r) => call(latency.register, () => registerWorker(farm, pool, r)),
-    sync: (r) => call(latency.sync, () => syncWorker(farm, pool, r)),
-    logs: (r) => call(latency.logs, () => ingestLogs(farm, pool, r)),
+    register: (r) =>
+      call(latency.register, () => {
+        const registered = registerWorker(farm, pool, r);
+        identities.set(registered.credential, authenticateWorker(farm, registered.credential));
+        return registered;
+      }),
+    sync: (credential, r) => call(latency.sync, () => syncWorker(farm, identity(credential), r)),
+    logs: (credential, r) => call(latency.logs, () => ingestLogs(farm, identity(credential), r)),
   };
 }
 

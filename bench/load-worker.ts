@@ -21,6 +21,7 @@ interface RunningAction {
 
 export class LoadWorker {
   private lease: { workerId: string; leaseEpoch: number } | null = null;
+  private credential = "";
   private readonly queue: Array<{ sessionId: string; action: AssignedAction }> = [];
   private running: RunningAction | null = null;
   private readonly sessions = new Map<string, { ending: boolean }>();
@@ -39,7 +40,9 @@ export class LoadWorker {
   ) {}
 
   async run(startDelayMs: number, stopAt: number): Promise<void> {
-    this.lease = await this.transport.register(benchRegistration(this.name));
+    const registered = await this.transport.register(benchRegistration(this.name));
+    this.lease = { workerId: registered.workerId, leaseEpoch: registered.leaseEpoch };
+    this.credential = registered.credential;
     await sleep(startDelayMs);
     while (Date.now() < stopAt) {
       this.advance(Date.now());
@@ -109,7 +112,7 @@ export class LoadWorker {
       }
       try {
         const batch = lines.slice(0, MAX_LOG_BATCH);
-        const { acknowledgedThrough } = await this.transport.logs({ ...lease, sessionId, lines: batch });
+        const { acknowledgedThrough } = await this.transport.logs(this.credential, { ...lease, sessionId, lines: batch });
         const kept = lines.filter((l) => l.seq > acknowledgedThrough);
         if (kept.length > 0) this.logs.set(sessionId, kept);
         else this.logs.delete(sessionId);
@@ -126,7 +129,7 @@ export class LoadWorker {
     let response: SyncResponse;
     const started = Date.now();
     try {
-      response = await this.transport.sync({ ...lease, sessions: [...this.sessions.keys()], actions: held, updates });
+      response = await this.transport.sync(this.credential, { ...lease, sessions: [...this.sessions.keys()], actions: held, updates });
       this.syncLatency.add(started, Date.now() - started);
     } catch (error) {
       this.errors.add(`${this.name} sync`, error);

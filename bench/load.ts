@@ -38,7 +38,10 @@ import { numberFlag } from "./number-flag";
 
 interface LoadSettings {
   url: string;
+  /** The pool's enrollment token. */
   token: string;
+  /** An admin's personal access token: the live views and tRPC queries send it. */
+  adminToken: string;
   file: string;
   jobIds: string[];
   seconds: number;
@@ -82,7 +85,7 @@ async function runClients(settings: LoadSettings): Promise<LoadResult> {
   // Half the views follow a job from the start, half follow one Session once work is running.
   const views: LogView[] = [];
   const jobViews = Math.ceil(settings.subscribers / 2);
-  for (let i = 0; i < jobViews; i++) views.push(new LogView({ jobId: settings.jobIds[i % settings.jobIds.length]! }, settings.url, errors, connect, lag));
+  for (let i = 0; i < jobViews; i++) views.push(new LogView({ jobId: settings.jobIds[i % settings.jobIds.length]! }, settings.url, settings.adminToken, errors, connect, lag));
   for (const view of views) view.open();
   const sessionViews = settings.subscribers - jobViews;
   if (sessionViews > 0) await sleep(Math.min(1500, (settings.seconds * 1000) / 4));
@@ -90,7 +93,9 @@ async function runClients(settings: LoadSettings): Promise<LoadResult> {
   for (const jobId of settings.jobIds) {
     if (sessions.length >= sessionViews) break;
     const started = performance.now();
-    const response = await fetch(`${settings.url}/api/trpc/jobs.sessions?input=${encodeURIComponent(JSON.stringify({ jobId }))}`);
+    const response = await fetch(`${settings.url}/api/trpc/jobs.sessions?input=${encodeURIComponent(JSON.stringify({ jobId }))}`, {
+      headers: { authorization: `Bearer ${settings.adminToken}` },
+    });
     sessionsQuery.add(performance.now() - started);
     if (!response.ok) errors.add(`jobs.sessions: HTTP ${response.status}`);
     const body = (await response.json()) as { result?: { data?: Array<{ id: string; state: string }> } };
@@ -98,7 +103,7 @@ async function runClients(settings: LoadSettings): Promise<LoadResult> {
   }
   if (sessionViews > 0 && sessions.length === 0) errors.add("no running Session to follow after the start");
   for (let i = jobViews; i < settings.subscribers && sessions.length > 0; i++) {
-    const view = new LogView({ sessionId: sessions[(i - jobViews) % sessions.length]! }, settings.url, errors, connect, lag);
+    const view = new LogView({ sessionId: sessions[(i - jobViews) % sessions.length]! }, settings.url, settings.adminToken, errors, connect, lag);
     views.push(view);
     view.open();
   }
@@ -154,14 +159,15 @@ async function main(): Promise<number> {
   const folder = tempFolder("loom-bench-load-");
   try {
     const file = join(folder.path, "load.db");
-    const bench = openBenchFarm(file, { syncIntervalSeconds: intervalMs / 1000 });
+    // Every view is the one admin's: the per-user stream limit must not refuse the views the run asks for.
+    const bench = openBenchFarm(file, { syncIntervalSeconds: intervalMs / 1000, maxStreamsPerUser: Math.max(32, subscribers) });
     try {
       // Enough work for the whole run: ~W/2 tasks finish per second.
       const jobIds = submitJobs(bench.farm, 10, Math.min(1000, Math.max(100, Math.ceil((workers * seconds) / 10))));
       const url = await bench.serve();
       console.log(`${workers} workers syncing every ${intervalMs} ms and ${subscribers} live log views for ${seconds} s`);
       const started = performance.now();
-      const settings: LoadSettings = { url, token: bench.token, file, jobIds, seconds, workers, subscribers, intervalMs, globalFetch: args.includes("--global-fetch") };
+      const settings: LoadSettings = { url, token: bench.token, adminToken: bench.adminToken, file, jobIds, seconds, workers, subscribers, intervalMs, globalFetch: args.includes("--global-fetch") };
       const result = await runInThread<LoadResult>(import.meta.url, settings);
       const wall = (performance.now() - started) / 1000;
       const counts = taskStatusCounts(bench.farm);

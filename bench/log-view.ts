@@ -21,6 +21,8 @@ export class LogView {
   constructor(
     readonly follow: Follow,
     private readonly url: string,
+    /** A personal access token of the user the view belongs to. */
+    private readonly token: string,
     private readonly errors: RunErrors,
     private readonly connectLatency: Latencies,
     private readonly lag: Latencies,
@@ -41,7 +43,7 @@ export class LogView {
   }
 
   private async read(url: string, started: number): Promise<void> {
-    const response = await fetch(url, { headers: { accept: "text/event-stream" }, signal: this.controller.signal });
+    const response = await fetch(url, { headers: { accept: "text/event-stream", authorization: `Bearer ${this.token}` }, signal: this.controller.signal });
     if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}: ${await response.text()}`);
     const decoder = new TextDecoder();
     let buffer = "";

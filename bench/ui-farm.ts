@@ -95,6 +95,7 @@ export class LogWorker {
   private readonly client: WorkerClient;
   private workerId = "";
   private leaseEpoch = 0;
+  private credential = "";
   sessionId = "";
   actionId = "";
   private seq = 0;
@@ -108,8 +109,9 @@ export class LogWorker {
     const registered = await this.client.register(benchRegistration("bench-ui-logs"));
     this.workerId = registered.workerId;
     this.leaseEpoch = registered.leaseEpoch;
+    this.credential = registered.credential;
     for (let i = 0; i < 20 && !this.actionId; i++) {
-      const response = await this.client.sync({ workerId: this.workerId, leaseEpoch: this.leaseEpoch, sessions: [], actions: [], updates: [] });
+      const response = await this.client.sync(this.credential, { workerId: this.workerId, leaseEpoch: this.leaseEpoch, sessions: [], actions: [], updates: [] });
       const assignment = response.assignments[0];
       const task = assignment?.actions.find((a) => a.kind === "TASK_RUN");
       if (assignment && task) {
@@ -122,7 +124,7 @@ export class LogWorker {
   }
 
   heartbeat(updates: Array<{ actionId: string; status: "RUNNING"; startedAt: number }> = []): Promise<unknown> {
-    return this.client.sync({ workerId: this.workerId, leaseEpoch: this.leaseEpoch, sessions: [this.sessionId], actions: [this.actionId], updates });
+    return this.client.sync(this.credential, { workerId: this.workerId, leaseEpoch: this.leaseEpoch, sessions: [this.sessionId], actions: [this.actionId], updates });
   }
 
   /** Uploads `lines` (text made by `text(n)`) in one request. */
@@ -132,7 +134,7 @@ export class LogWorker {
       const seq = this.seq++;
       return { seq, actionId: this.actionId, time: now, line: text(seq) };
     });
-    await this.client.logs({ workerId: this.workerId, leaseEpoch: this.leaseEpoch, sessionId: this.sessionId, lines });
+    await this.client.logs(this.credential, { workerId: this.workerId, leaseEpoch: this.leaseEpoch, sessionId: this.sessionId, lines });
   }
 
   get sent(): number {

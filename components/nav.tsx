@@ -2,37 +2,37 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { ROLE_LABELS } from "@/lib/farm/access";
+import { useMe } from "./auth/me";
+import { SignOutButton } from "./auth/sign-out-button";
+import { isCurrent, navLinks } from "./nav-links";
 
-const LINKS = [
-  { href: "/jobs", label: "Jobs" },
-  { href: "/submit", label: "Submit" },
-  { href: "/templates", label: "Templates" },
-  { href: "/editor", label: "Editor" },
-  { href: "/pools", label: "Pools" },
-  { href: "/workers", label: "Workers" },
-  { href: "/overview", label: "Overview" },
-] as const;
-
-/** The portal's top navigation; the current section is marked for assistive technology too. */
+/** The portal's top navigation: the sections this caller may use, and who is signed in. */
 export function Nav() {
   const pathname = usePathname();
+  const me = useMe();
   return (
     <nav aria-label="Main" className="topnav">
       <Link href="/" className="brand">
         Loom
       </Link>
       <ul>
-        {LINKS.map((link) => {
-          const current = pathname === link.href || pathname.startsWith(`${link.href}/`);
-          return (
-            <li key={link.href}>
-              <Link href={link.href} aria-current={current ? "page" : undefined}>
-                {link.label}
-              </Link>
-            </li>
-          );
-        })}
+        {navLinks(me?.role ?? null).map((link) => (
+          <li key={link.href}>
+            <Link href={link.href} aria-current={isCurrent(pathname, link.href) ? "page" : undefined}>
+              {link.label}
+            </Link>
+          </li>
+        ))}
       </ul>
+      {me && (
+        <div className="signed-in" role="group" aria-label="Signed in">
+          <Link href="/account" aria-current={isCurrent(pathname, "/account") ? "page" : undefined} aria-label={`Account of ${me.name} (${ROLE_LABELS[me.role]})`}>
+            <span className="who">{me.name}</span> <span className="badge tone-ready">{ROLE_LABELS[me.role]}</span>
+          </Link>
+          <SignOutButton />
+        </div>
+      )}
     </nav>
   );
 }

@@ -1,16 +1,20 @@
 /**
- * The artist: opens ui-controls-showcase.yaml from ../shared/openjd-samples through the file
+ * The artist (ana, signed in): opens ui-controls-showcase.yaml from ../shared/openjd-samples through the file
  * input, fills the generated form using every control type (line and multi-line edits, spin
  * boxes by typing, by arrow keys and by their buttons, dropdowns, the path fields and the check
- * box), sees a constraint problem as they type, previews (steps, task counts, pools),
- * submits, and lands on the job page, which goes live to SUCCEEDED and shows the task's log.
+ * box), sees a constraint problem as they type and the artist's priority cap, previews (steps,
+ * task counts, pools), submits as herself, and lands on the job page, which goes live to
+ * SUCCEEDED and shows the task's log.
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "./fixtures";
+import { statePath } from "./personas";
 
 const SHOWCASE = path.resolve("../shared/openjd-samples/ui-controls-showcase.yaml");
 const LINE = `artist-e2e-${Date.now()}`;
+
+test.use({ storageState: statePath("ana") });
 
 test("an artist submits the UI controls showcase through its generated form and watches it succeed", async ({ page }, testInfo) => {
   test.skip(!existsSync(SHOWCASE), `the sample ${SHOWCASE} is not on this machine (it comes from ../shared/openjd-samples)`);
@@ -74,9 +78,13 @@ test("an artist submits the UI controls showcase through its generated form and 
   await expect(page.getByLabel("This won't show")).toHaveCount(0);
   await expect(page.getByText("2 hidden parameters (submitted with their defaults)")).toBeVisible();
 
-  // Job settings; the submitter is remembered for "My jobs".
-  await page.getByLabel("Submitter").fill("ana-e2e");
-  await page.getByLabel("Priority").fill("70");
+  // Job settings: no submitter to type (the job is ana's), and an artist's priority stops at 70.
+  await expect(page.getByLabel("Submitter")).toHaveCount(0);
+  const priority = page.getByRole("spinbutton", { name: "Priority" });
+  await priority.fill("71");
+  await expect(priority).toHaveAccessibleDescription(/from 0 to 70 \(a wrangler can give a job a higher one\)/);
+  await priority.fill("70");
+  await expect(priority).not.toHaveAttribute("aria-invalid", "true");
   await expect(page.getByRole("button", { name: "Submit" })).toBeDisabled();
 
   await page.getByRole("button", { name: "Preview" }).click();
@@ -86,12 +94,14 @@ test("an artist submits the UI controls showcase through its generated form and 
   await expect(row).toContainText(/can run it/);
   await expect(page.getByText(/Job Template GUI Control Showcase: 1 task in 1 step/)).toBeVisible();
   await expect(page.getByRole("figure", { name: "Preview: step dependency graph" })).toBeVisible();
-  await expect(page.getByRole("link", { name: "My jobs" })).toHaveAttribute("href", "/jobs?submitter=ana-e2e");
+  await expect(page.getByRole("link", { name: "My jobs" })).toHaveAttribute("href", "/jobs?submitter=ana");
   await page.screenshot({ path: testInfo.outputPath("preview.png"), fullPage: true });
 
   await page.getByRole("button", { name: "Submit" }).click();
   await page.waitForURL(/\/jobs\/job-[a-z2-7]+$/);
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Job Template GUI Control Showcase");
+  await expect(page.locator(".job-facts > div").filter({ has: page.getByRole("term").getByText("Submitter", { exact: true }) }).getByRole("definition")).toHaveText("ana");
+  await expect(page.getByRole("group", { name: "Job actions" })).toBeVisible();
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Succeeded", { timeout: 90_000 });
 
   // The task's log, live on the job page: the script echoes the line edit's value.

@@ -1,9 +1,13 @@
 /**
  * The artist's editor: a broken template gets a located marker (a Monaco squiggle and an entry
  * "path (line:column): message" in the problems list); the entry moves the cursor to the spot,
- * the fix clears both, and the template saved to the library shows on /templates.
+ * the fix clears both, and the template saved to the library shows on /templates. The artist
+ * is ana, signed in; a viewer reads the library but is offered no save or delete.
  */
 import { expect, test } from "./fixtures";
+import { statePath } from "./personas";
+
+test.use({ storageState: statePath("ana") });
 
 const BROKEN = `specificationVersion: jobtemplate-2023-09
 name: Editor e2e
@@ -19,7 +23,7 @@ test("a broken template is marked where it is wrong, fixed, and saved to the lib
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   await page.goto("/editor");
   const code = page.locator(".monaco-editor .view-lines");
-  await expect(code).toBeVisible();
+  await expect(code).toBeVisible({ timeout: 30_000 });
   const problems = page.getByRole("list", { name: "Template errors" });
   await expect(page.getByRole("status").filter({ hasText: "No errors: a valid job template." })).toBeVisible();
 
@@ -64,13 +68,26 @@ test("a broken template is marked where it is wrong, fixed, and saved to the lib
   await expect(page.getByLabel("Template name")).toHaveValue("Editor e2e fixed");
 });
 
-test("the library takes an uploaded template and deletes it after confirmation", async ({ page }) => {
+test("the library takes an uploaded template and deletes it after confirmation", async ({ page, personaPage }) => {
   await page.goto("/templates");
   await page.getByLabel("Upload a template or a job bundle").setInputFiles({ name: "env-vars.json", mimeType: "application/json", buffer: Buffer.from('{"specificationVersion": "environment-2023-09", "environment": {"name": "Vars", "variables": {"A": "1"}}}') });
   await expect(page.getByRole("status").filter({ hasText: "Saved “env-vars” (environment template, no errors)." })).toBeVisible();
   const row = page.getByRole("row", { name: /env-vars/ });
   await expect(row.getByRole("cell").nth(0)).toHaveText("Environment (JSON)");
   await expect(row.getByRole("link", { name: /^Submit/ })).toHaveCount(0);
+
+  // A viewer sees it, with nothing to change it with; a wrangler may delete anyone's.
+  const vic = await personaPage("vic");
+  await vic.goto("/templates");
+  await expect(vic.getByRole("row", { name: /env-vars/ })).toBeVisible();
+  await expect(vic.getByRole("row", { name: /env-vars/ }).getByRole("button", { name: "Delete" })).toHaveCount(0);
+  await expect(vic.getByLabel("Upload a template or a job bundle")).toHaveCount(0);
+  await vic.goto("/editor");
+  await expect(vic.locator(".monaco-editor .view-lines")).toBeVisible();
+  await expect(vic.getByRole("button", { name: "Save to library" })).toHaveCount(0);
+  const wes = await personaPage("wes");
+  await wes.goto("/templates");
+  await expect(wes.getByRole("row", { name: /env-vars/ }).getByRole("button", { name: "Delete" })).toBeVisible();
 
   await row.getByRole("button", { name: "Delete" }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Delete env-vars" }).click();
@@ -80,7 +97,7 @@ test("the library takes an uploaded template and deletes it after confirmation",
 test("the editor completes fields and documents them from the template schema", async ({ page }) => {
   await page.goto("/editor");
   const code = page.locator(".monaco-editor .view-lines");
-  await expect(code).toBeVisible();
+  await expect(code).toBeVisible({ timeout: 30_000 });
   await code.click();
   await page.keyboard.press("Control+End");
   await page.keyboard.press("Control+Space");

@@ -1,5 +1,5 @@
 /**
- * A wrangler watches a Session: a job submitted through the API prints lines, a progress and a
+ * A wrangler (wes, signed in) watches a Session: a job submitted through the API prints lines, a progress and a
  * status message and a redacted secret; its Session page shows the action on the timeline, the
  * lines as they arrive, the progress bar and status text, the secret masked (never the value),
  * search, and a download of the whole log.
@@ -8,7 +8,10 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "./fixtures";
+import { statePath } from "./personas";
 import { submitJob, trpcQuery } from "./trpc";
+
+test.use({ storageState: statePath("wes") });
 
 // The secret is put together at run time, so not even the template holds it.
 const SCRIPT = [

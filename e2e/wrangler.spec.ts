@@ -1,5 +1,5 @@
 /**
- * The wrangler's day: jobs submitted through the API (as `loom submit` or a pipeline would)
+ * The wrangler's day (wes, signed in): jobs submitted through the API (as `loom submit` or a pipeline would)
  * while the job table is open, found there live, opened, canceled with confirmation; and a job
  * whose even frames fail gets its failed tasks selected in bulk and retried. The failure depends
  * on a marker file the test creates before retrying, so a retried task can only succeed by
@@ -11,7 +11,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { APIRequestContext } from "@playwright/test";
 import { expect, test } from "./fixtures";
+import { statePath } from "./personas";
 import { submitJob, trpcQuery } from "./trpc";
+
+test.use({ storageState: statePath("wes") });
 
 const LONG = (name: string) => `specificationVersion: jobtemplate-2023-09
 name: ${name}
@@ -48,7 +51,7 @@ steps:
 `;
 
 const submit = (request: APIRequestContext, text: string, parameterValues: Record<string, string> = {}) =>
-  submitJob(request, { template: { text, format: "yaml" }, parameterValues, settings: { submitter: "e2e-wrangler", maxRetriesPerTask: 0 } });
+  submitJob(request, { template: { text, format: "yaml" }, parameterValues, settings: { maxRetriesPerTask: 0 } });
 
 test("a wrangler cancels a running job and retries failed tasks in bulk", async ({ page }, testInfo) => {
   const tag = randomUUID().slice(0, 8);
@@ -87,8 +90,9 @@ test("a wrangler cancels a running job and retries failed tasks in bulk", async 
   await expect(heading).toContainText("Canceled");
   await expect(page.getByRole("grid", { name: "Tasks of step Sleep" }).getByRole("row").nth(1)).toContainText("Canceled");
 
-  // A view kept in the URL: failed jobs of this submitter.
-  await page.goto(`/jobs?status=FAILED&submitter=e2e-wrangler`);
+  // A view kept in the URL: failed jobs of this submitter (wes: a job's submitter is who submitted it).
+  await page.goto(`/jobs?status=FAILED&submitter=wes`);
+  await expect(page.getByRole("button", { name: "My jobs" })).toHaveAttribute("aria-pressed", "true");
   const failedRow = page.getByRole("table", { name: "Jobs" }).getByRole("row").filter({ hasText: flakyName });
   await expect(failedRow).toHaveCount(1, { timeout: 60_000 });
   await failedRow.getByRole("link", { name: flakyName }).click();

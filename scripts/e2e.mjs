@@ -3,6 +3,7 @@
 // Chromium is installed when we are root (apt, the only source besides npm we may use here);
 // otherwise we stop with the one command that installs it.
 import { execFileSync, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -20,6 +21,7 @@ if (!existsSync(CHROMIUM)) {
 
 const result = spawnSync(process.execPath, ["node_modules/@playwright/test/cli.js", "test", ...process.argv.slice(2)], {
   stdio: "inherit",
-  env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  // The farm starts with no account and this setup token; the first spec (e2e/personas.setup.ts) uses it to create the admin.
+  env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", LOOM_E2E_SETUP_TOKEN: process.env.LOOM_E2E_SETUP_TOKEN ?? `loom_setup_e2e_${randomBytes(18).toString("base64url")}` },
 });
 process.exit(result.status ?? 1);

@@ -1,5 +1,7 @@
 import type { Metadata } from "next";
+import { requireSignIn } from "@/app/session";
 import { HydrateClient, prefetch, trpc } from "@/app/trpc-server";
+import { pathWithQuery } from "@/components/auth/next-path";
 import { TemplateEditor } from "@/components/editor/template-editor";
 
 export const dynamic = "force-dynamic";
@@ -7,7 +9,9 @@ export const metadata: Metadata = { title: "Template editor" };
 
 /** The artists' template editor: a new template, or `?template=<id>` from the library. */
 export default async function EditorPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const param = (await searchParams).template;
+  const search = await searchParams;
+  await requireSignIn(pathWithQuery("/editor", search));
+  const param = search.template;
   const templateId = typeof param === "string" && param !== "" ? param : null;
   if (templateId) prefetch(trpc.templates.get.queryOptions({ id: templateId }));
   return (

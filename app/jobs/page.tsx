@@ -1,5 +1,7 @@
 import type { Metadata } from "next";
+import { requireSignIn } from "@/app/session";
 import { HydrateClient, prefetch, trpc } from "@/app/trpc-server";
+import { pathWithQuery } from "@/components/auth/next-path";
 import { jobViewInput, parseJobView } from "@/components/jobs/job-view";
 import { JobsTable } from "@/components/jobs/jobs-table";
 
@@ -8,7 +10,9 @@ export const metadata: Metadata = { title: "Jobs" };
 
 /** The wrangler's job table: the view lives in the URL, so the server prefetches exactly the page the browser will show. */
 export default async function JobsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const view = parseJobView(await searchParams);
+  const search = await searchParams;
+  await requireSignIn(pathWithQuery("/jobs", search));
+  const view = parseJobView(search);
   prefetch(trpc.jobs.list.queryOptions(jobViewInput(view)));
   prefetch(trpc.jobs.submitters.queryOptions());
   return (

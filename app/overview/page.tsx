@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { requireSignIn } from "@/app/session";
 import { HydrateClient, prefetch, trpc } from "@/app/trpc-server";
 import { OverviewLive } from "@/components/overview/overview-live";
 
@@ -6,7 +7,8 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Overview" };
 
 /** The farm at a glance; also the home page. */
-export default function OverviewPage() {
+export default async function OverviewPage() {
+  await requireSignIn("/overview");
   prefetch(trpc.overview.get.queryOptions());
   return (
     <main>

@@ -1,5 +1,7 @@
 import type { Metadata } from "next";
+import { allows, requireSignIn } from "@/app/session";
 import { HydrateClient, prefetch, trpc } from "@/app/trpc-server";
+import { RULES } from "@/lib/farm/access";
 import { AddTemplates } from "@/components/templates/add-templates";
 import { TemplateLibrary } from "@/components/templates/template-library";
 
@@ -7,7 +9,8 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Templates" };
 
 /** The artists' template library: add templates and job bundles, then edit or submit them. */
-export default function TemplatesPage() {
+export default async function TemplatesPage() {
+  const me = await requireSignIn("/templates");
   prefetch(trpc.templates.list.queryOptions());
   return (
     <main>
@@ -17,7 +20,7 @@ export default function TemplatesPage() {
         (and counted) so they can be fixed in the editor, but only readable templates are accepted.
       </p>
       <HydrateClient>
-        <AddTemplates />
+        {allows(me, RULES.submit) && <AddTemplates />}
         <TemplateLibrary />
       </HydrateClient>
     </main>

@@ -4,9 +4,11 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useSubscription } from "@trpc/tanstack-react-query";
 import Link from "next/link";
 import { useState } from "react";
+import { RULES } from "@/lib/farm/access";
 import { formatTimestamp } from "@/lib/farm/display";
 import { WORKER_STATUSES } from "@/lib/farm/statuses";
 import type { PoolView } from "@/server/queries/workers";
+import { useAllows } from "../auth/me";
 import { useTRPC } from "../trpc";
 import { StatusBadge } from "../ui/status";
 import { CreatePool } from "./create-pool";
@@ -15,7 +17,7 @@ import { moveBetweenRows } from "./row-keys";
 import { TokenOnce } from "./token-once";
 import "./admin.css";
 
-/** The pools page: create, the token shown once, and every pool live (pools.onChange pushes the list). */
+/** The pools page: every pool live (pools.onChange pushes the list); for admins, create, the token shown once, and the pool actions. */
 export function PoolsAdmin() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -23,12 +25,13 @@ export function PoolsAdmin() {
   useSubscription(trpc.pools.onChange.subscriptionOptions(undefined, { onData: (event) => queryClient.setQueryData(trpc.pools.list.queryKey(), event.data) }));
   // The one place a new token lives, until the admin closes the panel.
   const [token, setToken] = useState<NewToken | null>(null);
+  const admin = useAllows(RULES.admin);
   const [error, setError] = useState<string | null>(null);
   const pools = list.data ?? [];
 
   return (
     <>
-      {token ? <TokenOnce {...token} onClose={() => setToken(null)} /> : <CreatePool onToken={setToken} />}
+      {admin && (token ? <TokenOnce {...token} onClose={() => setToken(null)} /> : <CreatePool onToken={setToken} />)}
       {error && (
         <p role="alert" className="error-text">
           {error}
@@ -43,7 +46,7 @@ export function PoolsAdmin() {
               <th scope="col">Workers</th>
               <th scope="col">Created</th>
               <th scope="col">Token rotated</th>
-              <th scope="col">Actions</th>
+              {admin && <th scope="col">Actions</th>}
             </tr>
           </thead>
           <tbody onKeyDown={moveBetweenRows}>
@@ -61,9 +64,11 @@ export function PoolsAdmin() {
                 </td>
                 <td>{formatTimestamp(pool.createdAt)}</td>
                 <td>{pool.tokenRotatedAt === null ? <span className="muted">never</span> : formatTimestamp(pool.tokenRotatedAt)}</td>
-                <td>
-                  <PoolActions pool={pool} onToken={setToken} onError={setError} />
-                </td>
+                {admin && (
+                  <td>
+                    <PoolActions pool={pool} onToken={setToken} onError={setError} />
+                  </td>
+                )}
               </tr>
             ))}
           </tbody>

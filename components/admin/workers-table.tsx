@@ -4,9 +4,11 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useSubscription } from "@trpc/tanstack-react-query";
 import Link from "next/link";
 import { useState } from "react";
+import { RULES } from "@/lib/farm/access";
 import { statusLabel } from "@/lib/farm/display";
 import { WORKER_STATUSES } from "@/lib/farm/statuses";
 import type { WorkerView } from "@/server/queries/workers";
+import { useAllows } from "../auth/me";
 import { useTRPC } from "../trpc";
 import { StatusBadge } from "../ui/status";
 import { Ago } from "./ago";
@@ -24,6 +26,7 @@ export function WorkersTable({ poolId }: { poolId?: string }) {
   const list = useQuery(trpc.workers.list.queryOptions(input));
   const live = useSubscription(trpc.workers.onChange.subscriptionOptions(input, { onData: (event) => queryClient.setQueryData(trpc.workers.list.queryKey(input), event.data) }));
   const [error, setError] = useState<string | null>(null);
+  const admin = useAllows(RULES.admin);
   const workers = list.data ?? [];
   const counts = WORKER_STATUSES.map((s) => [s, workers.filter((w) => w.status === s).length] as const).filter(([, n]) => n > 0);
 
@@ -53,19 +56,19 @@ export function WorkersTable({ poolId }: { poolId?: string }) {
               <th scope="col">Current work</th>
               <th scope="col">Last heartbeat</th>
               <th scope="col">Drain</th>
-              <th scope="col">Actions</th>
+              {admin && <th scope="col">Actions</th>}
             </tr>
           </thead>
           <tbody onKeyDown={moveBetweenRows}>
             {workers.length === 0 && (
               <tr>
-                <td colSpan={8} className="muted">
+                <td colSpan={admin ? 8 : 7} className="muted">
                   No worker has registered{poolId ? " in this pool" : ""} yet. Start one with <code>loom worker --server URL --token TOKEN</code>.
                 </td>
               </tr>
             )}
             {workers.map((w) => (
-              <WorkerRow key={w.id} worker={w} onError={setError} />
+              <WorkerRow key={w.id} worker={w} admin={admin} onError={setError} />
             ))}
           </tbody>
         </table>
@@ -74,7 +77,7 @@ export function WorkersTable({ poolId }: { poolId?: string }) {
   );
 }
 
-function WorkerRow({ worker, onError }: { worker: WorkerView; onError: (message: string | null) => void }) {
+function WorkerRow({ worker, admin, onError }: { worker: WorkerView; admin: boolean; onError: (message: string | null) => void }) {
   const drain = drainState(worker);
   return (
     <tr data-worker-id={worker.id}>
@@ -93,9 +96,11 @@ function WorkerRow({ worker, onError }: { worker: WorkerView; onError: (message:
         <Ago at={worker.lastHeartbeatAt} />
       </td>
       <td>{drain.tone ? <span className={`badge tone-${drain.tone}`}>{drain.label}</span> : <span className="muted">{drain.label}</span>}</td>
-      <td>
-        <WorkerActions worker={worker} onError={onError} />
-      </td>
+      {admin && (
+        <td>
+          <WorkerActions worker={worker} onError={onError} />
+        </td>
+      )}
     </tr>
   );
 }

@@ -9,6 +9,8 @@ import type { TemplateError } from "@/lib/openjd/errors";
 import type { DocumentFormat } from "@/lib/openjd/parse-source";
 import { ENVIRONMENT_TEMPLATE_SCHEMA, schemaForText } from "@/lib/openjd/json-schema";
 import { checkTemplateText } from "@/lib/openjd/template";
+import { RULES } from "@/lib/farm/access";
+import { useAllows } from "@/components/auth/me";
 import { useTRPC } from "@/components/trpc";
 import { NoticeLine, type Notice } from "@/components/ui/notice";
 import { convertTemplate, detectContentFormat } from "./convert-format";
@@ -53,6 +55,8 @@ function EditorWorkspace({ initial }: { initial: Initial | null }) {
   const [name, setName] = useState(initial?.name ?? "");
   const [notice, setNotice] = useState<Notice | null>(null);
   const instance = useRef<editor.IStandaloneCodeEditor | null>(null);
+  // Viewers read and check templates; saving and submitting are for artists and up.
+  const maySave = useAllows(RULES.submit);
 
   const format = detectContentFormat(text);
   // Checking waits for a pause in typing on big templates rather than delaying each key.
@@ -104,21 +108,25 @@ function EditorWorkspace({ initial }: { initial: Initial | null }) {
   return (
     <>
       <div className="toolbar editor-toolbar">
-        <label className="inline-label">
-          Template name
-          <input value={name} onChange={(e) => setName(e.target.value)} placeholder={suggested} maxLength={128} />
-        </label>
-        <button type="button" className="primary" onClick={() => void saveTemplate().catch(() => undefined)} disabled={save.isPending}>
-          Save to library
-        </button>
-        <button
-          type="button"
-          onClick={() => void submit()}
-          disabled={save.isPending || kind !== "job"}
-          title={kind !== "job" ? "Environment templates are applied around jobs, not submitted" : undefined}
-        >
-          Submit with this template
-        </button>
+        {maySave && (
+          <>
+            <label className="inline-label">
+              Template name
+              <input value={name} onChange={(e) => setName(e.target.value)} placeholder={suggested} maxLength={128} />
+            </label>
+            <button type="button" className="primary" onClick={() => void saveTemplate().catch(() => undefined)} disabled={save.isPending}>
+              Save to library
+            </button>
+            <button
+              type="button"
+              onClick={() => void submit()}
+              disabled={save.isPending || kind !== "job"}
+              title={kind !== "job" ? "Environment templates are applied around jobs, not submitted" : undefined}
+            >
+              Submit with this template
+            </button>
+          </>
+        )}
         <FormatSwitch format={format} onSwitch={switchFormat} />
       </div>
       <NoticeLine notice={notice} />

@@ -3,6 +3,8 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useSubscription } from "@trpc/tanstack-react-query";
 import { useCallback, useState } from "react";
+import { mayActOnJob, maxPriorityFor } from "@/lib/farm/access";
+import { useMe } from "../auth/me";
 import { StepGraph } from "../graph/step-graph";
 import { useCoalesced } from "../jobs/use-coalesced";
 import { useTRPC } from "../trpc";
@@ -28,6 +30,7 @@ export function JobDetail({ jobId, initialStepId }: { jobId: string; initialStep
   const queryClient = useQueryClient();
   const job = useQuery(trpc.jobs.get.queryOptions({ jobId }));
   const [chosen, setChosen] = useState(initialStepId);
+  const me = useMe();
 
   const refresh = useCallback(() => {
     void queryClient.invalidateQueries(trpc.jobs.get.queryFilter({ jobId }));
@@ -41,6 +44,8 @@ export function JobDetail({ jobId, initialStepId }: { jobId: string; initialStep
   if (!job.data) return <p className="muted">Loading job…</p>;
   const data = job.data;
   const step = data.steps.find((s) => s.id === chosen) ?? data.steps[0];
+  // Only the owner (an artist) or a wrangler is offered the actions; the server decides again.
+  const mayAct = mayActOnJob(me, data.ownerId);
   const select = (id: string) => {
     setChosen(id);
     rememberStep(id);
@@ -50,10 +55,14 @@ export function JobDetail({ jobId, initialStepId }: { jobId: string; initialStep
     <div className="job-page">
       <JobHeader job={data} />
       <p className="muted live-state">{live.status === "pending" ? "Live" : live.status === "error" ? "Live updates interrupted, reconnecting…" : "Connecting…"}</p>
-      <section className="job-actions" aria-label="Job controls">
-        <TargetActions label="Job actions" subject={`job ${data.name} (${data.taskCount} tasks)`} target={() => ({ jobId })} counts={data.counts} onDone={refresh} />
-        <PriorityControl key={data.priority} job={data} />
-      </section>
+      {mayAct && me ? (
+        <section className="job-actions" aria-label="Job controls">
+          <TargetActions label="Job actions" subject={`job ${data.name} (${data.taskCount} tasks)`} target={() => ({ jobId })} counts={data.counts} onDone={refresh} />
+          <PriorityControl key={data.priority} job={data} max={maxPriorityFor(me)} />
+        </section>
+      ) : (
+        <p className="muted">This job is {data.submitter}&apos;s: its owner and wranglers act on it (cancel, suspend, resume, requeue, retry, priority).</p>
+      )}
       <section className="job-graph" aria-label="Steps">
         <div className="toolbar">
           <label className="inline">
@@ -76,7 +85,7 @@ export function JobDetail({ jobId, initialStepId }: { jobId: string; initialStep
           />
         </div>
       </section>
-      {step && <StepPanel key={step.id} jobId={jobId} step={step} />}
+      {step && <StepPanel key={step.id} jobId={jobId} step={step} mayAct={mayAct} />}
     </div>
   );
 }

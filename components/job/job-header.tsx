@@ -42,17 +42,18 @@ function Fact({ term, value }: { term: string; value: React.ReactNode }) {
   );
 }
 
-export function PriorityControl({ job }: { job: JobDetail }) {
+/** The job's priority, up to `max` (artists are capped: lib/farm/access maxPriorityFor; the server caps again). */
+export function PriorityControl({ job, max }: { job: JobDetail; max: number }) {
   const trpc = useTRPC();
   const [value, setValue] = useState(String(job.priority));
   const setPriority = useMutation(trpc.jobs.setPriority.mutationOptions());
   const priority = Number(value);
-  const valid = value.trim() !== "" && Number.isInteger(priority) && priority >= 0 && priority <= 100;
+  const valid = value.trim() !== "" && Number.isInteger(priority) && priority >= 0 && priority <= max;
   return (
     <div role="group" aria-label="Job priority" className="toolbar">
       <label className="inline">
         Priority
-        <input type="number" min={0} max={100} step={1} className="narrow" value={value} onChange={(e) => setValue(e.target.value)} aria-invalid={!valid} />
+        <input type="number" min={0} max={max} step={1} className="narrow" value={value} onChange={(e) => setValue(e.target.value)} aria-invalid={!valid} />
       </label>
       <ConfirmButton
         label="Set priority"
@@ -61,7 +62,7 @@ export function PriorityControl({ job }: { job: JobDetail }) {
         disabled={!valid || priority === job.priority || setPriority.isPending}
         onConfirm={() => setPriority.mutate({ jobId: job.id, priority })}
       />
-      {!valid && <span className="error-text">A whole number from 0 to 100.</span>}
+      {!valid && <span className="error-text">A whole number from 0 to {max}{max < 100 ? " (a wrangler can set it higher)" : ""}.</span>}
       {setPriority.error && <span role="alert" className="error-text">Set priority failed: {setPriority.error.message}</span>}
       {setPriority.isSuccess && <span role="status" className="muted">Priority is now {setPriority.data.priority}.</span>}
     </div>

@@ -23,7 +23,7 @@ function selectionCounts(selection: Selection, row: ReturnType<typeof useTaskRow
 }
 
 /** One step: its roll-up, actions on the whole step, the task table and actions on the selected tasks. */
-export function StepPanel({ jobId, step }: { jobId: string; step: StepDetail }) {
+export function StepPanel({ jobId, step, mayAct }: { jobId: string; step: StepDetail; mayAct: boolean }) {
   const [filter, setFilter] = useState<TaskStatus | "">("");
   const statuses = useMemo(() => (filter ? [filter] : undefined), [filter]);
   const [visible, setVisible] = useState({ first: 0, last: 30 });
@@ -53,7 +53,7 @@ export function StepPanel({ jobId, step }: { jobId: string; step: StepDetail }) 
         </span>
         {step.incompatibleReason && <p className="error-text">No pool can run it: {step.incompatibleReason}</p>}
       </header>
-      <TargetActions label="Step actions" subject={`step ${step.name}`} target={() => ({ jobId, stepId: step.id })} counts={step.counts} />
+      {mayAct && <TargetActions label="Step actions" subject={`step ${step.name}`} target={() => ({ jobId, stepId: step.id })} counts={step.counts} />}
       <div className="toolbar task-toolbar">
         <label className="inline">
           Show tasks
@@ -77,17 +77,19 @@ export function StepPanel({ jobId, step }: { jobId: string; step: StepDetail }) 
         </span>
         {rows.error && <span className="error-text">Could not load tasks: {rows.error}</span>}
       </div>
-      <TargetActions
-        label="Selected task actions"
-        subject={`${size} selected task${size === 1 ? "" : "s"} of step ${step.name}`}
-        disabled={size === 0}
-        counts={size === 0 ? undefined : selectionCounts(selection, rows.row)}
-        target={async () =>
-          // Every task of the step selected: name the step, not 100,000 ids.
-          !filter && size === step.taskCount ? { jobId, stepId: step.id } : { jobId, stepId: step.id, taskIds: await rows.idsAt(selection.selected) }
-        }
-        onDone={() => setSelection(EMPTY_SELECTION)}
-      />
+      {mayAct && (
+        <TargetActions
+          label="Selected task actions"
+          subject={`${size} selected task${size === 1 ? "" : "s"} of step ${step.name}`}
+          disabled={size === 0}
+          counts={size === 0 ? undefined : selectionCounts(selection, rows.row)}
+          target={async () =>
+            // Every task of the step selected: name the step, not 100,000 ids.
+            !filter && size === step.taskCount ? { jobId, stepId: step.id } : { jobId, stepId: step.id, taskIds: await rows.idsAt(selection.selected) }
+          }
+          onDone={() => setSelection(EMPTY_SELECTION)}
+        />
+      )}
       <TaskTable jobId={jobId} label={`Tasks of step ${step.name}`} rows={rows} selection={selection} onSelection={setSelection} onVisible={onVisible} />
       {focused && <LatestLog jobId={jobId} task={focused} />}
     </section>

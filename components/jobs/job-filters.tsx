@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState } from "react";
 import { statusLabel } from "@/lib/farm/display";
 import { TASK_STATUSES, type TaskStatus } from "@/lib/farm/statuses";
+import { useMe } from "../auth/me";
 import { useTRPC } from "../trpc";
 import { DEFAULT_VIEW, withFilters, type JobView } from "./job-view";
 
@@ -19,6 +20,7 @@ function numberOrNull(text: string): number | null {
 export function JobFilters({ view, onChange }: { view: JobView; onChange: (view: JobView) => void }) {
   const trpc = useTRPC();
   const submitters = useQuery(trpc.jobs.submitters.queryOptions());
+  const me = useMe();
   const listId = useId();
   const [search, setSearch] = useState(view.search);
   const [submitter, setSubmitter] = useState(view.submitter);
@@ -58,6 +60,12 @@ export function JobFilters({ view, onChange }: { view: JobView; onChange: (view:
           <input name="submitter" list={listId} value={submitter} onChange={(e) => setSubmitter(e.target.value)} />
           <datalist id={listId}>{submitters.data?.map((s) => <option key={s} value={s} />)}</datalist>
         </label>
+        {me && (
+          // The signed-in user's jobs: a job's submitter is the name of the account that submitted it.
+          <button type="button" aria-pressed={view.submitter === me.name} onClick={() => onChange(withFilters(view, { submitter: view.submitter === me.name ? "" : me.name }))}>
+            My jobs
+          </button>
+        )}
         <label>
           Priority from
           <input type="number" min={0} max={100} className="narrow" value={view.minPriority ?? ""} onChange={(e) => onChange(withFilters(view, { minPriority: numberOrNull(e.target.value) }))} />

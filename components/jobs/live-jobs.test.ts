@@ -9,6 +9,7 @@ function job(id: string, patch: Partial<JobSummary> = {}): JobSummary {
     id,
     name: `render ${id}`,
     submitter: "ana",
+    ownerId: "usr-ana",
     priority: 50,
     status: "RUNNING",
     suspended: false,

@@ -5,35 +5,33 @@ import type { SettingsText } from "./job-settings";
 
 interface Props {
   value: SettingsText;
+  /** The caller's priority cap (artists: 70). */
+  maxPriority: number;
   errors: Partial<Record<keyof SettingsText, string>>;
   onChange: (value: SettingsText) => void;
 }
 
 const NUMBERS: Array<{ key: "priority" | "maxRetriesPerTask" | "maxFailedTasks"; label: string; hint: string }> = [
-  { key: "priority", label: "Priority", hint: "0–100; higher runs first" },
+  { key: "priority", label: "Priority", hint: "Higher runs first" },
   { key: "maxRetriesPerTask", label: "Max retries per task", hint: "A failed task runs again up to this many times" },
   { key: "maxFailedTasks", label: "Max failed tasks", hint: "The job stops dispatching after this many failed tasks" },
 ];
 
 const STATE_WORDS: Record<(typeof JOB_INITIAL_STATES)[number], string> = { READY: "Ready: start when workers are free", SUSPENDED: "Suspended: hold until resumed" };
 
-export function JobSettingsFields({ value, errors, onChange }: Props) {
+export function JobSettingsFields({ value, maxPriority, errors, onChange }: Props) {
   const set = (patch: Partial<SettingsText>) => onChange({ ...value, ...patch });
   const described = (key: keyof SettingsText) => [`setting-${key}-hint`, errors[key] ? `setting-${key}-error` : null].filter(Boolean).join(" ");
   return (
     <fieldset className="param-group settings-grid">
       <legend>Job settings</legend>
-      <div className="param-field">
-        <label htmlFor="setting-submitter">Submitter</label>
-        <input id="setting-submitter" type="text" autoComplete="username" value={value.submitter} aria-describedby={described("submitter")} aria-invalid={errors.submitter ? true : undefined} onChange={(e) => set({ submitter: e.target.value })} />
-        <p id="setting-submitter-hint" className="field-note muted">Your name; remembered in this browser</p>
-        {errors.submitter ? <p id="setting-submitter-error" className="field-note error-text">{errors.submitter}</p> : null}
-      </div>
       {NUMBERS.map(({ key, label, hint }) => (
         <div className="param-field" key={key}>
           <label htmlFor={`setting-${key}`}>{label}</label>
-          <input id={`setting-${key}`} type="number" min={0} max={key === "priority" ? 100 : undefined} step={1} value={value[key]} aria-describedby={described(key)} aria-invalid={errors[key] ? true : undefined} onChange={(e) => set({ [key]: e.target.value })} />
-          <p id={`setting-${key}-hint`} className="field-note muted">{hint}</p>
+          <input id={`setting-${key}`} type="number" min={0} max={key === "priority" ? maxPriority : undefined} step={1} value={value[key]} aria-describedby={described(key)} aria-invalid={errors[key] ? true : undefined} onChange={(e) => set({ [key]: e.target.value })} />
+          <p id={`setting-${key}-hint`} className="field-note muted">
+            {key === "priority" ? `0–${maxPriority}; ${hint.toLowerCase()}` : hint}
+          </p>
           {errors[key] ? <p id={`setting-${key}-error`} className="field-note error-text">{errors[key]}</p> : null}
         </div>
       ))}

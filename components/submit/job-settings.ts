@@ -1,8 +1,9 @@
 /**
  * The job settings of the submit form as text, and what they submit. The server checks them
  * again (submit-job.ts checkSettings); checking here too lets the form say so while typing.
+ * There is no submitter setting: a job's submitter is the signed-in user who submits it.
  */
-import { isValidSubmitter, JOB_SETTING_DEFAULTS, JOB_SETTING_MAXIMA } from "@/lib/farm/job-settings";
+import { JOB_SETTING_DEFAULTS, JOB_SETTING_MAXIMA } from "@/lib/farm/job-settings";
 import { JOB_INITIAL_STATES, type JobInitialState } from "@/lib/farm/statuses";
 import type { SubmitSettings } from "@/server/services/submit-job";
 
@@ -11,7 +12,6 @@ export interface SettingsText {
   initialState: JobInitialState;
   maxRetriesPerTask: string;
   maxFailedTasks: string;
-  submitter: string;
 }
 
 /** The farm's own defaults (submit-job.ts), shown so the artist sees what they get. */
@@ -20,31 +20,27 @@ export const DEFAULT_SETTINGS: SettingsText = {
   initialState: JOB_SETTING_DEFAULTS.initialState,
   maxRetriesPerTask: String(JOB_SETTING_DEFAULTS.maxRetriesPerTask),
   maxFailedTasks: String(JOB_SETTING_DEFAULTS.maxFailedTasks),
-  submitter: "", // empty: the farm's default submitter
 };
 
 type NumberField = "priority" | "maxRetriesPerTask" | "maxFailedTasks";
-const LIMITS: Record<NumberField, { max: number; words: string }> = {
-  priority: { max: JOB_SETTING_MAXIMA.priority, words: "Priority" },
-  maxRetriesPerTask: { max: JOB_SETTING_MAXIMA.maxRetriesPerTask, words: "Retries per task" },
-  maxFailedTasks: { max: JOB_SETTING_MAXIMA.maxFailedTasks, words: "Failed tasks" },
-};
+const WORDS: Record<NumberField, string> = { priority: "Priority", maxRetriesPerTask: "Retries per task", maxFailedTasks: "Failed tasks" };
 
-export function readSettings(text: SettingsText): { settings: SubmitSettings; errors: Partial<Record<keyof SettingsText, string>> } {
+/**
+ * The settings to submit and what is wrong with them. `maxPriority` is the caller's cap
+ * (lib/farm/access maxPriorityFor: 70 for artists, 100 for wranglers and admins).
+ */
+export function readSettings(text: SettingsText, maxPriority: number = JOB_SETTING_MAXIMA.priority): { settings: SubmitSettings; errors: Partial<Record<keyof SettingsText, string>> } {
   const settings: SubmitSettings = { initialState: text.initialState };
   const errors: Partial<Record<keyof SettingsText, string>> = {};
-  for (const field of Object.keys(LIMITS) as NumberField[]) {
-    const { max, words } = LIMITS[field];
+  const maxima: Record<NumberField, number> = { ...JOB_SETTING_MAXIMA, priority: Math.min(maxPriority, JOB_SETTING_MAXIMA.priority) };
+  for (const field of Object.keys(WORDS) as NumberField[]) {
+    const max = maxima[field];
     const value = text[field].trim();
     if (!/^[0-9]+$/.test(value) || Number(value) > max) {
-      errors[field] = `${words} must be a whole number ${max === Number.MAX_SAFE_INTEGER ? "(0 or more)" : `from 0 to ${max}`}`;
+      const capped = field === "priority" && max < JOB_SETTING_MAXIMA.priority ? " (a wrangler can give a job a higher one)" : "";
+      errors[field] = `${WORDS[field]} must be a whole number ${max === Number.MAX_SAFE_INTEGER ? "(0 or more)" : `from 0 to ${max}`}${capped}`;
     } else settings[field] = Number(value);
   }
   if (!JOB_INITIAL_STATES.includes(text.initialState)) errors.initialState = `Initial state must be one of ${JOB_INITIAL_STATES.join(", ")}`;
-  const submitter = text.submitter.trim();
-  if (submitter !== "") {
-    if (!isValidSubmitter(submitter)) errors.submitter = "Submitter must be at most 128 characters, without control characters";
-    else settings.submitter = submitter;
-  }
   return { settings, errors };
 }

@@ -7,6 +7,8 @@ import { fieldErrors, initialValues, parameterInputs } from "@/lib/openjd/form/f
 import { buildParameterForm } from "@/lib/openjd/form/parameter-form";
 import type { JobTemplate } from "@/lib/openjd/model";
 import { useTRPC } from "@/components/trpc";
+import { maxPriorityFor } from "@/lib/farm/access";
+import { useMe } from "@/components/auth/me";
 import { DEFAULT_SETTINGS, readSettings, type SettingsText } from "./job-settings";
 import { JobSettingsFields } from "./job-settings-fields";
 import { ParameterFields } from "./parameter-fields";
@@ -17,18 +19,18 @@ import type { LoadedTemplate } from "./template-picker";
 interface Props {
   template: LoadedTemplate;
   job: JobTemplate;
-  submitter: string;
-  onSubmitterChange: (name: string) => void;
 }
 
 /**
  * The generated form, job settings, Preview and Submit. Submit is offered only for the inputs
  * last previewed, so the artist has seen the steps, counts and pools of exactly what they send.
  */
-export function SubmitForm({ template, job, submitter, onSubmitterChange }: Props) {
+export function SubmitForm({ template, job }: Props) {
   const trpc = useTRPC();
   const router = useRouter();
   const queryClient = useQueryClient();
+  const me = useMe();
+  const maxPriority = me ? maxPriorityFor(me) : 0;
   const form = useMemo(() => buildParameterForm(job.parameterDefinitions), [job]);
   const [values, setValues] = useState(() => ({ ...initialValues(form), ...savedValues(form, template.values) }));
   const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
@@ -37,8 +39,7 @@ export function SubmitForm({ template, job, submitter, onSubmitterChange }: Prop
 
   const errors = useMemo(() => fieldErrors(form, values), [form, values]);
   const shown = showAll ? errors : Object.fromEntries(Object.entries(errors).filter(([name]) => touched.has(name)));
-  const settingsAll = { ...settingsText, submitter };
-  const settings = readSettings(settingsAll);
+  const settings = readSettings(settingsText, maxPriority);
   const request = { template: { text: template.text, format: template.format }, parameterValues: parameterInputs(form, values), settings: settings.settings };
   const requestKey = JSON.stringify([request.parameterValues, request.settings]);
   const problems = Object.keys(errors).length + Object.keys(settings.errors).length;
@@ -77,14 +78,7 @@ export function SubmitForm({ template, job, submitter, onSubmitterChange }: Prop
         <ParameterFields form={form} values={values} errors={shown} onChange={change} />
       </section>
       <section aria-label="Job settings">
-        <JobSettingsFields
-          value={settingsAll}
-          errors={settings.errors}
-          onChange={(next) => {
-            setSettingsText(next);
-            if (next.submitter !== submitter) onSubmitterChange(next.submitter);
-          }}
-        />
+        <JobSettingsFields value={settingsText} maxPriority={maxPriority} errors={settings.errors} onChange={setSettingsText} />
       </section>
       <section aria-labelledby="preview-heading">
         <h2 id="preview-heading">Preview</h2>

@@ -6,15 +6,15 @@ import { useMemo, useState } from "react";
 import { describeError } from "@/lib/openjd/errors";
 import { checkTemplateText } from "@/lib/openjd/template";
 import { useTRPC } from "@/components/trpc";
+import { useMe } from "@/components/auth/me";
 import { SubmitForm } from "./submit-form";
 import { TemplatePicker, type LoadedTemplate } from "./template-picker";
-import { useRememberedSubmitter } from "./use-remembered-submitter";
 import "./submit.css";
 
 /** /submit: open a template (a file, or `?template=<id>` from the library), fill its generated form, preview, submit. */
 export function SubmitJob({ templateId }: { templateId: string | null }) {
   const trpc = useTRPC();
-  const [submitter, setSubmitter] = useRememberedSubmitter();
+  const me = useMe();
   const [picked, setPicked] = useState<LoadedTemplate | null>(null);
   // Each opened file starts a fresh form, even when it is the same file opened again.
   const [loads, setLoads] = useState(0);
@@ -24,7 +24,7 @@ export function SubmitJob({ templateId }: { templateId: string | null }) {
   };
   const library = useQuery({ ...trpc.templates.get.queryOptions({ id: templateId ?? "" }), enabled: templateId !== null && picked === null });
   // Memoised on the query's data: a fresh object each render would re-check the template and
-  // rebuild the form on every keystroke in the submitter field (it re-renders this component).
+  // rebuild the form whenever this component re-renders.
   const saved = library.data;
   const fromLibrary = useMemo<LoadedTemplate | null>(
     () => (saved ? { text: saved.text, format: saved.format, source: `library template “${saved.name}”`, values: saved.parameterValues } : null),
@@ -39,7 +39,7 @@ export function SubmitJob({ templateId }: { templateId: string | null }) {
       <section aria-labelledby="template-heading">
         <div className="section-head">
           <h2 id="template-heading">Template</h2>
-          {submitter.trim() !== "" ? <Link href={`/jobs?submitter=${encodeURIComponent(submitter.trim())}`}>My jobs</Link> : null}
+          {me ? <Link href={`/jobs?submitter=${encodeURIComponent(me.name)}`}>My jobs</Link> : null}
         </div>
         <TemplatePicker onLoad={onLoad} />
         {templateId !== null && picked === null && library.isPending ? <p className="muted">Loading template from the library…</p> : null}
@@ -58,7 +58,7 @@ export function SubmitJob({ templateId }: { templateId: string | null }) {
         {checked?.template && checked.template.kind !== "job" ? <p className="error-text">This is an environment template; submit a job template.</p> : null}
       </section>
       {template && job ? (
-        <SubmitForm key={loads} template={template} job={job} submitter={submitter} onSubmitterChange={setSubmitter} />
+        <SubmitForm key={loads} template={template} job={job} />
       ) : null}
     </>
   );

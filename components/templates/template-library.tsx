@@ -2,17 +2,23 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
+import { decide, type Rule } from "@/lib/farm/access";
 import { formatTimestamp } from "@/lib/farm/display";
+import { useMe } from "@/components/auth/me";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { useTRPC } from "@/components/trpc";
 import "./templates.css";
 
-/** The saved templates, newest first, with what an artist does next: edit, submit, delete. */
+/** The templates router's delete rule: artists delete their own, wranglers any. */
+const DELETE_RULE: Rule = { kind: "ownTemplate", key: "id" };
+
+/** The saved templates, newest first, with what an artist does next: edit, submit, delete (their own; a wrangler any). */
 export function TemplateLibrary() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const list = useQuery(trpc.templates.list.queryOptions());
   const remove = useMutation(trpc.templates.delete.mutationOptions({ onSuccess: () => queryClient.invalidateQueries(trpc.templates.list.queryFilter()) }));
+  const me = useMe();
   const rows = list.data ?? [];
   return (
     <section className="template-library" aria-labelledby="library-heading">
@@ -56,14 +62,16 @@ export function TemplateLibrary() {
                         Submit
                       </Link>
                     ) : null}
-                    <ConfirmButton
-                      label="Delete"
-                      danger
-                      question={`Delete template “${row.name}” from the library? Jobs already submitted with it are not affected.`}
-                      confirmLabel={`Delete ${row.name}`}
-                      disabled={remove.isPending}
-                      onConfirm={() => remove.mutate({ id: row.id })}
-                    />
+                    {decide(me, DELETE_RULE, row.ownerId ?? "").ok && (
+                      <ConfirmButton
+                        label="Delete"
+                        danger
+                        question={`Delete template “${row.name}” from the library? Jobs already submitted with it are not affected.`}
+                        confirmLabel={`Delete ${row.name}`}
+                        disabled={remove.isPending}
+                        onConfirm={() => remove.mutate({ id: row.id })}
+                      />
+                    )}
                   </div>
                 </td>
               </tr>

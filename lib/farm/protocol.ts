@@ -1,12 +1,16 @@
 /**
- * The worker protocol (HTTP + JSON, bearer token of the worker's pool). Workers pull: `sync` is
- * the heartbeat, reports what happened and returns what to do next. Every call after `register`
- * carries the worker's lease epoch; a worker the server declared lost gets 409 and must stop
- * everything, report nothing about it, and register again.
+ * The worker protocol (HTTP + JSON). Workers pull: `sync` is the heartbeat, reports what happened
+ * and returns what to do next. `register` is the only call made with the pool's enrollment token
+ * (`Authorization: Bearer loom_enr_…`); it answers with the worker's own credential, which every
+ * later call sends instead and which speaks for that worker alone (the body's workerId must be
+ * its worker: 403 otherwise). A credential the server no longer takes (the worker was removed,
+ * the pool's token rotated past its grace period) gets 401: enroll again. Every call after
+ * `register` also carries the worker's lease epoch; a worker the server declared lost gets 409
+ * and must stop everything, report nothing about it, and register again.
  *
- *   POST /api/worker/register  RegisterRequest → RegisterResponse
- *   POST /api/worker/sync      SyncRequest     → SyncResponse      (409 LEASE_CONFLICT when fenced)
- *   POST /api/worker/logs      LogsRequest     → LogsResponse      (idempotent by seq)
+ *   POST /api/worker/register  RegisterRequest → RegisterResponse  (pool token)
+ *   POST /api/worker/sync      SyncRequest     → SyncResponse      (worker credential; 409 LEASE_CONFLICT when fenced)
+ *   POST /api/worker/logs      LogsRequest     → LogsResponse      (worker credential; idempotent by seq)
  */
 import { z } from "zod";
 import type { ActionKind } from "./statuses";
@@ -35,7 +39,25 @@ export interface RegisterResponse {
   leaseEpoch: number;
   /** How often to sync when nothing happens. */
   syncIntervalSeconds: number;
+  /**
+   * The worker's own bearer token for sync and logs (`loom_wkr_…`), shown this once: keep it in
+   * memory only. Registering again replaces it.
+   */
+  credential: string;
+  /** Characters of log text the server stores per action and per Session; past them lines are dropped. */
+  logLimits: LogLimits;
 }
+
+export interface LogLimits {
+  actionChars: number;
+  sessionChars: number;
+}
+
+/**
+ * The largest request body a worker sends (JSON, UTF-8). Well below the server's 16 MiB limit
+ * for the worker API: the agent splits log batches and sync reports to stay under it.
+ */
+export const MAX_WORKER_BODY_BYTES = 8_000_000;
 
 /** How an action ended, as the worker saw it. */
 export const REPORTED_ACTION_STATUSES = ["RUNNING", "SUCCEEDED", "FAILED", "CANCELED", "TIMEOUT", "NEVER_ATTEMPTED", "INTERRUPTED"] as const;

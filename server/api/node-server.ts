@@ -13,7 +13,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import { AppError, HTTP_STATUS } from "../services/errors";
 import type { FarmSettings } from "../services/farm";
 import { bodyLimitFor, hostAllowed, misdirected, readLimited } from "./request-guards";
@@ -116,13 +116,32 @@ async function route(handler: ServerHandler, options: NodeServerOptions, host: s
     return await servePage(options.pages, req, res, address);
   } catch (error) {
     if (error instanceof AppError) {
-      // The client may still be sending: answer, then close the connection rather than read on.
-      return send(res, HTTP_STATUS[error.code], JSON.stringify({ error: error.code, message: error.message }), { connection: "close" }, () => req.destroy());
+      // The client may still be sending: answer, then close the connection rather than read on
+      // (after a moment, see lingerThenClose).
+      const socket = req.socket;
+      return send(res, HTTP_STATUS[error.code], JSON.stringify({ error: error.code, message: error.message }), {}, () => lingerThenClose(req, socket));
     }
     console.error("request failed", error);
     if (!res.headersSent) send(res, 500, JSON.stringify({ error: "INTERNAL", message: "internal error (the server's log has the details)" }));
     else res.destroy();
   }
+}
+
+/** How long a refused upload's further bytes are discarded before its connection is closed. */
+const LINGER_MS = 1_000;
+
+/**
+ * Closing a connection while its client is still sending makes the kernel reset it, and a client
+ * busy sending may then lose the answer it was sent (a 413 read as "connection reset"). So the
+ * rest is read and thrown away (nothing is kept) for a moment first, as web servers do.
+ */
+function lingerThenClose(req: IncomingMessage, socket: Socket | null): void {
+  req.resume();
+  if (!socket || socket.destroyed) return;
+  // Still sending after that: cut it off. Done by then: the connection may serve its next request.
+  const timer = setTimeout(() => req.complete || socket.destroy(), LINGER_MS);
+  timer.unref();
+  socket.once("close", () => clearTimeout(timer));
 }
 
 function send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}, after?: () => void): void {

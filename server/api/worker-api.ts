@@ -3,13 +3,18 @@
  * read as text, as the plain Node server serves it (`loom serve --headless`, tests, benchmarks),
  * and the same as a fetch-style handler for Next.js route handlers. Bodies are validated with
  * zod; errors are JSON `{ error, message }` with the status of their code.
+ *
+ * Who may call: `register` takes the pool's enrollment token (authenticatePool); `sync` and
+ * `logs` take only the worker's own credential (authenticateWorker). Personal access tokens and
+ * browser sessions never work here (no cookie is read), and tRPC never takes a worker's token.
  */
 import type { z } from "zod";
 import { logsRequest, PROTOCOL_PATHS, registerRequest, syncRequest, type SyncRequest, type SyncResponse } from "../../lib/farm/protocol";
 import { AppError, HTTP_STATUS } from "../services/errors";
 import type { Farm } from "../services/farm";
 import { ingestLogs } from "../services/ingest-logs";
-import { authenticatePool, type PoolRow } from "../services/pools";
+import { authenticateWorker, type WorkerIdentity } from "../services/authenticate-worker";
+import { authenticatePool } from "../services/pools";
 import { registerWorker } from "../services/register-worker";
 import { syncBatcher } from "../services/sync-batcher";
 import { wakeups } from "../router/wakeups";
@@ -39,14 +44,13 @@ export async function handleWorkerRequest(farm: Farm, request: Request, info: Re
 export async function workerCall(farm: Farm, call: PlainRequest): Promise<PlainAnswer> {
   try {
     if (call.method !== "POST") throw new AppError("NOT_FOUND", `${call.method} ${call.path} is not part of the worker protocol`);
-    const pool = authenticate(farm, call.authorization);
     switch (call.path) {
       case PROTOCOL_PATHS.register:
-        return json(200, registerWorker(farm, pool, body(call.body, registerRequest)));
+        return json(200, registerWorker(farm, enrollingPool(farm, call.authorization), body(call.body, registerRequest), call.address));
       case PROTOCOL_PATHS.sync:
-        return json(200, await longPollSync(farm, pool, body(call.body, syncRequest), call.signal));
+        return json(200, await longPollSync(farm, authenticateWorker(farm, bearer(call.authorization, "the worker's credential")), body(call.body, syncRequest), call.signal));
       case PROTOCOL_PATHS.logs:
-        return json(200, ingestLogs(farm, pool, body(call.body, logsRequest)));
+        return json(200, ingestLogs(farm, authenticateWorker(farm, bearer(call.authorization, "the worker's credential")), body(call.body, logsRequest)));
       default:
         throw new AppError("NOT_FOUND", `${call.path} is not part of the worker protocol`);
     }
@@ -63,13 +67,13 @@ export async function workerCall(farm: Farm, call: PlainRequest): Promise<PlainA
  * changes on the farm (a job submitted, tasks released, a worker change) or the time is up, then
  * made again. Its reports were applied by the first sync, so the second carries none.
  */
-async function longPollSync(farm: Farm, pool: PoolRow, sync: SyncRequest, signal: AbortSignal): Promise<SyncResponse> {
-  const first = await syncBatcher(farm).sync(pool, sync);
+async function longPollSync(farm: Farm, caller: WorkerIdentity, sync: SyncRequest, signal: AbortSignal): Promise<SyncResponse> {
+  const first = await syncBatcher(farm).sync(caller, sync);
   const idle = sync.sessions.length === 0 && sync.actions.length === 0 && !sync.draining && first.assignments.length === 0 && first.cancel.length === 0;
   if (!idle || !sync.waitSeconds) return first;
   await farmChange(farm, sync.waitSeconds * 1000, signal);
   if (signal.aborted) return first;
-  return syncBatcher(farm).sync(pool, { ...sync, updates: [], waitSeconds: 0 });
+  return syncBatcher(farm).sync(caller, { ...sync, updates: [], waitSeconds: 0 });
 }
 
 async function farmChange(farm: Farm, timeoutMs: number, signal: AbortSignal): Promise<void> {
@@ -81,10 +85,14 @@ async function farmChange(farm: Farm, timeoutMs: number, signal: AbortSignal): P
   }
 }
 
-function authenticate(farm: Farm, header: string | null): PoolRow {
-  const token = /^Bearer (.+)$/i.exec(header ?? "")?.[1];
-  if (!token) throw new AppError("UNAUTHORIZED", "send the pool's token as 'Authorization: Bearer <token>'");
-  const pool = authenticatePool(farm, token.trim());
+function bearer(header: string | null, what: string): string {
+  const token = /^Bearer (.+)$/i.exec(header ?? "")?.[1]?.trim();
+  if (!token) throw new AppError("UNAUTHORIZED", `send ${what} as 'Authorization: Bearer <token>'`);
+  return token;
+}
+
+function enrollingPool(farm: Farm, header: string | null) {
+  const pool = authenticatePool(farm, bearer(header, "the pool's token"));
   if (!pool) throw new AppError("UNAUTHORIZED", "unknown pool token");
   return pool;
 }

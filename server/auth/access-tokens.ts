@@ -11,6 +11,7 @@ import { AppError } from "../services/errors";
 import type { Farm } from "../services/farm";
 import type { Principal } from "./principal";
 import { hashSecret, newId, newSecret } from "./secrets";
+import { accessChanged } from "./streams";
 
 export const TOKEN_NAME_MAX = 100;
 export const TOKEN_MAX_DAYS = 366;
@@ -106,7 +107,12 @@ export function issueToken(farm: Farm, actor: Actor, input: NewToken): IssuedTok
 
 /** A token for the caller themselves (the tokens page). */
 export function createOwnToken(farm: Farm, principal: Principal, actor: Actor, input: { name: string; scope: TokenScope; expiresInDays: number }): IssuedToken {
-  // A token made with a token cannot be wider than the token that made it.
+  // A token made with a token cannot be wider than the token that made it: its scope, not only
+  // the role, is compared (a `read` token of an admin acts as a viewer, but a `submit` token it
+  // made would act as a wrangler).
+  if (principal.scope !== null && TOKEN_SCOPES.indexOf(input.scope) > TOKEN_SCOPES.indexOf(principal.scope)) {
+    throw new AppError("FORBIDDEN", `a token made with a '${principal.scope}' token can have at most that scope`);
+  }
   const role = effectiveRole(principal.role, principal.scope);
   return farm.store.sqlite.transaction(() => issueToken(farm, actor, { userId: principal.userId, role, ...input }))();
 }
@@ -120,10 +126,12 @@ export function listTokens(farm: Farm, principal: Principal, all: boolean): Toke
 /** Revokes a token of the caller's own, or any token when `asAdmin`. */
 export function revokeToken(farm: Farm, principal: Principal, actor: Actor, tokenId: string, asAdmin: boolean): TokenView {
   const s = statements(farm.store.sqlite);
-  return farm.store.sqlite.transaction(() => {
+  const revoked = farm.store.sqlite.transaction(() => {
     const row = s.one.get(tokenId);
     if (!row || (!asAdmin && row.user_id !== principal.userId)) throw new AppError("NOT_FOUND", `no token ${tokenId} of yours`);
     if (s.revoke.run(farm.now(), tokenId).changes > 0) audit(farm, actor, { action: "token.revoke", target: { kind: "token", id: tokenId }, before: { name: row.name, owner: row.owner } });
     return view(s.one.get(tokenId)!);
   })();
+  accessChanged(farm);
+  return revoked;
 }

@@ -11,6 +11,7 @@ import { AppError } from "../services/errors";
 import type { Farm } from "../services/farm";
 import { hashPassword } from "./passwords";
 import { newId } from "./secrets";
+import { accessChanged } from "./streams";
 
 export interface UserView {
   id: string;
@@ -137,6 +138,7 @@ export function setUserRole(farm: Farm, actor: Actor, name: string, role: Role):
     s.setRole.run(role, farm.now(), user.id);
     audit(farm, actor, { action: "user.set-role", target: { kind: "user", id: user.name }, before: { role: user.role }, after: { role } });
   })();
+  accessChanged(farm);
   return viewOf(farm, name);
 }
 
@@ -154,6 +156,7 @@ export function setUserDisabled(farm: Farm, actor: Actor, name: string, disabled
     }
     audit(farm, actor, { action: disabled ? "user.disable" : "user.enable", target: { kind: "user", id: user.name } });
   })();
+  accessChanged(farm);
   return viewOf(farm, name);
 }
 
@@ -171,6 +174,7 @@ export async function setUserPassword(farm: Farm, actor: Actor, name: string, pa
     s.revokeSessions.run(now, user.id);
     audit(farm, actor, { action: "user.set-password", target: { kind: "user", id: user.name } });
   })();
+  accessChanged(farm);
 }
 
 function viewOf(farm: Farm, name: string): UserView {

@@ -14,6 +14,7 @@ import { findUserByName } from "./accounts";
 import { verifyPassword } from "./passwords";
 import type { RequestOrigin } from "./principal";
 import { hashSecret, newId, newSecret } from "./secrets";
+import { accessChanged } from "./streams";
 
 const statements = perDatabase((sqlite: Database.Database) => ({
   failuresFor: sqlite.prepare<[string, number], { n: number }>(
@@ -30,6 +31,27 @@ const statements = perDatabase((sqlite: Database.Database) => ({
 
 const REFUSED = "wrong user name or password";
 
+/**
+ * Sign-ins whose password check is still running, per account and per address. They count as
+ * failures until they end: failures are counted from the audit log, which holds an attempt only
+ * once its check is done, so a burst of parallel attempts would otherwise all pass the limit.
+ */
+const checking = new WeakMap<Farm, Map<string, number>>();
+
+function inFlight(farm: Farm, keys: readonly string[], change: 1 | -1): void {
+  let map = checking.get(farm);
+  if (!map) checking.set(farm, (map = new Map()));
+  for (const key of keys) {
+    const n = (map.get(key) ?? 0) + change;
+    if (n <= 0) map.delete(key);
+    else map.set(key, n);
+  }
+}
+
+function checkingNow(farm: Farm, key: string): number {
+  return checking.get(farm)?.get(key) ?? 0;
+}
+
 export interface SignInInput {
   name: string;
   password: string;
@@ -40,20 +62,28 @@ async function checkPassword(farm: Farm, input: SignInInput, origin: RequestOrig
   const s = statements(farm.store.sqlite);
   const since = farm.now() - farm.settings.loginWindowMinutes * 60_000;
   const anonymous: Actor = { kind: "anonymous", id: null, name: input.name.slice(0, 64) || "(empty)", via: how, address: origin.address, userAgent: origin.userAgent };
-  const target = { kind: "user", id: input.name.slice(0, 64) };
+  // Names match without regard to case: the limits count per account, however its name was typed.
+  const user = findUserByName(farm, input.name);
+  const target = { kind: "user", id: user?.name ?? input.name.slice(0, 64) };
   const refuse = (message: string, detail: string, code: "UNAUTHORIZED" | "TOO_MANY_REQUESTS" = "UNAUTHORIZED"): never => {
     audit(farm, anonymous, { action: "auth.sign-in", target, outcome: "refused", detail });
     throw new AppError(code, message);
   };
   const minutes = farm.settings.loginWindowMinutes;
-  if ((s.failuresFor.get(target.id, since)?.n ?? 0) >= farm.settings.loginFailuresPerAccount) {
+  const keys = [`account:${target.id.toLowerCase()}`, ...(origin.address ? [`address:${origin.address}`] : [])];
+  if ((s.failuresFor.get(target.id, since)?.n ?? 0) + checkingNow(farm, keys[0]!) >= farm.settings.loginFailuresPerAccount) {
     refuse(`too many failed sign-ins for this account; try again in ${minutes} minutes`, "rate-limited (account)", "TOO_MANY_REQUESTS");
   }
-  if (origin.address && (s.failuresFrom.get(origin.address, since)?.n ?? 0) >= farm.settings.loginFailuresPerAddress) {
+  if (origin.address && (s.failuresFrom.get(origin.address, since)?.n ?? 0) + checkingNow(farm, keys[1]!) >= farm.settings.loginFailuresPerAddress) {
     refuse(`too many failed sign-ins from this address; try again in ${minutes} minutes`, "rate-limited (address)", "TOO_MANY_REQUESTS");
   }
-  const user = findUserByName(farm, input.name);
-  const ok = await verifyPassword(input.password, user?.password_hash ?? null);
+  inFlight(farm, keys, 1);
+  let ok: boolean;
+  try {
+    ok = await verifyPassword(input.password, user?.password_hash ?? null);
+  } finally {
+    inFlight(farm, keys, -1);
+  }
   if (!user || !ok) return refuse(REFUSED, user ? "wrong password" : "no such account");
   if (user.disabled) return refuse(REFUSED, "account disabled");
   return { user, actor: { kind: "user", id: user.id, name: user.name, via: how, address: origin.address, userAgent: origin.userAgent } satisfies Actor };
@@ -97,4 +127,5 @@ export function signOut(farm: Farm, actor: Actor, sessionId: string): void {
     const changed = statements(farm.store.sqlite).revokeSession.run(farm.now(), sessionId).changes;
     if (changed > 0) audit(farm, actor, { action: "auth.sign-out", target: { kind: "user", id: actor.name } });
   })();
+  accessChanged(farm);
 }

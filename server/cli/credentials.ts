@@ -74,7 +74,8 @@ export function writeLogin(configDir: string, server: string, login: StoredLogin
   return path;
 }
 
-function isLocal(server: string): boolean {
+/** A server on this machine (where ./data/local-admin.token may be sent). */
+export function isLocalServer(server: string): boolean {
   const host = new URL(server).hostname;
   return host === "127.0.0.1" || host === "localhost" || host === "[::1]" || host === "::1";
 }
@@ -88,6 +89,9 @@ function readTokenFile(path: string): string | null {
   }
 }
 
+/** LOOM_TOKEN_FILE names a file that holds no token. */
+export class TokenFileError extends Error {}
+
 export interface ResolvedToken {
   token: string;
   /** Where it came from, for error messages ("LOOM_TOKEN", "loom login", a file path). */
@@ -99,11 +103,13 @@ export function resolveToken(server: string, sources: CredentialSources): Resolv
   const stored = readLogins(sources.configDir).servers[serverKey(server)];
   if (stored?.token) return { token: stored.token, source: `loom login (${stored.user})` };
   if (sources.tokenFile) {
+    // Named on purpose, so a file that cannot be used is an error rather than a silent fall-through.
     const path = resolve(sources.cwd, sources.tokenFile);
     const token = readTokenFile(path);
-    if (token) return { token, source: path };
+    if (!token) throw new TokenFileError(`LOOM_TOKEN_FILE names ${path}, which ${existsSync(path) ? "is empty or cannot be read" : "does not exist"}`);
+    return { token, source: path };
   }
-  if (isLocal(server)) {
+  if (isLocalServer(server)) {
     const path = resolve(sources.cwd, "data", "local-admin.token");
     if (existsSync(path)) {
       const token = readTokenFile(path);

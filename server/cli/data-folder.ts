@@ -6,21 +6,22 @@
  * - a read-only or full disk is one line saying so, not a stack trace;
  * - the local pool exists (made with `local-pool.token`, or LOOM_POOL_TOKEN, on the first start;
  *   never reset afterwards, so a rotation or revocation from the portal stays);
+ * - the token files are 0600 too;
  * - the local admin's token file (server/auth/first-start.ts) and, while nobody has an account,
  *   the one-time setup address.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { ensureLocalAdmin, openSetup, type LocalAdminState } from "../auth/first-start";
+import { accessSync, chmodSync, constants, existsSync, mkdirSync, readFileSync, rmSync, statfsSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { ensureLocalAdmin, LOCAL_ADMIN_TOKEN_FILE, openSetup, type LocalAdminState } from "../auth/first-start";
 import { newSecret } from "../auth/secrets";
 import { databaseFile, openStore, type Store } from "../db/connection";
 import type { ServerEnv } from "../env";
 import { SYSTEM_ACTOR } from "../services/audit";
 import { createFarm } from "../services/farm";
 import { settingsFromEnv } from "../services/farm-settings";
-import { ensurePool } from "../services/pools";
+import { ensurePool, LOCAL_POOL_TOKEN_FILE } from "../services/pools";
 
-export const LOCAL_POOL_TOKEN_FILE = "local-pool.token";
+export { LOCAL_POOL_TOKEN_FILE };
 
 /** A start-up failure said in one line (the caller prints it and exits 1). */
 export class StartupError extends Error {}
@@ -37,8 +38,39 @@ const WHY: Record<string, string> = {
   SQLITE_IOERR_WRITE: "cannot be written (disk error or full disk)",
 };
 
-export function startupProblem(error: unknown, what: string): StartupError {
-  const code = (error as { code?: string }).code ?? "";
+/** Below this much free space a start is refused: the database could not take a day's logs. */
+const MIN_FREE_BYTES = 1024 * 1024;
+/** A failure with this little free space is the full disk's doing, whatever error SQLite gave. */
+const FULL_BELOW_BYTES = 8 * 1024 * 1024;
+
+/** Free bytes for this user on the disk holding `dir` (null when that cannot be told). */
+function freeBytes(dir: string): number | null {
+  try {
+    const fs = statfsSync(dir);
+    return Number(fs.bavail) * Number(fs.bsize);
+  } catch {
+    return null;
+  }
+}
+
+function fullDisk(what: string, free: number): StartupError {
+  return new StartupError(`${what} is on a full disk (${Math.floor(free / 1024)} KiB free): free some space, or give another folder with --data`);
+}
+
+/** The code of the error or of one of its causes that says why (drizzle wraps SQLite's). */
+function knownCode(error: unknown): string {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    const code = typeof e.code === "string" ? e.code : "";
+    if (WHY[code] || WHY[code.replace(/_.*$/, "")]) return code;
+  }
+  return "";
+}
+
+export function startupProblem(error: unknown, what: string, dir?: string): StartupError {
+  const code = knownCode(error);
+  const free = dir === undefined ? null : freeBytes(dir);
+  // A full disk may surface as a failed ROLLBACK (SQLite already undid the transaction), not SQLITE_FULL.
+  if (free !== null && free < FULL_BELOW_BYTES && !["EROFS", "EACCES", "EPERM", "SQLITE_READONLY"].includes(code)) return fullDisk(what, free);
   const reason = WHY[code] ?? WHY[code.replace(/_.*$/, "")] ?? `cannot be used (${(error as Error).message.split("\n")[0]})`;
   return new StartupError(`${what} ${reason}`);
 }
@@ -46,8 +78,10 @@ export function startupProblem(error: unknown, what: string): StartupError {
 /** The data folder, 0700 (created so, or corrected), and checked writable. */
 export function secureDataFolder(dataDir: string): void {
   try {
-    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    makeFolder(dataDir);
     if ((statSync(dataDir).mode & 0o077) !== 0) chmodSync(dataDir, 0o700);
+    const free = freeBytes(dataDir);
+    if (free !== null && free < MIN_FREE_BYTES) throw fullDisk(`the data folder ${dataDir}`, free);
     // A full disk may accept creating a file but not writing to it: write a few KiB.
     const probe = join(dataDir, `.write-check-${process.pid}`);
     try {
@@ -56,7 +90,23 @@ export function secureDataFolder(dataDir: string): void {
       rmSync(probe, { force: true });
     }
   } catch (error) {
-    throw startupProblem(error, `the data folder ${dataDir}`);
+    if (error instanceof StartupError) throw error;
+    throw startupProblem(error, `the data folder ${dataDir}`, dataDir);
+  }
+}
+
+/**
+ * mkdir -p, 0700. A recursive mkdir on a read-only disk fails with ENOENT, not EROFS; the
+ * nearest folder that exists says why.
+ */
+function makeFolder(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    let parent = dirname(dir);
+    while (!existsSync(parent) && dirname(parent) !== parent) parent = dirname(parent);
+    accessSync(parent, constants.W_OK);
+    throw error;
   }
 }
 
@@ -77,7 +127,7 @@ export function openDataStore(dataDir: string): Store {
     secureDatabaseFiles(dataDir);
     return store;
   } catch (error) {
-    throw startupProblem(error, `the database ${db}`);
+    throw startupProblem(error, `the database ${db}`, dataDir);
   }
 }
 
@@ -86,21 +136,33 @@ export interface PreparedData {
   poolTokenFile: string;
   /** False when the pool's token was rotated or revoked since the file was written. */
   poolTokenMatches: boolean;
+  /** LOOM_POOL_TOKEN is set but is not the file's token (it counts on the first start only). */
+  poolPresetIgnored: boolean;
   localAdmin: LocalAdminState;
   /** The setup token to print, when nobody has an account yet. */
   setupToken: string | null;
 }
 
-function readOrCreateToken(file: string, preset: string | undefined): string {
-  if (preset) return preset;
+/**
+ * The local pool's token as its file keeps it. The file is written once, on the first start
+ * (with LOOM_POOL_TOKEN when set, else a new token); afterwards only a rotation from the portal
+ * changes it (services/pools.ts), so a restart never brings back a token an admin replaced.
+ */
+function localPoolToken(file: string, preset: string | undefined): string {
   if (existsSync(file)) {
     const saved = readFileSync(file, "utf8").trim();
     if (saved.length >= 16) return saved;
   }
-  const token = newSecret("enrollment");
+  const token = preset ?? newSecret("enrollment");
   writeFileSync(file, `${token}\n`, { mode: 0o600 });
-  chmodSync(file, 0o600);
   return token;
+}
+
+/** The token files are the server's alone, like the database (corrected when they were wider). */
+export function secureTokenFiles(dataDir: string): void {
+  for (const file of [LOCAL_POOL_TOKEN_FILE, LOCAL_ADMIN_TOKEN_FILE].map((name) => join(dataDir, name))) {
+    if (existsSync(file) && (statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
+  }
 }
 
 /** Everything a start needs from the data folder (see the header). */
@@ -110,14 +172,16 @@ export function prepareDataFolder(dataDir: string, env: ServerEnv): PreparedData
   try {
     const farm = createFarm(store, { settings: settingsFromEnv(env, dataDir) });
     const poolTokenFile = join(dataDir, LOCAL_POOL_TOKEN_FILE);
-    const poolToken = readOrCreateToken(poolTokenFile, env.LOOM_POOL_TOKEN);
+    const poolToken = localPoolToken(poolTokenFile, env.LOOM_POOL_TOKEN);
     const pool = ensurePool(farm, env.LOOM_POOL_NAME, poolToken, SYSTEM_ACTOR);
     const localAdmin = ensureLocalAdmin(farm, dataDir);
     const setupToken = openSetup(farm, env.LOOM_SETUP_TOKEN);
-    return { poolToken, poolTokenFile, poolTokenMatches: pool.tokenMatches, localAdmin, setupToken };
+    secureTokenFiles(dataDir);
+    const poolPresetIgnored = env.LOOM_POOL_TOKEN !== undefined && env.LOOM_POOL_TOKEN !== poolToken;
+    return { poolToken, poolTokenFile, poolTokenMatches: pool.tokenMatches, poolPresetIgnored, localAdmin, setupToken };
   } catch (error) {
     if (error instanceof StartupError) throw error;
-    throw startupProblem(error, `the data folder ${dataDir}`);
+    throw startupProblem(error, `the data folder ${dataDir}`, dataDir);
   } finally {
     store.close();
   }

@@ -8,7 +8,7 @@ import type { ParameterInput } from "../../lib/openjd/job/parameter-values";
 import type { SourceNode } from "../../lib/openjd/source-node";
 import type { AppRouter } from "../router";
 import { UsageError } from "./args";
-import { configDirFrom, resolveToken, type CredentialSources, type ResolvedToken } from "./credentials";
+import { configDirFrom, isLocalServer, resolveToken, serverKey, TokenFileError, type CredentialSources, type ResolvedToken } from "./credentials";
 
 export const DEFAULT_SERVER = "http://127.0.0.1:3000";
 
@@ -38,11 +38,17 @@ export function serverUrl(flag: string | undefined, environment: string | undefi
 /** The server's URL and a client that sends the token credentials.ts picks for it. */
 export function connect(flag: string | undefined, access: FarmAccess, cwd: string): { server: string; client: FarmClient; token: ResolvedToken | null } {
   const server = serverUrl(flag, access.server);
-  let token: ResolvedToken | null = null;
   try {
-    token = resolveToken(server, { configDir: configDirFrom({}), ...access.credentials, cwd: access.credentials?.cwd ?? cwd });
+    serverKey(server);
   } catch {
     throw new UsageError(`--server '${server}' is not a URL`);
+  }
+  let token: ResolvedToken | null;
+  try {
+    token = resolveToken(server, { configDir: configDirFrom({}), ...access.credentials, cwd: access.credentials?.cwd ?? cwd });
+  } catch (error) {
+    if (error instanceof TokenFileError) throw new UsageError(error.message);
+    throw error;
   }
   return { server, client: farmClient(server, token?.token ?? null), token };
 }
@@ -74,14 +80,24 @@ function nodeToWire(node: SourceNode): Wire {
   }
 }
 
-/** A failed call as one line: what the server said, or that it could not be reached. */
-export function describeClientError(error: unknown, server: string): string {
+/**
+ * A failed call as one line: what the server said, or that it could not be reached. A refused
+ * credential says which token was sent (`token`: what connect() resolved) and how to get a good one.
+ */
+export function describeClientError(error: unknown, server: string, token?: ResolvedToken | null): string {
   if (error instanceof TRPCClientError) {
     const cause = (error as TRPCClientError<AppRouter>).cause as { code?: string } | undefined;
     if (cause?.code === "ECONNREFUSED" || /fetch failed/i.test(error.message)) return `cannot reach the Loom server at ${server} (is it running? start it with 'npm start')`;
     const code = (error as TRPCClientError<AppRouter>).data?.code;
-    if (code === "UNAUTHORIZED") return `${error.message} (sign in with 'loom login --server ${server}', or set LOOM_TOKEN)`;
+    if (code === "UNAUTHORIZED" && token !== undefined) return `${error.message}: ${signInHint(server, token)}`;
     return error.message;
   }
   return (error as Error).message ?? String(error);
+}
+
+function signInHint(server: string, token: ResolvedToken | null): string {
+  const login = `'loom login --server ${serverKey(server)}'`;
+  if (token) return `the token from ${token.source} was refused; sign in again with ${login}, or set LOOM_TOKEN`;
+  const local = isLocalServer(server) ? ", or on the server's machine run 'loom' where ./data is its data folder (or set LOOM_TOKEN_FILE=<data folder>/local-admin.token)" : "";
+  return `no token was sent; sign in with ${login}, set LOOM_TOKEN${local}`;
 }

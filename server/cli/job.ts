@@ -18,7 +18,7 @@ export async function runJob(argv: readonly string[], io: CliIo, access: FarmAcc
   const args = parseArgs(rest, { values: ["--server", "--step", "--timeout"], booleans: ["--follow", "--json"] });
   if (args.positionals.length !== 1) throw new UsageError(`job ${verb ?? ""} takes exactly one job ID`);
   const jobId = args.positionals[0] as string;
-  const { server, client } = connect(args.values.get("--server"), access, io.cwd);
+  const { server, client, token } = connect(args.values.get("--server"), access, io.cwd);
   const asJson = args.booleans.has("--json");
   try {
     switch (verb) {
@@ -79,7 +79,7 @@ export async function runJob(argv: readonly string[], io: CliIo, access: FarmAcc
     }
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    io.out(`ERROR: ${describeClientError(error, server)}`);
+    io.out(`ERROR: ${describeClientError(error, server, token)}`);
     return 1;
   }
 }

@@ -1,69 +1,103 @@
-/** The `loom` command: dispatches verbs; usage errors exit 2, failures 1, success 0. */
+/**
+ * The `loom` command: dispatches verbs; usage errors exit 2, failures 1, success 0. Each verb's
+ * module is loaded when it is used: `serve` brings in Next.js, which would cost every
+ * `loom job get` seconds of start-up.
+ */
 import { UsageError } from "./args";
-import { CHECK_USAGE, runCheck } from "./check";
-import { CONFORMANCE_USAGE, runConformance } from "./conformance";
 import { processIo, type CliIo } from "./io";
-import { RUN_USAGE, runRun } from "./run";
-import { runServe, SERVE_USAGE } from "./serve";
-import { runWorker, WORKER_USAGE } from "./worker";
-import { runSubmit, SUBMIT_USAGE } from "./submit";
-import { JOB_USAGE, runJob } from "./job";
 import { serverEnv } from "../env";
 import { onStopSignals } from "./stop-signals";
-import { runSummary, SUMMARY_USAGE } from "./summary";
-import { runServeWeb } from "./headless";
 import { configDirFrom } from "./credentials";
 import type { FarmAccess } from "./farm-client";
+import { PromptCanceled, PromptRefused } from "./prompt";
 
-const HELP = `loom — the Loom OpenJD farm command
+async function help(): Promise<string> {
+  const [check, summary, run, serve, login, submit, job, worker, user, conformance] = await Promise.all([
+    import("./check"),
+    import("./summary"),
+    import("./run"),
+    import("./serve"),
+    import("./login"),
+    import("./submit"),
+    import("./job"),
+    import("./worker"),
+    import("./user"),
+    import("./conformance"),
+  ]);
+  const usage = (text: string) => text.replace("usage: ", "");
+  return `loom — the Loom OpenJD farm command
 
-  ${CHECK_USAGE.replace("usage: ", "")}
+  ${usage(check.CHECK_USAGE)}
       validate a job or environment template
-  ${SUMMARY_USAGE.replace("usage: ", "")}
+  ${usage(summary.SUMMARY_USAGE)}
       show the job a template creates: steps, dependencies, tasks, environments
-  ${RUN_USAGE.replace("usage: ", "")}
+  ${usage(run.RUN_USAGE)}
       run a job's tasks in one local Session and print its log
-  ${SERVE_USAGE.replace("usage: ", "")}
+  ${usage(serve.SERVE_USAGE)}
       the farm: server, scheduler and local workers (what npm start runs)
-  ${SUBMIT_USAGE.replace("usage: ", "")}
+  ${usage(login.LOGIN_USAGE)}
+      sign in to a Loom server: keeps a personal access token for the verbs below
+  ${usage(login.LOGOUT_USAGE)}
+      revoke and forget that token
+  ${usage(submit.SUBMIT_USAGE)}
       submit a job (template or bundle) to a Loom server; prints its id
-  ${JOB_USAGE.replace("usage: ", "")}
+  ${usage(job.JOB_USAGE)}
       a job on a Loom server: show, wait for it, its logs, wrangler actions
-  ${WORKER_USAGE.replace("usage: ", "")}
+  ${usage(worker.WORKER_USAGE)}
       a worker agent: runs Sessions for a farm server
-  ${CONFORMANCE_USAGE.replace("usage: ", "")}
+  ${usage(user.USER_USAGE)}
+      accounts, on the server's own shell (straight on its data folder)
+  ${usage(conformance.CONFORMANCE_USAGE)}
       run OpenJD conformance cases (job_templates/, env_templates/, jobs/)
 
-Exit codes: 0 success, 1 failure, 2 usage error.`;
+Verbs that call a server send, as 'Authorization: Bearer', the first of: LOOM_TOKEN, the token
+'loom login' kept for that server, the file LOOM_TOKEN_FILE names, and for a server on this
+machine ./data/local-admin.token. The server is --server, else LOOM_SERVER, else
+http://127.0.0.1:3000.
+
+Exit codes: 0 success, 1 failure, 2 usage error (130: canceled at a prompt).`;
+}
 
 export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
   const [verb, ...rest] = argv;
   try {
     switch (verb) {
       case "check":
-        return runCheck(rest, io);
+        return (await import("./check")).runCheck(rest, io);
       case "summary":
-        return runSummary(rest, io);
-      case "run":
+        return (await import("./summary")).runSummary(rest, io);
+      case "run": {
+        const { runRun } = await import("./run");
         return await withInterrupts(io, (signal) => runRun(rest, io, signal));
+      }
       case "submit":
-        return await runSubmit(rest, io, farmServer(io));
+        return await (await import("./submit")).runSubmit(rest, io, farmServer(io));
       case "job":
-        return await runJob(rest, io, farmServer(io));
+        return await (await import("./job")).runJob(rest, io, farmServer(io));
+      case "login":
+        return await (await import("./login")).runLogin(rest, io, farmServer(io));
+      case "logout":
+        return await (await import("./login")).runLogout(rest, io, farmServer(io));
+      case "user":
+        return await (await import("./user")).runUser(rest, io);
       case "worker":
-        return await runWorker(rest, io);
-      case "serve":
+        return await (await import("./worker")).runWorker(rest, io);
+      case "serve": {
+        const { runServe } = await import("./serve");
         return await withStopSignals(io, (stop, force) => runServe(rest, io, stop, force));
-      case "serve-web":
+      }
+      case "serve-web": {
         // Internal: the portal's server process that `loom serve` starts.
+        const { runServeWeb } = await import("./headless");
         return await withStopSignals(io, (stop) => runServeWeb(rest, io, stop));
+      }
       case "conformance":
-        return await runConformance(rest, io);
+        return await (await import("./conformance")).runConformance(rest, io);
       case undefined:
       case "help":
       case "--help":
       case "-h":
-        io.out(HELP);
+        io.out(await help());
         return verb === undefined ? 2 : 0;
       default:
         throw new UsageError(`unknown command '${verb}'`);
@@ -73,6 +107,14 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
       io.err(`loom: ${error.message}`);
       io.err(`Run 'loom help' for usage.`);
       return 2;
+    }
+    if (error instanceof PromptRefused) {
+      io.err(`loom: ${error.message}`);
+      return 1;
+    }
+    if (error instanceof PromptCanceled) {
+      io.err("loom: canceled; nothing was changed");
+      return 130;
     }
     throw error;
   }

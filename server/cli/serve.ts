@@ -21,7 +21,6 @@ import { childEnvironment, serverEnv } from "../env";
 import { LineSplitter } from "../session/line-splitter";
 import { parseArgs, UsageError } from "./args";
 import { prepareDataFolder, StartupError } from "./data-folder";
-import { startHeadless } from "./headless";
 import type { CliIo } from "./io";
 
 export const SERVE_USAGE = "usage: loom serve [--host 127.0.0.1] [--port 3000] [--data ./data] [--workers 2] [--headless]";
@@ -71,7 +70,8 @@ export async function runServe(argv: readonly string[], io: CliIo, signal: Abort
 
   let server: ServerHandle;
   try {
-    server = args.booleans.has("--headless") ? await startHeadless(dataDir, env, host, port) : await webServer(io, dataDir, host, port);
+    // Loaded only here: the portal's own process is what needs Next.js, not this one.
+    server = args.booleans.has("--headless") ? await (await import("./headless")).startHeadless(dataDir, env, host, port) : await webServer(io, dataDir, host, port);
   } catch (error) {
     if (error instanceof StartupError) {
       io.err(`loom serve: ${error.message}`);
@@ -112,7 +112,10 @@ function describeAccess(io: CliIo, url: string, dataDir: string, prepared: Retur
     io.out("");
   }
   if (prepared.localAdmin === "revoked") {
-    io.err(`loom serve: the local admin token in ${join(dataDir, LOCAL_ADMIN_TOKEN_FILE)} was revoked: 'loom' on this machine needs 'loom login' (delete the file and restart for a new one)`);
+    io.err(`loom serve: the local admin token in ${join(dataDir, LOCAL_ADMIN_TOKEN_FILE)} was revoked: 'loom' on this machine needs 'loom login' (for a new one: 'loom user enable local-admin' if it was disabled, then delete the file and restart)`);
+  }
+  if (prepared.poolPresetIgnored) {
+    io.err(`loom serve: LOOM_POOL_TOKEN is not the local pool's token (it only counts on a data folder's first start; the current one is in ${prepared.poolTokenFile})`);
   }
   if (!prepared.poolTokenMatches) {
     io.err(

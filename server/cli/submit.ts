@@ -3,9 +3,10 @@
  * [--max-retries N] [--max-failed-tasks N] [--server URL] [--json]`: submits a
  * job template (or a job bundle: a folder or .zip with template.yaml|json and
  * parameter_values.yaml|json) to a Loom server and prints the new job's id. Errors are printed
- * with their file, path and line:column; nothing is submitted then.
+ * with their file, path and line:column; nothing is submitted then. The job is owned by, and
+ * its submitter is, the account of the token sent (farm-client.ts connect()).
  */
-import { statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { describeError } from "../../lib/openjd/errors";
 import { detectFormat } from "../../lib/openjd/parse-source";
@@ -14,18 +15,19 @@ import { parseArgs, UsageError } from "./args";
 import { connect, describeClientError, toWire, type FarmAccess } from "./farm-client";
 import type { CliIo } from "./io";
 import { parseJobParameters } from "./job-params";
-import { readFileSync } from "node:fs";
 
 export const SUBMIT_USAGE =
   "usage: loom submit FILE|BUNDLE [-p KEY=VALUE]... [--environment FILE]... [--priority N] [--suspended] [--max-retries N] [--max-failed-tasks N] [--server URL] [--json]";
 
 export async function runSubmit(argv: readonly string[], io: CliIo, access: FarmAccess = {}): Promise<number> {
   const args = parseArgs(argv, {
-    values: ["--priority", "--max-retries", "--max-failed-tasks", "--server"],
+    // --submitter is parsed only to say why it is gone.
+    values: ["--priority", "--max-retries", "--max-failed-tasks", "--server", "--submitter"],
     repeated: ["--job-param", "--environment"],
     booleans: ["--suspended", "--json"],
     aliases: { "-p": "--job-param" },
   });
+  if (args.values.has("--submitter")) throw new UsageError("--submitter is gone: a job's submitter is the account whose token submits it (see 'loom login')");
   if (args.positionals.length !== 1) throw new UsageError("submit takes exactly one FILE or BUNDLE");
   const target = resolve(io.cwd, args.positionals[0] as string);
   const number = (flag: string) => {
@@ -79,7 +81,7 @@ export async function runSubmit(argv: readonly string[], io: CliIo, access: Farm
     }
   });
 
-  const { server, client } = connect(args.values.get("--server"), access, io.cwd);
+  const { server, client, token } = connect(args.values.get("--server"), access, io.cwd);
   let result;
   try {
     result = await client.jobs.submit.mutate({
@@ -91,7 +93,7 @@ export async function runSubmit(argv: readonly string[], io: CliIo, access: Farm
       settings: { ...bundleSettings, ...settings },
     });
   } catch (error) {
-    return fail(describeClientError(error, server));
+    return fail(describeClientError(error, server, token));
   }
   if (args.booleans.has("--json")) {
     io.out(JSON.stringify(result));

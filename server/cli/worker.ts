@@ -2,21 +2,29 @@
  * `loom worker`: a worker agent for a Loom server. It runs until the server stops it or it is
  * signalled: the first SIGINT/SIGTERM drains (the running action finishes, the server sends the
  * environment exits), a second one stops at once. One line per notable event on stdout.
+ *
+ * Tasks never see a credential: their environment is the worker's without any (task-environment.ts),
+ * and with the task shield (--shield, task-shield.ts) the token file, the --hide paths and the
+ * `loom login` folder are masked from them.
  */
+import { mkdirSync, realpathSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { resolve } from "node:path";
 import { WorkerAgent, type AgentNotice, type AgentStopReason } from "../worker/agent";
 import { startReaper } from "../worker/reaper";
 import { hostFacts, workerCapabilities } from "../worker/capabilities";
-import { serverEnv } from "../env";
+import { configDirFrom } from "./credentials";
+import { processEnvironment, serverEnv } from "../env";
+import { defaultSessionRoot } from "../session/working-directory";
+import { chooseShield, SHIELD_MODES, type ShieldMode } from "../worker/shield-mode";
 import { parseArgs, UsageError } from "./args";
 import { processIo, type CliIo } from "./io";
 import { watchParent } from "../parent-watch";
 import { onStopSignals } from "./stop-signals";
 
 export const WORKER_USAGE =
-  "usage: loom worker --server URL (--token T | --token-file PATH) [--pool P] [--name N] [--attr K=V]… [--amount K=N]… [--session-root DIR]";
+  "usage: loom worker --server URL (--token T | --token-file PATH) [--pool P] [--name N] [--attr K=V]… [--amount K=N]… [--session-root DIR] [--hide PATH]… [--shield auto|on|off]";
 
 /** Settings from the environment (server/env.ts is the only reader of process.env). */
 export interface WorkerEnvironment {
@@ -24,6 +32,11 @@ export interface WorkerEnvironment {
   token?: string;
   /** LOOM_SERVER: used when --server is not given. */
   server?: string;
+  /** Hidden from tasks too: the `loom login` folder, and the file LOOM_TOKEN_FILE names. */
+  configDir?: string | null;
+  tokenFile?: string;
+  /** Where the task shield looks for unshare, mount and env (the worker's PATH). */
+  searchPath?: string;
 }
 
 const EXIT: Record<AgentStopReason, number> = { drained: 0, refused: 1, stopped: 130 };
@@ -35,8 +48,8 @@ const EXIT: Record<AgentStopReason, number> = { drained: 0, refused: 1, stopped:
  */
 export async function runWorker(argv: readonly string[], io: CliIo, signal?: AbortSignal, environment?: WorkerEnvironment): Promise<number> {
   const args = parseArgs(argv, {
-    values: ["--server", "--token", "--token-file", "--pool", "--name", "--session-root"],
-    repeated: ["--attr", "--amount"],
+    values: ["--server", "--token", "--token-file", "--pool", "--name", "--session-root", "--shield"],
+    repeated: ["--attr", "--amount", "--hide"],
   });
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument '${args.positionals[0]}'\n${WORKER_USAGE}`);
   const env = environment ?? (io === processIo ? fromServerEnv() : {});
@@ -46,16 +59,29 @@ export async function runWorker(argv: readonly string[], io: CliIo, signal?: Abo
   if (!capabilities.ok) throw new UsageError(capabilities.errors.join("\nloom: "));
   const name = args.values.get("--name") ?? hostname();
   if (name.length < 1 || name.length > 128) throw new UsageError("--name must be 1 to 128 characters");
-  const sessionRoot = args.values.get("--session-root");
+  const shieldMode = args.values.get("--shield") ?? "auto";
+  if (!(SHIELD_MODES as readonly string[]).includes(shieldMode)) throw new UsageError(`--shield takes auto, on or off, not '${shieldMode}'`);
+  const sessionRoot = prepareSessionRoot(resolve(io.cwd, args.values.get("--session-root") ?? defaultSessionRoot()));
+  const tokenFile = args.values.get("--token-file");
+  const hidden = hiddenPaths([...(tokenFile !== undefined ? [tokenFile] : []), ...(args.repeated.get("--hide") ?? [])], io, env);
   // The token decides the pool on the server (the protocol has no pool field): --pool only labels the output.
   const pool = args.values.get("--pool");
 
+  const choice = await chooseShield(shieldMode as ShieldMode, { hidden, sessionRoot, ...(env.searchPath ? { searchPath: env.searchPath } : {}) });
+  if ("refused" in choice) {
+    io.err(`loom worker: ${choice.refused}`);
+    return 1;
+  }
+  if (choice.warning) io.err(`loom worker: ${choice.warning}`);
   const agent = new WorkerAgent({
     serverUrl,
     token,
+    // A refused credential sends the agent back to enrollment: the admin may have put a rotated token in the file.
+    ...(tokenFile !== undefined ? { readToken: () => readFile(resolve(io.cwd, tokenFile), "utf8") } : {}),
     name,
     capabilities: capabilities.capabilities,
-    ...(sessionRoot ? { rootDirectory: resolve(io.cwd, sessionRoot) } : {}),
+    rootDirectory: sessionRoot,
+    ...(choice.shield ? { launcher: choice.shield.launcher } : {}),
     onNotice: (notice) => print(io, notice, { serverUrl, pool }),
   });
   const onAbort = () => agent.drain();
@@ -68,6 +94,24 @@ export async function runWorker(argv: readonly string[], io: CliIo, signal?: Abo
     signal?.removeEventListener("abort", onAbort);
     detach();
   }
+}
+
+/** The Session root, made if missing, as a real path (the shield compares paths with it). */
+function prepareSessionRoot(path: string): string {
+  try {
+    mkdirSync(path, { recursive: true, mode: 0o755 });
+    return realpathSync(path);
+  } catch (error) {
+    throw new UsageError(`--session-root: cannot use ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+}
+
+/** What tasks must not read: the token file, the --hide paths, the `loom login` folder, LOOM_TOKEN_FILE's file. */
+function hiddenPaths(given: readonly string[], io: CliIo, env: WorkerEnvironment): string[] {
+  const paths = given.map((path) => resolve(io.cwd, path));
+  if (env.configDir) paths.push(env.configDir);
+  if (env.tokenFile) paths.push(resolve(io.cwd, env.tokenFile));
+  return paths;
 }
 
 /** What only the real worker process does; returns the function that undoes it. */
@@ -96,7 +140,14 @@ function attachToProcess(io: CliIo, agent: WorkerAgent): () => void {
 
 function fromServerEnv(): WorkerEnvironment {
   const env = serverEnv();
-  return { ...(env.LOOM_WORKER_TOKEN ? { token: env.LOOM_WORKER_TOKEN } : {}), ...(env.LOOM_SERVER ? { server: env.LOOM_SERVER } : {}) };
+  const searchPath = processEnvironment().PATH;
+  return {
+    ...(env.LOOM_WORKER_TOKEN ? { token: env.LOOM_WORKER_TOKEN } : {}),
+    ...(env.LOOM_SERVER ? { server: env.LOOM_SERVER } : {}),
+    configDir: configDirFrom(env),
+    ...(env.LOOM_TOKEN_FILE ? { tokenFile: env.LOOM_TOKEN_FILE } : {}),
+    ...(searchPath ? { searchPath } : {}),
+  };
 }
 
 function checkServerUrl(value: string | undefined): string {
@@ -158,6 +209,8 @@ export function describeNotice(notice: AgentNotice, context: { serverUrl: string
       return "server reachable again";
     case "lease_conflict":
       return `the server fenced this worker off (${notice.message}): everything running was stopped; registering again`;
+    case "credential_refused":
+      return `the server no longer takes this worker's credential (${notice.message}): everything running was stopped; enrolling again`;
     case "draining":
       return notice.by === "server" ? "the server asked this worker to stop: draining" : "draining: no new work, finishing the running action";
     case "stopped":

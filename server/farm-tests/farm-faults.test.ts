@@ -12,12 +12,13 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { hashSecret, newSecret } from "../auth/secrets";
 import {
   doubleCompletions,
   FarmHarness,
-  farmClient,
   fileLines,
   freePort,
+  localAdminClient,
   processesWithEnv,
   python,
   sleep,
@@ -119,7 +120,7 @@ describe("farm faults", () => {
     expect(runs.filter((r) => r.status === "SUCCEEDED").map((r) => r.taskIndex).sort()).toEqual([0, 1, 2, 3]);
     expect(fileLines(join(dir, "completions.log")).sort()).toEqual(["1", "2", "3", "4"]);
     expect(fileLines(starts).filter((l) => l.startsWith(`${lost.taskIndex + 1} `))).toEqual([`${lost.taskIndex + 1} ${h.workerTag("a")}`, `${lost.taskIndex + 1} ${h.workerTag("b")}`]);
-  }, 30_000);
+  }, 60_000);
 
   it("fences a worker frozen past its timeout: its late report cannot complete the task a second time", async () => {
     const farm = await h.startFarm({ workerTimeoutSeconds: 2, syncIntervalSeconds: 0.25 });
@@ -156,11 +157,16 @@ describe("farm faults", () => {
 
     // Whatever a's agent managed to send, the protocol itself refuses the stale report: under the
     // old lease with 409 LEASE_CONFLICT, under the new one by ignoring an action of an old lease.
+    // The test speaks as a with a credential of a's (its agent, stopped first, kept its own in memory only).
+    process.kill(-a.child.pid!, "SIGKILL");
+    await a.exited;
     const worker = workerRow(farm, "a")!;
+    const credential = newSecret("worker");
+    farm.farm.store.sqlite.prepare("UPDATE workers SET credential_hash = ? WHERE id = ?").run(hashSecret(credential), worker.id);
     const report = (leaseEpoch: number) =>
       fetch(`${farm.url}/api/worker/sync`, {
         method: "POST",
-        headers: { authorization: `Bearer ${farm.token}`, "content-type": "application/json" },
+        headers: { authorization: `Bearer ${credential}`, "content-type": "application/json" },
         body: JSON.stringify({ workerId: worker.id, leaseEpoch, sessions: [], actions: [], updates: [{ actionId: first.actionId, status: "SUCCEEDED", exitCode: 0 }] }),
       });
     const stale = await report(1);
@@ -179,7 +185,7 @@ describe("farm faults", () => {
     const token = `loom_${randomBytes(24).toString("base64url")}`;
     const serve = () => h.serveLoom(data, port, { LOOM_POOL_TOKEN: token, LOOM_SYNC_INTERVAL_SECONDS: "0.25", LOOM_WORKER_TIMEOUT_SECONDS: "20" });
     const server = await serve();
-    const api = farmClient(url);
+    const api = localAdminClient(url, data);
     const workers = [h.startWorker(url, token, "w1"), h.startWorker(url, token, "w2")];
     await waitForWorkers(api, 2);
 

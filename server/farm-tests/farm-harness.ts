@@ -1,8 +1,9 @@
 /**
  * Support for the farm's integration and fault tests: a real farm server in-process (temp-file
  * SQLite, the plain Node HTTP server, the scheduler loop), real `loom worker` / `loom serve`
- * child processes, a tRPC client as the portal and the CLI use it, and the cleanup that keeps a
- * failed test from leaving anything behind.
+ * child processes (workers get their pool's token in a file, as an operator gives it), a tRPC
+ * client as the portal and the CLI use it (with an admin's personal access token), and the
+ * cleanup that keeps a failed test from leaving anything behind.
  *
  * Every child is spawned as the leader of its own process group, and carries a tag in its
  * environment (LOOM_FARM_TEST_TAG). Session actions inherit the worker's environment but run in
@@ -11,7 +12,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,6 +22,9 @@ import { TERMINAL_TASK_STATUSES } from "../../lib/farm/statuses";
 import { apiHandler } from "../api/app-handler";
 import { startNodeServer } from "../api/node-server";
 import { openStore, type Store } from "../db/connection";
+import { issueToken } from "../auth/access-tokens";
+import { LOCAL_ADMIN_TOKEN_FILE } from "../auth/first-start";
+import { testPrincipal } from "../auth/test-principals";
 import type { AppRouter } from "../router";
 import { createFarm, type Farm, type FarmSettings } from "../services/farm";
 import { FarmLoop } from "../services/farm-loop";
@@ -35,8 +39,20 @@ export const WORKER_TAG = "LOOM_FARM_TEST_WORKER";
 
 export type FarmClient = ReturnType<typeof farmClient>;
 
-export function farmClient(url: string) {
-  return createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: `${url}/api/trpc` })] });
+/** A tRPC client sending `token` (a personal access token) as the CLI does. */
+export function farmClient(url: string, token: string) {
+  return createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: `${url}/api/trpc`, headers: { authorization: `Bearer ${token}` } })] });
+}
+
+/** A client of `loom serve` with the local admin's token it keeps in its data folder. */
+export function localAdminClient(url: string, dataDir: string) {
+  return farmClient(url, readFileSync(join(dataDir, LOCAL_ADMIN_TOKEN_FILE), "utf8").trim());
+}
+
+/** A personal access token of an admin of `farm` (made straight in its database). */
+export function adminToken(farm: Farm): string {
+  const admin = testPrincipal(farm, "admin");
+  return farm.store.sqlite.transaction(() => issueToken(farm, SYSTEM_ACTOR, { userId: admin.userId, role: "admin", name: "farm test", scope: "admin", expiresInDays: 1 }))().token;
 }
 
 export async function sleep(ms: number): Promise<void> {
@@ -109,9 +125,16 @@ export interface InProcessFarm {
   farm: Farm;
   store: Store;
   url: string;
-  /** The token of the pool the test workers join. */
+  /** The enrollment token of the pool the test workers join. */
   token: string;
+  /** An admin's personal access token (what `api` sends). */
+  adminToken: string;
   api: FarmClient;
+}
+
+export interface SpawnedWorker extends Spawned {
+  /** The file its pool token was given in. */
+  tokenFile: string;
 }
 
 /** One per test: everything it starts, stopped and removed by dispose() (call it in afterEach). */
@@ -140,7 +163,8 @@ export class FarmHarness {
       await server.close();
       store.close();
     });
-    return { farm, store, url: server.url, token, api: farmClient(server.url) };
+    const admin = adminToken(farm);
+    return { farm, store, url: server.url, token, adminToken: admin, api: farmClient(server.url, admin) };
   }
 
   /** `node bin/loom.mjs ARGS…` as a process-group leader, tagged. */
@@ -171,13 +195,15 @@ export class FarmHarness {
     return server;
   }
 
-  /** `loom worker` joining `url` with `token` (given through LOOM_WORKER_TOKEN, as an operator would). */
-  startWorker(url: string, token: string, name: string, extraArgs: readonly string[] = []): Spawned {
+  /** `loom worker` joining `url` with the pool `token` (given in a 0600 file, as an operator would). */
+  startWorker(url: string, token: string, name: string, extraArgs: readonly string[] = []): SpawnedWorker {
     const root = this.tempDir(`loom-worker-${name}-`);
-    return this.spawnLoom(name, ["worker", "--server", url, "--name", name, "--session-root", root, ...extraArgs], {
-      LOOM_WORKER_TOKEN: token,
+    const tokenFile = join(this.tempDir(`loom-worker-token-${name}-`), "pool.token");
+    writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
+    const spawned = this.spawnLoom(name, ["worker", "--server", url, "--token-file", tokenFile, "--name", name, "--session-root", root, ...extraArgs], {
       [WORKER_TAG]: this.workerTag(name),
     });
+    return { ...spawned, tokenFile };
   }
 
   workerTag(name: string): string {
@@ -190,8 +216,8 @@ export class FarmHarness {
   }
 
   /** Runs `loom ARGS…` to its end (for submit / job wait); kills it after `timeoutMs`. */
-  async runLoom(args: readonly string[], timeoutMs = 30_000): Promise<{ code: number | null; output: string }> {
-    const run = this.spawnLoom(`loom ${args[0] ?? ""}`, args);
+  async runLoom(args: readonly string[], timeoutMs = 30_000, env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
+    const run = this.spawnLoom(`loom ${args[0] ?? ""}`, args, env);
     const timer = setTimeout(() => killGroup(run.child), timeoutMs);
     const { code } = await run.exited;
     clearTimeout(timer);

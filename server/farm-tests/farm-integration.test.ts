@@ -66,7 +66,7 @@ describe("farm integration (real server, real `loom worker` processes)", () => {
     const dir = h.tempDir();
     const jobId = await submitTemplate(farm.api, chainJob, { Dir: dir });
 
-    const job = await waitForJobEnd(farm.api, jobId, 20_000);
+    const job = await waitForJobEnd(farm.api, jobId, 40_000);
     expect(job.status).toBe("SUCCEEDED");
     expect(job.counts.SUCCEEDED).toBe(12);
     expect(job.steps.map((s) => `${s.name}:${s.status}:${s.counts.SUCCEEDED}`)).toEqual(["A:SUCCEEDED:4", "B:SUCCEEDED:4", "C:SUCCEEDED:4"]);
@@ -97,7 +97,7 @@ describe("farm integration (real server, real `loom worker` processes)", () => {
     for (const [before, after] of [["A", "B"], ["B", "C"]] as const) {
       expect(Math.min(...times.get(after)!.started)).toBeGreaterThanOrEqual(Math.max(...times.get(before)!.ended));
     }
-  }, 30_000);
+  }, 60_000);
 
   it("marks a step no pool can run NOT_COMPATIBLE with the reason, readable through the tRPC API", async () => {
     const farm = await h.startFarm();
@@ -141,7 +141,7 @@ describe("farm integration (real server, real `loom worker` processes)", () => {
     expect(job.counts).toMatchObject({ NOT_COMPATIBLE: 2, SUCCEEDED: 1, READY: 0, ASSIGNED: 0, RUNNING: 0 });
     // Nothing of the incompatible steps was ever handed to the worker.
     expect(taskRuns(farm.farm, jobId).map((r) => r.stepName)).toEqual(["Anywhere"]);
-  }, 30_000);
+  }, 60_000);
 
   it("enters the job environment once and exits it once for 10 tasks on one worker", async () => {
     const farm = await h.startFarm();
@@ -184,7 +184,7 @@ describe("farm integration (real server, real `loom worker` processes)", () => {
       ...Array.from({ length: 10 }, () => "TASK_RUN:SUCCEEDED"),
       "ENV_EXIT:SUCCEEDED",
     ]);
-  }, 30_000);
+  }, 60_000);
 
   it("cancels a NOTIFY_THEN_TERMINATE task with SIGTERM, then runs the environment's onExit; the job is CANCELED", async () => {
     const farm = await h.startFarm();
@@ -241,7 +241,7 @@ log("task " + n + " slept to the end")
     expect(job.status).toBe("CANCELED");
     expect(job.canceled).toBe(true);
     expect(job.counts).toMatchObject({ CANCELED: 2, SUCCEEDED: 0, RUNNING: 0, ASSIGNED: 0, READY: 0 });
-  }, 30_000);
+  }, 60_000);
 
   const SAMPLES = resolve(REPO, "..", "shared", "openjd-samples");
   const SHOWCASE = join(SAMPLES, "task-parameter-definition-showcase.yaml");
@@ -254,11 +254,11 @@ log("task " + n + " slept to the end")
       await waitForWorkers(farm.api, 2);
       const pathValue = join(h.tempDir(), "path_file");
 
-      const submitted = await h.runLoom(["submit", SHOWCASE, "-p", `PathValue=${pathValue}`, "--server", farm.url]);
+      const submitted = await h.runLoom(["submit", SHOWCASE, "-p", `PathValue=${pathValue}`, "--server", farm.url], 30_000, { LOOM_TOKEN: farm.adminToken });
       expect(submitted.code, submitted.output).toBe(0);
       const jobId = submitted.output.trim();
       expect(jobId).toMatch(/^job-[a-z2-7]{10}$/);
-      const waited = await h.runLoom(["job", "wait", jobId, "--timeout", "40", "--server", farm.url], 45_000);
+      const waited = await h.runLoom(["job", "wait", jobId, "--timeout", "80", "--server", farm.url], 85_000, { LOOM_TOKEN: farm.adminToken });
       expect(waited.output.trim()).toBe(`${jobId} SUCCEEDED`);
       expect(waited.code).toBe(0);
 
@@ -270,6 +270,6 @@ log("task " + n + " slept to the end")
       const logs = await farm.api.logs.lines.query({ jobId, limit: 10_000 });
       expect(logs.some((l) => l.line.includes(`Raw Value: ${pathValue}`))).toBe(true);
     },
-    50_000,
+    120_000,
   );
 });

@@ -3,13 +3,45 @@
  * An environment reads a secret at run time and declares it with openjd_redacted_env; every
  * later action prints it (in a log line, a status message and a fail message); after the job,
  * no stored text and no API answer contains it.
+ *
+ * The same sweep covers the access-control tables (issue 10): a person signs in over HTTP with a
+ * password, makes a personal access token and submits with it, a worker enrolls; the audit log
+ * and the sessions tables then hold rows for all of it, and none of them (nor any other table)
+ * holds the redacted value, the password, the session cookie, the token or a worker credential.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { FarmHarness, python, submitTemplate, waitFor, waitForJobEnd, waitForWorkers } from "./farm-harness";
+import { createUser } from "../auth/accounts";
+import { SYSTEM_ACTOR } from "../services/audit";
+import { farmClient, FarmHarness, python, submitTemplate, waitFor, waitForJobEnd, waitForWorkers } from "./farm-harness";
 
 const SECRET = "hunter2-correct-horse";
+const PASSWORD = "a-long-password-nobody-guesses";
+
+/** Signs in over HTTP as the portal does; returns the session cookie's value. */
+async function signIn(url: string, name: string, password: string): Promise<string> {
+  const response = await fetch(`${url}/api/trpc/auth.signIn`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: url },
+    body: JSON.stringify({ name, password }),
+  });
+  expect(response.status).toBe(200);
+  const cookie = /loom_session=([^;]+)/.exec(response.headers.getSetCookie().join("\n"))?.[1];
+  if (!cookie) throw new Error("no session cookie");
+  return decodeURIComponent(cookie);
+}
+
+/** A personal access token made with the session cookie, as the account page makes one. */
+async function makeToken(url: string, cookie: string): Promise<string> {
+  const response = await fetch(`${url}/api/trpc/tokens.create`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: url, cookie: `loom_session=${encodeURIComponent(cookie)}` },
+    body: JSON.stringify({ name: "redaction test", scope: "submit", expiresInDays: 1 }),
+  });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { result: { data: { token: string } } }).result.data.token;
+}
 
 let h: FarmHarness;
 beforeEach(() => {
@@ -59,7 +91,10 @@ describe("redaction across the farm", () => {
     await waitForWorkers(farm.api, 1);
     const secretFile = join(h.tempDir(), "secret");
     writeFileSync(secretFile, `${SECRET}\n`);
-    const jobId = await submitTemplate(farm.api, job, { SecretFile: secretFile });
+    await createUser(farm.farm, SYSTEM_ACTOR, { name: "ana", role: "artist", password: PASSWORD });
+    const cookie = await signIn(farm.url, "ana", PASSWORD);
+    const token = await makeToken(farm.url, cookie);
+    const jobId = await submitTemplate(farmClient(farm.url, token), job, { SecretFile: secretFile });
     const ended = await waitForJobEnd(farm.api, jobId, 20_000);
     expect(ended.status).toBe("FAILED");
 
@@ -73,11 +108,21 @@ describe("redaction across the farm", () => {
 
     // Nothing anywhere holds the value: every text column of every table, and the API answers.
     const sqlite = farm.store.sqlite;
+    const count = (sql: string) => (sqlite.prepare(sql).get() as { n: number }).n;
+    // The access tables are not empty, so sweeping them means something.
+    expect(count("SELECT COUNT(*) AS n FROM auth_sessions")).toBeGreaterThan(0);
+    expect(count("SELECT COUNT(*) AS n FROM access_tokens")).toBeGreaterThan(0);
+    for (const action of ["auth.sign-in", "token.create", "job.submit", "worker.enroll"]) {
+      expect(count(`SELECT COUNT(*) AS n FROM audit_log WHERE action = '${action}'`), action).toBeGreaterThan(0);
+    }
+    const secrets = [SECRET, PASSWORD, cookie, token, farm.token, farm.adminToken];
+    const credentialPattern = /loom_(ses|pat|enr|wkr|setup)_[A-Za-z0-9_-]{20,}/;
     const tables = sqlite.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%'").all();
     const leaks: string[] = [];
     for (const { name } of tables) {
       for (const row of sqlite.prepare(`SELECT * FROM "${name}"`).all() as Array<Record<string, unknown>>) {
-        if (JSON.stringify(row).includes(SECRET)) leaks.push(`${name}: ${JSON.stringify(row).slice(0, 200)}`);
+        const text = JSON.stringify(row);
+        if (secrets.some((secret) => text.includes(secret)) || credentialPattern.test(text)) leaks.push(`${name}: ${text.slice(0, 200)}`);
       }
     }
     expect(leaks).toEqual([]);
@@ -87,7 +132,7 @@ describe("redaction across the farm", () => {
       await farm.api.jobs.tasks.query({ stepId: ended.steps[0]!.id }),
       lines,
     ]);
-    expect(answers).not.toContain(SECRET);
+    for (const secret of secrets) expect(answers).not.toContain(secret);
     expect(answers).toContain("status with ********");
     expect(answers).toContain("failed with ********");
   });

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { farmClient, FarmHarness, freePort, shell, submitTemplate, taskRuns, waitFor, waitForJobEnd, waitForWorkers } from "./farm-harness";
+import { FarmHarness, localAdminClient, freePort, shell, submitTemplate, taskRuns, waitFor, waitForJobEnd, waitForWorkers } from "./farm-harness";
 
 let h: FarmHarness;
 beforeEach(() => {
@@ -45,8 +45,8 @@ describe("restarts and worker names", () => {
     const data = h.tempDir("loom-serve-data-");
     const port = await freePort();
     const serve = h.spawnLoom("serve", ["serve", "--headless", "--port", String(port), "--data", data, "--workers", "1"], { LOOM_SYNC_INTERVAL_SECONDS: "0.25" });
-    await waitFor(() => serve.output().includes("registered with") || !serve.alive(), "the local worker to register");
-    const api = farmClient(`http://127.0.0.1:${port}`);
+    await waitFor(() => serve.output().includes("registered with") || !serve.alive(), "the local worker to register", 30_000);
+    const api = localAdminClient(`http://127.0.0.1:${port}`, data);
     const jobId = await submitTemplate(api, { specificationVersion: "jobtemplate-2023-09", name: "Long", steps: [{ name: "S", script: { actions: { onRun: shell("echo started; exec sleep 120") } } }] });
     await waitFor(async () => (await api.jobs.get.query({ jobId })).counts.RUNNING === 1, "the task to run");
     // serve, its worker, and the task's process.
@@ -56,7 +56,7 @@ describe("restarts and worker names", () => {
     await serve.exited;
     const left = await waitFor(() => h.liveProcesses().length === 0 || null, "every process serve started to stop", 10_000).catch(() => h.liveProcesses());
     expect(left, "pids still running after loom serve died").toBe(true);
-  }, 40_000);
+  }, 60_000);
 
   /**
    * Two agents with one name (two `loom worker` on one host without --name, whose default is the

@@ -13,6 +13,8 @@ export interface JobSummary {
   id: string;
   name: string;
   submitter: string;
+  /** The user who owns the job (the rules' ownJob); null for jobs submitted before accounts existed. */
+  ownerId: string | null;
   priority: number;
   status: TaskStatus;
   suspended: boolean;
@@ -24,12 +26,13 @@ export interface JobSummary {
   endedAt: number | null;
 }
 
-const JOB_COLUMNS = "id, name, submitter, priority, status, suspended, canceled, counts, task_count, submitted_at, started_at, ended_at";
+const JOB_COLUMNS = "id, name, submitter, owner_id, priority, status, suspended, canceled, counts, task_count, submitted_at, started_at, ended_at";
 
 interface JobRowRaw {
   id: string;
   name: string;
   submitter: string;
+  owner_id: string | null;
   priority: number;
   status: TaskStatus;
   suspended: number;
@@ -46,6 +49,7 @@ function toSummary(row: JobRowRaw): JobSummary {
     id: row.id,
     name: row.name,
     submitter: row.submitter,
+    ownerId: row.owner_id,
     priority: row.priority,
     status: row.status,
     suspended: row.suspended === 1,

@@ -46,7 +46,7 @@ export function getOverview(farm: Farm, options: { minutes?: number } = {}): Ove
   const minutes = options.minutes ?? 60;
   const since = (Math.floor(now / MINUTE_MS) - minutes + 1) * MINUTE_MS;
 
-  const fleet = tallyWorkers(sqlite.prepare<[], WorkerTallyRow>(`SELECT ${WORKER_TALLY_COLUMNS} FROM workers GROUP BY status`).all());
+  const fleet = tallyWorkers(sqlite.prepare<[], WorkerTallyRow>(`SELECT ${WORKER_TALLY_COLUMNS} FROM workers WHERE removed_at IS NULL GROUP BY status`).all());
 
   const tasks = emptyCounts();
   for (const row of sqlite.prepare<[], { counts: string }>("SELECT counts FROM jobs").all()) {

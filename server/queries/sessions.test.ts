@@ -18,7 +18,7 @@ function farmWithSessions(t: TestFarm) {
     const worker = new SimulatedWorker(t, LINUX_WORKER(name), () => "hold");
     const assignment = worker.sync().assignments[0]!;
     const upload = (from: number, count: number) =>
-      ingestLogs(t.farm, t.pool, {
+      ingestLogs(t.farm, worker.identity, {
         workerId: worker.workerId,
         leaseEpoch: worker.leaseEpoch,
         sessionId: assignment.sessionId,

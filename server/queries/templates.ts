@@ -11,6 +11,8 @@ export interface TemplateRow {
   name: string;
   kind: TemplateKind;
   format: "yaml" | "json";
+  /** Who saved it first (artists delete only their own); null for templates from before accounts. */
+  ownerId: string | null;
   errorCount: number;
   parameterValueCount: number;
   createdAt: number;
@@ -34,9 +36,10 @@ export interface TemplateDetail extends TemplateRow {
   errors: TemplateError[];
 }
 
-export function getTemplate(farm: Farm, id: string): TemplateDetail {
+/** The check runs on a check thread, counted against `reader` (a user id): a stored template may be slow to check. */
+export async function getTemplate(farm: Farm, id: string, reader: string): Promise<TemplateDetail> {
   const row = farm.store.db.select().from(templates).where(eq(templates.id, id)).get();
   if (!row) throw new AppError("NOT_FOUND", `no template ${id}`);
-  const errors = inspectTemplate(row.text, row.format).errors;
+  const errors = (await inspectTemplate(farm, reader, row.text, row.format)).errors;
   return { ...row, parameterValueCount: Object.keys(row.parameterValues).length, errorCount: errors.length, errors };
 }

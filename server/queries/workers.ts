@@ -55,7 +55,7 @@ export function listPools(farm: Farm): PoolView[] {
       "SELECT id, name, description, enabled, created_at, token_rotated_at FROM pools ORDER BY name",
     )
     .all();
-  const counts = sqlite.prepare<[], WorkerTallyRow & { pool_id: string }>(`SELECT pool_id, ${WORKER_TALLY_COLUMNS} FROM workers GROUP BY pool_id, status`).all();
+  const counts = sqlite.prepare<[], WorkerTallyRow & { pool_id: string }>(`SELECT pool_id, ${WORKER_TALLY_COLUMNS} FROM workers WHERE removed_at IS NULL GROUP BY pool_id, status`).all();
   return pools.map((p) => {
     const { workers, drained, disabled } = tallyWorkers(counts.filter((c) => c.pool_id === p.id));
     const workerCount = WORKER_STATUSES.reduce((sum, s) => sum + workers[s], 0);
@@ -110,7 +110,7 @@ export function listWorkers(farm: Farm, poolId?: string): WorkerView[] {
   const rows = sqlite
     .prepare<unknown[], WorkerRow>(
       `SELECT w.id, w.pool_id, p.name AS pool_name, w.name, w.status, w.capabilities, w.drain, w.disabled, w.last_heartbeat_at, w.registered_at
-       FROM workers w JOIN pools p ON p.id = w.pool_id ${poolId ? "WHERE w.pool_id = ?" : ""} ORDER BY w.name, p.name`,
+       FROM workers w JOIN pools p ON p.id = w.pool_id WHERE w.removed_at IS NULL ${poolId ? "AND w.pool_id = ?" : ""} ORDER BY w.name, p.name`,
     )
     .all(...(poolId ? [poolId] : []));
   // Through the Session's open actions (a partial index), not a scan of every task.

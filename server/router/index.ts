@@ -4,6 +4,7 @@ import { authRouter } from "./auth";
 import { jobsRouter } from "./jobs";
 import { logsRouter } from "./logs";
 import { overviewRouter } from "./overview";
+import { retentionRouter } from "./retention";
 import { templatesRouter } from "./templates";
 import { tokensRouter } from "./tokens";
 import { router } from "./trpc";
@@ -21,6 +22,7 @@ export const appRouter = router({
   pools: poolsRouter,
   workers: workersRouter,
   templates: templatesRouter,
+  retention: retentionRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -19,7 +19,7 @@ function session(t: TestFarm, name: string) {
   const worker = new SimulatedWorker(t, LINUX_WORKER(name), () => "hold");
   const sessionId = worker.sync().assignments[0]!.sessionId;
   const upload = (from: number, count: number) =>
-    ingestLogs(t.farm, t.pool, { workerId: worker.workerId, leaseEpoch: worker.leaseEpoch, sessionId, lines: Array.from({ length: count }, (_, i) => ({ seq: from + i, actionId: null, time: 1, line: `${name} ${from + i}` })) });
+    ingestLogs(t.farm, worker.identity, { workerId: worker.workerId, leaseEpoch: worker.leaseEpoch, sessionId, lines: Array.from({ length: count }, (_, i) => ({ seq: from + i, actionId: null, time: 1, line: `${name} ${from + i}` })) });
   return { sessionId, upload };
 }
 

@@ -54,7 +54,9 @@ describe("jobs", () => {
   it("maps service errors to tRPC codes", async () => {
     const { api } = caller();
     await expect(api.jobs.get({ jobId: "job-nope" })).rejects.toMatchObject({ code: "NOT_FOUND", message: "no job job-nope" });
-    await expect(api.jobs.setPriority({ jobId: "job-nope", priority: 500 })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(api.jobs.setPriority({ jobId: "job-nope", priority: 50 })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    const submitted = (await api.jobs.submit({ template: { text: JOB, format: "yaml" }, parameterValues: { Name: "p" } })) as { ok: true; jobId: string };
+    await expect(api.jobs.setPriority({ jobId: submitted.jobId, priority: 500 })).rejects.toMatchObject({ code: "BAD_REQUEST" });
   });
 });
 
@@ -82,7 +84,7 @@ describe("subscriptions", () => {
     const worker = new SimulatedWorker(t, LINUX_WORKER("w"), () => "hold");
     const sessionId = worker.sync().assignments[0]!.sessionId;
     const upload = (from: number, count: number) =>
-      ingestLogs(t.farm, t.pool, { workerId: worker.workerId, leaseEpoch: worker.leaseEpoch, sessionId, lines: Array.from({ length: count }, (_, i) => ({ seq: from + i, actionId: null, time: 1, line: `line ${from + i}` })) });
+      ingestLogs(t.farm, worker.identity, { workerId: worker.workerId, leaseEpoch: worker.leaseEpoch, sessionId, lines: Array.from({ length: count }, (_, i) => ({ seq: from + i, actionId: null, time: 1, line: `line ${from + i}` })) });
     upload(0, 3);
     expect(upload(0, 3).acknowledgedThrough).toBe(2); // the same batch twice is stored once
     const controller = new AbortController();

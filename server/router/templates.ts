@@ -10,7 +10,7 @@ const templateId = z.object({ id: z.string().min(1).max(100) });
 
 export const templatesRouter = router({
   list: authorized(RULES.read).query(({ ctx }) => listTemplates(ctx.farm)),
-  get: authorized(RULES.read).input(templateId).query(({ ctx, input }) => getTemplate(ctx.farm, input.id)),
+  get: authorized(RULES.read).input(templateId).query(({ ctx, input }) => getTemplate(ctx.farm, input.id, ctx.principal?.userId ?? "anonymous")),
   /** Saving under a name that is someone else's entry replaces it only for wranglers (the rule reads the entry's owner by name). */
   save: authorized({ kind: "ownTemplate", key: "name" })
     .input(

@@ -96,7 +96,7 @@ const appErrors = t.middleware(async ({ next, path }) => {
  * owner of the job or template the input names); then for mutations the same-origin check; for
  * subscriptions the per-user stream limit and a fresh check of the caller while it streams.
  */
-const authorize = t.middleware(async ({ ctx, meta, type, path, getRawInput, next }) => {
+const authorize = t.middleware(async ({ ctx, meta, type, path, getRawInput, next, signal }) => {
   const rule = meta?.rule;
   if (!rule) throw new TRPCError({ code: "INTERNAL_SERVER_ERROR", message: `${path} declares no rule` });
   if (rule.kind !== "anyone" && ctx.authError) throw toTrpcError(ctx.authError);
@@ -111,7 +111,7 @@ const authorize = t.middleware(async ({ ctx, meta, type, path, getRawInput, next
     throw new TRPCError({ code: "FORBIDDEN", message: "cross-site request refused: a browser may change things only from the portal's own pages" });
   }
   if (type !== "subscription") return next();
-  const stream = openStream(ctx, path);
+  const stream = openStream(ctx, path, signal);
   const result = await next();
   if (!result.ok) {
     stream.close();

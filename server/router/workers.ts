@@ -4,7 +4,7 @@ import { z } from "zod";
 import { RULES } from "../../lib/farm/access";
 import { DRAIN_MODES } from "../../lib/farm/statuses";
 import { listPools, listWorkers } from "../queries/workers";
-import { drainPool, drainWorker, setWorkerDisabled, undrainWorker } from "../services/drain-worker";
+import { drainPool, drainWorker, removeWorker, setWorkerDisabled, undrainWorker } from "../services/drain-worker";
 import { createPool, rotatePoolToken, setPoolEnabled } from "../services/pools";
 import { farmChanges } from "./farm-changes";
 import { actorFor, authorized, router } from "./trpc";
@@ -53,6 +53,10 @@ export const workersRouter = router({
   setDisabled: authorized(RULES.admin)
     .input(workerId.extend({ disabled: z.boolean() }))
     .mutation(({ ctx, input }) => setWorkerDisabled(ctx.farm, input.workerId, input.disabled, actorFor(ctx))),
+  remove: authorized(RULES.admin).input(workerId).mutation(({ ctx, input }) => {
+    removeWorker(ctx.farm, input.workerId, actorFor(ctx));
+    return { removed: input.workerId };
+  }),
   /** The worker list (of one pool, or all), now and after each change; every item is the whole list. */
   onChange: authorized(RULES.read)
     .input(z.object({ poolId: z.string().max(100).optional() }).default({}))

@@ -83,13 +83,13 @@ export class Dispatcher {
       case "idle":
         return null;
       case "end":
-        return held && heldView ? this.end(held, heldView.stack) : null;
+        return held && heldView ? this.end(held, heldView.stack, now) : null;
       case "continue":
-        return held && heldView ? this.runTask(held.id, held.job_id, heldView.stack, decision.step, worker.id) : null;
+        return held && heldView ? this.runTask(held.id, held.job_id, heldView.stack, decision.step, worker.id, now) : null;
       case "start": {
         const sessionId = `session-${randomBytes(6).toString("hex")}`;
         this.sessions.start(sessionId, decision.step.jobId, worker.id, worker.leaseEpoch, reserve(decision.step.hostRequirements, worker.capabilities), now, decision.probe);
-        return this.runTask(sessionId, decision.step.jobId, [], decision.step, worker.id);
+        return this.runTask(sessionId, decision.step.jobId, [], decision.step, worker.id, now);
       }
     }
   }
@@ -100,7 +100,7 @@ export class Dispatcher {
   }
 
   /** The stack changes, then the next task of the step — or several when its tasks are short (taskBuffer). */
-  private runTask(sessionId: string, jobId: string, current: readonly string[], step: CandidateStep, workerId: string): SessionAssignment | null {
+  private runTask(sessionId: string, jobId: string, current: readonly string[], step: CandidateStep, workerId: string, now: number): SessionAssignment | null {
     const tasks = this.statements.nextTasks.all(step.stepId, taskBuffer(step.averageRuntimeMs ?? null));
     if (tasks.length === 0) return null;
     const stepName = this.sessions.stepName(step.stepId) ?? "";
@@ -111,14 +111,14 @@ export class Dispatcher {
       ...tasks.map((task) => ({ kind: "TASK_RUN" as const, stepId: step.stepId, stepName, taskId: task.id, parameters: JSON.parse(task.parameters) as NewAction["parameters"] })),
     ];
     this.tasks.assign(tasks, step.stepId, sessionId, workerId);
-    return { sessionId, job: this.sessions.jobDefinition(jobId), actions: this.sessions.issue(sessionId, actions), end: false };
+    return { sessionId, job: this.sessions.jobDefinition(jobId), actions: this.sessions.issue(sessionId, actions, now), end: false };
   }
 
   /** Exits every environment of the Session, innermost first, and ends it. */
-  private end(held: SessionRow, stack: readonly string[]): SessionAssignment {
+  private end(held: SessionRow, stack: readonly string[], now: number): SessionAssignment {
     const actions = [...stack].reverse().map((environmentId) => this.exitAction(environmentId, held.id, null));
     this.sessions.markEndIssued(held.id);
-    return { sessionId: held.id, job: this.sessions.jobDefinition(held.job_id), actions: this.sessions.issue(held.id, actions), end: true };
+    return { sessionId: held.id, job: this.sessions.jobDefinition(held.job_id), actions: this.sessions.issue(held.id, actions, now), end: true };
   }
 
   /** An exit names the step that entered the environment (step environments need it to be found). */

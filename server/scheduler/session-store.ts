@@ -145,14 +145,14 @@ export class SessionStore {
     return this.statements.stepName.get(stepId)?.name;
   }
 
-  /** Records new actions at the end of the Session; returns them as the worker receives them. */
-  issue(sessionId: string, actions: readonly NewAction[]): AssignedAction[] {
+  /** Records new actions at the end of the Session (assigned at `now`); returns them as the worker receives them. */
+  issue(sessionId: string, actions: readonly NewAction[], now: number): AssignedAction[] {
     const first = this.lastSeq(sessionId) + 1;
     // One multi-row INSERT per 64 actions (a buffer of short tasks is issued at once).
     for (let at = 0; at < actions.length; at += 64) {
       const chunk = actions.slice(at, at + 64);
       const values: Array<string | number | null> = [];
-      chunk.forEach((action, i) => values.push(`${sessionId}:${first + at + i}`, sessionId, first + at + i, action.kind, action.environmentId ?? null, action.stepId, action.taskId ?? null));
+      chunk.forEach((action, i) => values.push(`${sessionId}:${first + at + i}`, sessionId, first + at + i, action.kind, action.environmentId ?? null, action.stepId, action.taskId ?? null, now));
       this.insertActions(chunk.length).run(...values);
     }
     let seq = first;
@@ -173,8 +173,8 @@ export class SessionStore {
   private insertActions(rows: number): Database.Statement {
     const cached = this.inserts.get(rows);
     if (cached) return cached;
-    const row = "(?, ?, ?, ?, ?, ?, ?, 'ASSIGNED')";
-    const statement = this.sqlite.prepare(`INSERT INTO session_actions (id, session_id, seq, kind, environment_id, step_id, task_id, status) VALUES ${Array(rows).fill(row).join(", ")}`);
+    const row = "(?, ?, ?, ?, ?, ?, ?, ?, 'ASSIGNED')";
+    const statement = this.sqlite.prepare(`INSERT INTO session_actions (id, session_id, seq, kind, environment_id, step_id, task_id, assigned_at, status) VALUES ${Array(rows).fill(row).join(", ")}`);
     this.inserts.set(rows, statement);
     return statement;
   }

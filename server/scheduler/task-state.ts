@@ -2,7 +2,8 @@
  * Task status changes and the counts they roll up into. Every change of a task's status goes
  * through here, inside a transaction made by transaction() below, so the per-status counts on
  * its step and job (what dashboards read) never drift from the task rows. Single changes adjust
- * the counts; bulk changes (cancel a job, release a step) recount the step with one grouped query.
+ * the counts; bulk changes adjust them by the grouped count of the rows they moved (a step of
+ * 1,000,000 tasks is never recounted while a wrangler's chunked change walks it).
  */
 import type Database from "better-sqlite3";
 import { ACTIVE_TASK_STATUSES, emptyCounts, rollUpStatus, TASK_STATUSES, type StatusCounts, type TaskStatus } from "../../lib/farm/statuses";
@@ -121,6 +122,13 @@ export class TaskState {
    */
   private readonly deltas = new Map<string, Map<TaskStatus, number>>();
 
+  /** Counts `n` tasks of a step moved from one status to another by a bulk UPDATE (which counted them first). */
+  recordMove(stepId: string, from: TaskStatus, to: TaskStatus, n: number): void {
+    if (from === to || n === 0) return;
+    this.count(stepId, from, -n);
+    this.count(stepId, to, n);
+  }
+
   private count(stepId: string, status: TaskStatus, by: number): void {
     let step = this.deltas.get(stepId);
     if (!step) this.deltas.set(stepId, (step = new Map()));
@@ -198,12 +206,15 @@ export class TaskState {
       const counts = JSON.parse(step.counts) as StatusCounts;
       const dependencies = JSON.parse(step.dependencies) as string[];
       if (counts.PENDING > 0 && dependencies.every((d) => succeeded.has(d))) {
-        this.statements.release.run(step.id);
-        this.recountStep(step.id);
+        // The UPDATE moves exactly PENDING to READY: its change count is the counts' change.
+        this.recordMove(step.id, "PENDING", "READY", this.statements.release.run(step.id).changes);
         released = true;
       }
     }
-    if (released) steps = this.statements.jobSteps.all(jobId);
+    if (released) {
+      this.flushCounts();
+      steps = this.statements.jobSteps.all(jobId);
+    }
     const total = emptyCounts();
     for (const step of steps) {
       const counts = JSON.parse(step.counts) as StatusCounts;

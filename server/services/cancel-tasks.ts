@@ -1,21 +1,24 @@
 /**
  * Cancel (a job, a step or tasks): nothing of it starts any more; what runs is canceled by its
  * action's cancelation method on the worker's next sync. Idempotent: canceling twice changes
- * nothing more.
+ * nothing more. A whole job is marked canceled first, so none of it dispatches while its tasks
+ * move in chunks (task-target.ts); the audit row carries the final count.
  */
 import { audit, type Actor } from "./audit";
 import type { Farm } from "./farm";
+import { withJobLock } from "./job-lock";
 import { describeTarget, moveTasks, resolveTarget, type TaskTarget } from "./task-target";
 
-export function cancelTasks(farm: Farm, target: TaskTarget, actor: Actor): { changed: number } {
-  const sqlite = farm.store.sqlite;
-  const changed = farm.tasks.transaction(() => {
-    const resolved = resolveTarget(farm, target);
-    if (!target.stepId && !target.taskIds) sqlite.prepare("UPDATE jobs SET canceled = 1 WHERE id = ?").run(target.jobId);
-    const moved = moveTasks(farm, resolved, ["PENDING", "READY", "ASSIGNED", "RUNNING", "SUSPENDED", "NOT_COMPATIBLE"], "CANCELED", `, ended_at = ${Number(farm.now())}`);
-    audit(farm, actor, { action: "job.cancel", target: { kind: "job", id: target.jobId }, after: { ...describeTarget(target), changed: moved } });
-    return moved;
+export function cancelTasks(farm: Farm, target: TaskTarget, actor: Actor): Promise<{ changed: number }> {
+  return withJobLock(farm, target.jobId, async () => {
+    const resolved = farm.tasks.transaction(() => {
+      const found = resolveTarget(farm, target);
+      if (!target.stepId && !target.taskIds) farm.store.sqlite.prepare("UPDATE jobs SET canceled = 1 WHERE id = ?").run(target.jobId);
+      return found;
+    });
+    const changed = await moveTasks(farm, resolved, ["PENDING", "READY", "ASSIGNED", "RUNNING", "SUSPENDED", "NOT_COMPATIBLE"], "CANCELED", `, ended_at = ${Number(farm.now())}`);
+    audit(farm, actor, { action: "job.cancel", target: { kind: "job", id: target.jobId }, after: { ...describeTarget(target), changed } });
+    farm.events.emit("jobs", [target.jobId]);
+    return { changed };
   });
-  farm.events.emit("jobs", [target.jobId]);
-  return { changed };
 }

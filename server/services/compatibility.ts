@@ -12,7 +12,7 @@ export function refreshCompatibility(farm: Farm): void {
   const sqlite = farm.store.sqlite;
   const now = farm.now();
   const workers = sqlite
-    .prepare<[], { capabilities: string }>("SELECT w.capabilities FROM workers w JOIN pools p ON p.id = w.pool_id WHERE p.enabled = 1 AND w.disabled = 0")
+    .prepare<[], { capabilities: string }>("SELECT w.capabilities FROM workers w JOIN pools p ON p.id = w.pool_id WHERE p.enabled = 1 AND w.disabled = 0 AND w.removed_at IS NULL")
     .all()
     .map((w) => JSON.parse(w.capabilities) as WorkerCapabilities);
   const steps = sqlite

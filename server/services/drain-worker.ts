@@ -10,6 +10,7 @@ import { audit, type Actor } from "./audit";
 import { refreshCompatibility } from "./compatibility";
 import { AppError } from "./errors";
 import type { Farm } from "./farm";
+import { interruptWorkerSessions } from "./sweep-workers";
 
 function update(farm: Farm, actor: Actor, workerId: string, action: AuditAction, after: unknown, sql: string, ...params: Array<string | number | null>): void {
   const sqlite = farm.store.sqlite;
@@ -33,6 +34,27 @@ export function undrainWorker(farm: Farm, workerId: string, actor: Actor): void 
 export function setWorkerDisabled(farm: Farm, workerId: string, disabled: boolean, actor: Actor): void {
   update(farm, actor, workerId, disabled ? "worker.disable" : "worker.enable", undefined, "disabled = ?", disabled ? 1 : 0);
   refreshCompatibility(farm);
+}
+
+/**
+ * Removes a worker from the farm: what it runs goes back to the queue (as when it is lost), its
+ * credential is revoked at once and it is no longer listed. Its agent, if still running, is
+ * refused and enrolls again only if it still has its pool's token (rotate that to keep a host out).
+ */
+export function removeWorker(farm: Farm, workerId: string, actor: Actor): void {
+  const sqlite = farm.store.sqlite;
+  const now = farm.now();
+  const jobs = farm.tasks.transaction(() => {
+    const worker = sqlite.prepare<[string], { name: string }>("SELECT name FROM workers WHERE id = ? AND removed_at IS NULL").get(workerId);
+    if (!worker) throw new AppError("NOT_FOUND", `no worker ${workerId}`);
+    const touched = interruptWorkerSessions(farm, workerId, now);
+    sqlite.prepare("UPDATE workers SET removed_at = ?, credential_hash = NULL, status = 'STOPPED', lease_epoch = lease_epoch + 1 WHERE id = ?").run(now, workerId);
+    audit(farm, actor, { action: "worker.remove", target: { kind: "worker", id: workerId }, detail: worker.name });
+    return touched;
+  });
+  refreshCompatibility(farm);
+  farm.events.emit("workers");
+  if (jobs.length > 0) farm.events.emit("jobs", jobs);
 }
 
 /** Drains every worker of a pool (after their current task, or now). */

@@ -1,15 +1,21 @@
 /**
  * The scheduler's background duties (CONVENTIONS rule 7: a class with start/stop, sleeping on an
- * abortable delay): declare silent workers lost and requeue their work. Dispatch itself happens
- * in each worker's sync, so nothing here sits on the dispatch path.
+ * abortable delay): first delete the jobs a stopped server left half created, then declare silent
+ * workers lost and requeue their work; meanwhile WAL checkpoints run on a thread of their own
+ * (server/db/checkpointer.ts), and the template check threads are started (server/checks).
+ * Dispatch itself happens in each worker's sync, so nothing here sits on the dispatch path.
  */
+import { checkPool } from "../checks/check-pool";
+import { Checkpointer } from "../db/checkpointer";
 import type { Farm } from "./farm";
 import { pause } from "./pause";
+import { removeInterruptedJobs } from "./persist-job";
 import { sweepWorkers } from "./sweep-workers";
 
 export class FarmLoop {
   private controller: AbortController | null = null;
   private running: Promise<void> | null = null;
+  private checkpointer: Checkpointer | null = null;
 
   constructor(
     private readonly farm: Farm,
@@ -20,17 +26,32 @@ export class FarmLoop {
     if (this.controller) return;
     const controller = new AbortController();
     this.controller = controller;
+    this.checkpointer = new Checkpointer(this.farm.store);
+    this.checkpointer.start().catch((error: unknown) => console.error("the WAL checkpoint thread did not start; checkpoints stay automatic", error));
+    try {
+      // The template check threads start with the server, so the first preview does not wait for them.
+      checkPool();
+    } catch (error) {
+      console.error("the template check threads did not start", error);
+    }
     this.running = this.loop(controller.signal);
   }
 
   async stop(): Promise<void> {
     this.controller?.abort();
     await this.running;
+    await this.checkpointer?.stop();
+    this.checkpointer = null;
     this.controller = null;
     this.running = null;
   }
 
   private async loop(signal: AbortSignal): Promise<void> {
+    try {
+      await removeInterruptedJobs(this.farm);
+    } catch (error) {
+      console.error("removing interrupted job creations failed", error);
+    }
     while (!signal.aborted) {
       try {
         sweepWorkers(this.farm);

@@ -21,5 +21,6 @@ export function settingsFromEnv(env: ServerEnv, dataDir: string): Partial<FarmSe
     checkTimeoutSeconds: env.LOOM_CHECK_TIMEOUT_SECONDS,
     jobRetentionDays: env.LOOM_JOB_RETENTION_DAYS,
     dataDir,
+    localPoolName: env.LOOM_POOL_NAME,
   };
 }

@@ -9,6 +9,7 @@ import type { ActionUpdate, AssignedAction, RegisterRequest, SessionAssignment, 
 import { TASK_STATUSES } from "../../lib/farm/statuses";
 import { openStore } from "../db/connection";
 import { SYSTEM_ACTOR } from "./audit";
+import { authenticateWorker, type WorkerIdentity } from "./authenticate-worker";
 import { createFarm, type Farm, type FarmSettings } from "./farm";
 import { authenticatePool, createPool, type PoolRow } from "./pools";
 import { registerWorker } from "./register-worker";
@@ -52,6 +53,8 @@ export type Outcome = Omit<ActionUpdate, "actionId" | "startedAt" | "endedAt"> |
 export class SimulatedWorker {
   readonly workerId: string;
   leaseEpoch: number;
+  /** The credential its registration answered with (sent on every sync, as the agent does). */
+  readonly credential: string;
   readonly log: string[] = [];
   private readonly queue: Array<{ sessionId: string; action: AssignedAction }> = [];
   private readonly held: string[] = [];
@@ -69,11 +72,17 @@ export class SimulatedWorker {
     const registered = registerWorker(t.farm, t.pool, request);
     this.workerId = registered.workerId;
     this.leaseEpoch = registered.leaseEpoch;
+    this.credential = registered.credential;
+  }
+
+  /** Who its credential says it is now (throws UNAUTHORIZED once revoked), for calls such as ingestLogs. */
+  get identity(): WorkerIdentity {
+    return authenticateWorker(this.t.farm, this.credential);
   }
 
   /** One sync; then runs what it received (unless an outcome says "hold"). */
   sync(options: { draining?: boolean; runActions?: boolean } = {}): SyncResponse {
-    const response = syncWorker(this.t.farm, this.t.pool, {
+    const response = syncWorker(this.t.farm, this.identity, {
       workerId: this.workerId,
       leaseEpoch: this.leaseEpoch,
       sessions: [...this.sessions],

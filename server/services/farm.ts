@@ -43,6 +43,8 @@ export interface FarmSettings {
   jobRetentionDays: number;
   /** Where the server keeps its data (archives go in `archive/` inside); null for in-memory farms. */
   dataDir: string | null;
+  /** The pool `loom serve`'s local workers enroll in (its token file is in the data folder). */
+  localPoolName: string | null;
 }
 
 export const DEFAULT_SETTINGS: FarmSettings = {
@@ -64,6 +66,7 @@ export const DEFAULT_SETTINGS: FarmSettings = {
   checkTimeoutSeconds: 20,
   jobRetentionDays: 30,
   dataDir: null,
+  localPoolName: null,
 };
 
 export interface Farm {

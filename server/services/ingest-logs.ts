@@ -2,12 +2,20 @@
  * Log lines from a worker (`POST /api/worker/logs`). Each line carries the Session's sequence
  * number, so a batch sent twice (a lost response, a retry after a server restart) is stored once.
  * The reply acknowledges only what is committed: the worker may then forget those lines.
+ *
+ * Caps (FarmSettings.logCapActionChars, logCapSessionChars), whatever the worker sends: a line
+ * that would take its action or its Session past the cap is not stored but counted in
+ * sessions.log_dropped, and the first such line leaves one marker line in its place (one per
+ * action, one per Session: their seqs are negative, below any worker's, so the unique index on
+ * (session, seq) keeps them single). The agent caps its side a little lower and says how much it
+ * dropped, so a well-behaved worker never meets the server's cap.
  */
-import type { LogsRequest, LogsResponse } from "../../lib/farm/protocol";
+import { capReachedMarker, type CapKind } from "../../lib/farm/log-caps";
+import { MAX_LOG_LINE_CHARS, type LogsRequest, type LogsResponse } from "../../lib/farm/protocol";
 import { perDatabase } from "../db/per-database";
+import { checkSpeaksFor, type WorkerIdentity } from "./authenticate-worker";
 import { AppError } from "./errors";
 import type { Farm } from "./farm";
-import type { PoolRow } from "./pools";
 
 /** The "logs" event: lines of this Session (of this job) were stored. Live views skip others' uploads. */
 export interface LogsEvent {
@@ -15,32 +23,102 @@ export interface LogsEvent {
   jobId: string;
 }
 
+interface Caps {
+  action: number;
+  session: number;
+}
+
+interface ActionBudget {
+  id: string;
+  seq: number;
+  chars: number;
+  before: number;
+  /** Past its cap: its marker is stored, nothing more of it is. */
+  closed: boolean;
+}
+
+const SESSION_MARKER_SEQ = -1;
+const actionMarkerSeq = (actionSeq: number) => -2 - actionSeq;
+
 /** Uploads are the farm's most frequent write: statements are prepared once per database handle. */
 const storeLines = perDatabase((sqlite) => {
-  const owner = sqlite.prepare<[string, string], { lease_epoch: number; session_epoch: number; worker_id: string; job_id: string }>(
-    `SELECT w.lease_epoch, s.lease_epoch AS session_epoch, s.worker_id, s.job_id FROM sessions s JOIN workers w ON w.id = s.worker_id
-     WHERE s.id = ? AND w.pool_id = ?`,
+  const owner = sqlite.prepare<[string, string], { lease_epoch: number; session_epoch: number; job_id: string; log_chars: number; log_dropped: number }>(
+    `SELECT w.lease_epoch, s.lease_epoch AS session_epoch, s.job_id, s.log_chars, s.log_dropped FROM sessions s JOIN workers w ON w.id = s.worker_id
+     WHERE s.id = ? AND s.worker_id = ?`,
   );
+  const action = sqlite.prepare<[string, string], { seq: number; log_chars: number }>("SELECT seq, log_chars FROM session_actions WHERE id = ? AND session_id = ?");
+  const stored = sqlite.prepare<[string, number], { one: number }>("SELECT 1 AS one FROM log_lines WHERE session_id = ? AND seq = ?");
   const insert = sqlite.prepare<[string, string, number, string | null, number, string]>(
     "INSERT OR IGNORE INTO log_lines (session_id, job_id, seq, action_id, time, line) VALUES (?, ?, ?, ?, ?, ?)",
   );
-  return sqlite.transaction((pool: PoolRow, request: LogsRequest) => {
-    const found = owner.get(request.sessionId, pool.id);
-    if (!found || found.worker_id !== request.workerId) throw new AppError("NOT_FOUND", `session ${request.sessionId} is not one of worker ${request.workerId}'s`);
+  const actionChars = sqlite.prepare<[number, string]>("UPDATE session_actions SET log_chars = ? WHERE id = ?");
+  const sessionChars = sqlite.prepare<[number, number, string]>("UPDATE sessions SET log_chars = ?, log_dropped = ? WHERE id = ?");
+
+  return sqlite.transaction((caller: WorkerIdentity, request: LogsRequest, caps: Caps) => {
+    const found = owner.get(request.sessionId, caller.workerId);
+    if (!found) throw new AppError("NOT_FOUND", `session ${request.sessionId} is not one of worker ${caller.workerId}'s`);
     if (found.lease_epoch !== request.leaseEpoch || found.session_epoch !== request.leaseEpoch) {
-      throw new AppError("LEASE_CONFLICT", `lease ${request.leaseEpoch} of worker ${request.workerId} is no longer valid`);
+      throw new AppError("LEASE_CONFLICT", `lease ${request.leaseEpoch} of worker ${caller.workerId} is no longer valid`);
     }
+    // Only a count within a line's length of its cap can have been refused before: then its marker tells.
+    const closed = (chars: number, cap: number, markerSeq: number) => chars + MAX_LOG_LINE_CHARS > cap && stored.get(request.sessionId, markerSeq) !== undefined;
+    const session = { chars: found.log_chars, dropped: found.log_dropped, closed: closed(found.log_chars, caps.session, SESSION_MARKER_SEQ) };
     let through = -1;
+    let storedCount = 0;
+    const actions = new Map<string, ActionBudget | null>();
+    const budgetOf = (actionId: string): ActionBudget | null => {
+      if (!actions.has(actionId)) {
+        const row = action.get(actionId, request.sessionId);
+        const budget = row && { id: actionId, seq: row.seq, chars: row.log_chars, before: row.log_chars, closed: closed(row.log_chars, caps.action, actionMarkerSeq(row.seq)) };
+        actions.set(actionId, budget ?? null);
+      }
+      return actions.get(actionId) ?? null;
+    };
+    const mark = (kind: CapKind, seq: number, budget: ActionBudget | null, time: number): void => {
+      const text = capReachedMarker(kind, kind === "action" ? caps.action : caps.session);
+      if (insert.run(request.sessionId, found.job_id, seq, budget?.id ?? null, time, text).changes === 0) return;
+      session.chars += text.length;
+      if (budget) budget.chars += text.length;
+      storedCount++;
+    };
+
     for (const line of request.lines) {
-      insert.run(request.sessionId, found.job_id, line.seq, line.actionId, line.time, line.line);
       through = Math.max(through, line.seq);
+      // A line naming an action of another Session would show in that action's log: it counts as the Session's own.
+      const budget = line.actionId === null ? null : budgetOf(line.actionId);
+      const length = line.line.length;
+      const overSession = session.closed || session.chars + length > caps.session;
+      if (!overSession && (budget === null || (!budget.closed && budget.chars + length <= caps.action))) {
+        if (insert.run(request.sessionId, found.job_id, line.seq, budget?.id ?? null, line.time, line.line).changes === 0) continue;
+        session.chars += length;
+        if (budget) budget.chars += length;
+        storedCount++;
+        continue;
+      }
+      // Refused: unless it is a line stored before (an upload sent again), count it and mark the cap
+      // once. A refused line sent again is counted again: it left nothing to recognise it by.
+      if (stored.get(request.sessionId, line.seq)) continue;
+      session.dropped++;
+      const actionMarkerFits = budget !== null && !overSession && session.chars + capReachedMarker("action", caps.action).length <= caps.session;
+      if (actionMarkerFits) {
+        if (!budget.closed) mark("action", actionMarkerSeq(budget.seq), budget, line.time);
+        budget.closed = true;
+      } else if (!session.closed) {
+        mark("Session", SESSION_MARKER_SEQ, budget, line.time);
+        session.closed = true;
+      }
     }
-    return { through, jobId: found.job_id };
+    for (const budget of actions.values()) if (budget && budget.chars !== budget.before) actionChars.run(budget.chars, budget.id);
+    if (session.chars !== found.log_chars || session.dropped !== found.log_dropped) sessionChars.run(session.chars, session.dropped, request.sessionId);
+    return { through, jobId: found.job_id, storedCount };
   });
 });
 
-export function ingestLogs(farm: Farm, pool: PoolRow, request: LogsRequest): LogsResponse {
-  const { through, jobId } = storeLines(farm.store.sqlite)(pool, request);
-  if (request.lines.length > 0) farm.events.emit("logs", { sessionId: request.sessionId, jobId } satisfies LogsEvent);
+/** `caller`: the worker the request's credential belongs to (authenticate-worker.ts). */
+export function ingestLogs(farm: Farm, caller: WorkerIdentity, request: LogsRequest): LogsResponse {
+  checkSpeaksFor(caller, request.workerId);
+  const caps = { action: farm.settings.logCapActionChars, session: farm.settings.logCapSessionChars };
+  const { through, jobId, storedCount } = storeLines(farm.store.sqlite)(caller, request, caps);
+  if (storedCount > 0) farm.events.emit("logs", { sessionId: request.sessionId, jobId } satisfies LogsEvent);
   return { acknowledgedThrough: through };
 }

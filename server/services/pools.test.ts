@@ -8,8 +8,8 @@ import { SYSTEM_ACTOR } from "./audit";
 const JOB = "specificationVersion: jobtemplate-2023-09\nname: J\nsteps:\n- name: S\n  script:\n    actions:\n      onRun: {command: echo}\n";
 
 describe("pools", () => {
-  it("stores only the token's hash; the token authenticates, a rotated one no longer does", () => {
-    const t = testFarm();
+  it("stores only the token's hash; the token authenticates, a rotated one only until its grace period ends", () => {
+    const t = testFarm({ rotationGraceMinutes: 60 });
     const { poolId, token } = createPool(t.farm, { name: "gpu" }, SYSTEM_ACTOR);
     const stored = t.farm.store.sqlite.prepare<[string], { token_hash: string }>("SELECT token_hash FROM pools WHERE id = ?").get(poolId)?.token_hash;
     expect(stored).toBe(hashToken(token));
@@ -20,8 +20,17 @@ describe("pools", () => {
     const rotated = rotatePoolToken(t.farm, poolId, SYSTEM_ACTOR).token;
     expect(rotatedAt()).toBe(t.farm.now());
     expect(rotated).not.toBe(token);
+    expect(authenticatePool(t.farm, rotated)).toMatchObject({ id: poolId, generation: 2 });
+    // The previous token still enrolls during the grace period, as the previous generation.
+    t.clock.now += 59 * 60_000;
+    expect(authenticatePool(t.farm, token)).toMatchObject({ id: poolId, generation: 1 });
+    t.clock.now += 2 * 60_000;
     expect(authenticatePool(t.farm, token)).toBeNull();
     expect(authenticatePool(t.farm, rotated)?.id).toBe(poolId);
+    // A second rotation ends the first token's grace at once.
+    const again = rotatePoolToken(t.farm, poolId, SYSTEM_ACTOR).token;
+    expect(authenticatePool(t.farm, rotated)?.generation).toBe(2);
+    expect(authenticatePool(t.farm, again)?.generation).toBe(3);
   });
 
   it("refuses duplicate and malformed names", () => {

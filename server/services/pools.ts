@@ -9,6 +9,8 @@
  * they are refused and enroll again with the new token (the agent rereads its token file).
  */
 import { randomBytes } from "node:crypto";
+import { chmodSync, existsSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { hashSecret, newSecret, sameHash } from "../auth/secrets";
 import { perDatabase } from "../db/per-database";
 import { POOL_NAME } from "../../lib/farm/pool-name";
@@ -48,12 +50,19 @@ export function ensurePool(farm: Farm, name: string, token: string, actor: Actor
   return { poolId: row.id, created: false, tokenMatches: authenticatePool(farm, token)?.id === row.id };
 }
 
-export function rotatePoolToken(farm: Farm, poolId: string, actor: Actor): { token: string; previousValidUntil: number } {
+/** The file `loom serve`'s local workers read the local pool's token from (server/cli/data-folder.ts). */
+export const LOCAL_POOL_TOKEN_FILE = "local-pool.token";
+
+/**
+ * A new enrollment token for the pool. For the local pool, the new token is also written to the
+ * data folder's token file, so `loom serve`'s own workers keep enrolling after the grace period.
+ */
+export function rotatePoolToken(farm: Farm, poolId: string, actor: Actor): { token: string; previousValidUntil: number; savedTo: string | null } {
   const token = newSecret("enrollment");
   const now = farm.now();
   const until = now + farm.settings.rotationGraceMinutes * 60_000;
   const sqlite = farm.store.sqlite;
-  sqlite.transaction(() => {
+  const name = sqlite.transaction(() => {
     const changed = sqlite
       .prepare(
         `UPDATE pools SET previous_token_hash = token_hash, previous_token_expires_at = ?, token_hash = ?, token_rotated_at = ?, token_generation = token_generation + 1
@@ -62,9 +71,22 @@ export function rotatePoolToken(farm: Farm, poolId: string, actor: Actor): { tok
       .run(until, hashToken(token), now, poolId).changes;
     if (changed === 0) throw new AppError("NOT_FOUND", `no pool ${poolId}`);
     audit(farm, actor, { action: "pool.rotate-token", target: { kind: "pool", id: poolId }, after: { previousValidUntil: until } });
+    return sqlite.prepare<[string], { name: string }>("SELECT name FROM pools WHERE id = ?").get(poolId)!.name;
   })();
+  const savedTo = name === farm.settings.localPoolName ? saveLocalPoolToken(farm, token) : null;
   farm.events.emit("pools");
-  return { token, previousValidUntil: until };
+  return { token, previousValidUntil: until, savedTo };
+}
+
+function saveLocalPoolToken(farm: Farm, token: string): string | null {
+  if (!farm.settings.dataDir) return null;
+  const file = join(farm.settings.dataDir, LOCAL_POOL_TOKEN_FILE);
+  if (!existsSync(file)) return null;
+  const temp = `${file}.${process.pid}.tmp`;
+  writeFileSync(temp, `${token}\n`, { mode: 0o600 });
+  chmodSync(temp, 0o600);
+  renameSync(temp, file);
+  return file;
 }
 
 /** A disabled pool's workers get no new work, and no longer count for NOT_COMPATIBLE. */

@@ -1,9 +1,12 @@
 /**
  * jobs.preview through createCaller against a real migrated SQLite: steps with dependencies,
  * task and chunk counts, which pools can run each step (and why not), located errors, and that
- * nothing is written.
+ * nothing is written. Over real HTTP: a preview that would check for a minute leaves the server
+ * answering, and ends with the farm's budget.
  */
 import { describe, expect, it } from "vitest";
+import { Client, httpFarm, person, tokenOf } from "../auth/http-test-support";
+import { slowTemplate } from "../checks/check-test-support";
 import { appRouter } from "../router/index";
 import { createCallerFactory } from "../router/trpc";
 import { LINUX_WORKER, testFarm } from "./farm-test-support";
@@ -99,5 +102,41 @@ describe("jobs.preview", () => {
     const badValue = await api.jobs.preview({ ...text(JOB), parameterValues: { Frames: "0" } });
     expect(badValue).toMatchObject({ ok: false, errors: [{ origin: "parameters", path: expect.stringMatching(/Frames/), message: expect.stringMatching(/below the minimum 1/) }] });
     expect((await api.jobs.list({})).total).toBe(0);
+  });
+});
+
+describe("a preview that would take a minute to check (issue 10: the 48.6 s preview)", () => {
+  it("leaves the server answering jobs.list within 200 ms throughout, and ends with the budget's error", async () => {
+    const h = await httpFarm({ checkTimeoutSeconds: 3 });
+    const artist = new Client(h.url, { token: tokenOf(h.farm, await person(h.farm, "ana", "artist"), "artist", "submit").token });
+    const viewer = new Client(h.url, { token: tokenOf(h.farm, await person(h.farm, "vic", "viewer"), "viewer", "read").token });
+    // The first call of a process compiles and prepares what every later call reuses: not measured.
+    expect((await viewer.query("jobs.list", {})).status).toBe(200);
+    // Without the check threads these 20 steps hold the event loop for about a minute.
+    const preview = artist.mutation<{ ok: boolean; errors: unknown[] }>("jobs.preview", { template: { text: slowTemplate(20), format: "yaml" } });
+    let done = false;
+    void preview.finally(() => (done = true));
+    let worst = 0;
+    let answers = 0;
+    const T0 = performance.now();
+    while (!done) {
+      // Measured from when the call was due, so a stall between calls counts too.
+      const due = performance.now();
+      const list = await viewer.query<{ total: number }>("jobs.list", {});
+      expect(list.status).toBe(200);
+      answers++;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      worst = Math.max(worst, performance.now() - due - 50);
+      if (performance.now() - due - 50 > 80) console.log("LAG", (performance.now() - due - 50).toFixed(0), "at", (due - T0).toFixed(0));
+    }
+    const answer = await preview;
+    expect(answer.status).toBe(200);
+    expect(answer.data).toEqual({
+      ok: false,
+      errors: [{ path: "", line: 1, column: 1, origin: "template", message: expect.stringMatching(/^checking this template took longer than 3 s, this farm's limit/) }],
+    });
+    console.log("WORST", worst.toFixed(1), "answers", answers, "total", (performance.now() - T0).toFixed(0));
+    expect(answers).toBeGreaterThan(10);
+    expect(worst).toBeLessThan(200);
   });
 });

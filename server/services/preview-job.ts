@@ -2,13 +2,14 @@
  * A submission checked without writing anything (the portal's Preview): everything submitJob
  * would refuse, or the job's name, its steps with their dependencies, task and chunk counts, and
  * for each step which pools can run it and, when one cannot, why — with the same host requirement
- * matching that holds steps NOT_COMPATIBLE on the farm (lib/openjd/capabilities).
+ * matching that holds steps NOT_COMPATIBLE on the farm (lib/openjd/capabilities). The checking
+ * runs on a check thread within the farm's budget (server/checks/run-checks.ts).
  */
 import type { WorkerStatus } from "../../lib/farm/statuses";
 import { matchHostRequirements, type HostRequirements, type WorkerCapabilities } from "../../lib/openjd/capabilities";
-import type { JobStep } from "../../lib/openjd/job/types";
+import { validateOffLoop } from "../checks/run-checks";
 import type { Farm } from "./farm";
-import { validateSubmission, type SubmitError, type SubmitJobInput } from "./submit-job";
+import type { SubmitError, SubmitJobInput } from "./submit-job";
 
 export interface PoolMembers {
   id: string;
@@ -46,31 +47,25 @@ export type PreviewResult = { ok: true; name: string; taskCount: number; steps: 
 
 const OFFLINE: ReadonlySet<WorkerStatus> = new Set<WorkerStatus>(["STOPPED", "NOT_RESPONDING"]);
 
-export function previewJob(farm: Farm, input: SubmitJobInput): PreviewResult {
-  const valid = validateSubmission(input);
+export async function previewJob(farm: Farm, input: SubmitJobInput): Promise<PreviewResult> {
+  const valid = await validateOffLoop(farm, input.owner?.userId ?? "anonymous", input);
   if (!valid.ok) return valid;
   const pools = readPools(farm);
+  const { plan } = valid;
   return {
     ok: true,
-    name: valid.job.name,
-    taskCount: valid.taskCount,
-    steps: valid.job.steps.map((step) => ({
+    name: plan.name,
+    taskCount: plan.taskCount,
+    steps: plan.runOrder.map((index) => plan.steps[index]!).map((step) => ({
       name: step.name,
       dependencies: step.dependencies,
-      taskCount: step.parameterSpace.count,
-      chunked: step.chunking !== null,
-      chunk: chunkOf(step),
+      taskCount: step.taskCount,
+      chunked: step.chunked,
+      chunk: step.chunk,
       hostRequirements: step.hostRequirements,
       pools: poolFits(step.hostRequirements, pools),
     })),
   };
-}
-
-function chunkOf(step: JobStep): PreviewStep["chunk"] {
-  if (step.chunking === null) return null;
-  const { parameter, defaultTaskCount } = step.chunking;
-  const items = step.taskParameters.find((p) => p.name === parameter)?.valueCount ?? 0;
-  return { parameter, items, itemsPerChunk: defaultTaskCount };
 }
 
 /** Whether each pool has a worker that can run a step with these host requirements, and if not, why. */

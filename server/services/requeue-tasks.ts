@@ -1,35 +1,40 @@
 /**
  * Requeue runs the target's tasks again from the start, whatever their state (running ones are
  * canceled on their worker first); retry-failed requeues only FAILED tasks. Both reset the
- * retry budgets, and a job that had failed or been canceled becomes active again.
+ * retry budgets, and a job that had failed or been canceled becomes active again once its tasks
+ * have moved (in chunks: task-target.ts).
  */
 import type { AuditAction } from "../../lib/farm/audit-actions";
+import type { TaskStatus } from "../../lib/farm/statuses";
 import { audit, type Actor } from "./audit";
 import type { Farm } from "./farm";
+import { withJobLock } from "./job-lock";
 import { describeTarget, moveTasks, resolveTarget, type TaskTarget } from "./task-target";
 
 const RESET = ", worker_id = NULL, session_id = NULL, failure_count = 0, interruption_count = 0, progress = NULL, status_message = NULL, started_at = NULL, ended_at = NULL";
 
-function requeue(farm: Farm, target: TaskTarget, from: readonly string[], actor: Actor, action: AuditAction): { changed: number } {
-  const sqlite = farm.store.sqlite;
-  const changed = farm.tasks.transaction(() => {
-    const resolved = resolveTarget(farm, target);
-    const moved = moveTasks(farm, resolved, from, "PENDING", RESET);
-    if (moved > 0) {
-      sqlite.prepare("UPDATE jobs SET canceled = 0, ended_at = NULL, failed_task_count = (SELECT COUNT(*) FROM tasks WHERE job_id = ? AND status = 'FAILED') WHERE id = ?").run(target.jobId, target.jobId);
-      farm.tasks.settleJob(target.jobId, farm.now());
-    }
-    audit(farm, actor, { action, target: { kind: "job", id: target.jobId }, after: { ...describeTarget(target), changed: moved } });
-    return moved;
+function requeue(farm: Farm, target: TaskTarget, from: readonly TaskStatus[], actor: Actor, action: AuditAction): Promise<{ changed: number }> {
+  return withJobLock(farm, target.jobId, async () => {
+    const resolved = farm.tasks.transaction(() => resolveTarget(farm, target));
+    const changed = await moveTasks(farm, resolved, from, "PENDING", RESET);
+    farm.tasks.transaction(() => {
+      if (changed > 0) {
+        farm.store.sqlite
+          .prepare("UPDATE jobs SET canceled = 0, ended_at = NULL, failed_task_count = (SELECT COUNT(*) FROM tasks WHERE job_id = ? AND status = 'FAILED') WHERE id = ?")
+          .run(target.jobId, target.jobId);
+        farm.tasks.settleJob(target.jobId, farm.now());
+      }
+      audit(farm, actor, { action, target: { kind: "job", id: target.jobId }, after: { ...describeTarget(target), changed } });
+    });
+    farm.events.emit("jobs", [target.jobId]);
+    return { changed };
   });
-  farm.events.emit("jobs", [target.jobId]);
-  return { changed };
 }
 
-export function requeueTasks(farm: Farm, target: TaskTarget, actor: Actor): { changed: number } {
+export function requeueTasks(farm: Farm, target: TaskTarget, actor: Actor): Promise<{ changed: number }> {
   return requeue(farm, target, ["READY", "ASSIGNED", "RUNNING", "SUCCEEDED", "FAILED", "CANCELED", "NOT_COMPATIBLE"], actor, "job.requeue");
 }
 
-export function retryFailedTasks(farm: Farm, target: TaskTarget, actor: Actor): { changed: number } {
+export function retryFailedTasks(farm: Farm, target: TaskTarget, actor: Actor): Promise<{ changed: number }> {
   return requeue(farm, target, ["FAILED"], actor, "job.retry");
 }

@@ -1,11 +1,25 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { asc, eq } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from "vitest";
 import { createJob } from "../../lib/openjd/job/create-job";
 import { parameterValueToJson } from "../../lib/openjd/job/parameter-values";
 import { checkTemplateText } from "../../lib/openjd/template";
 import { openStore, type Store } from "../db/connection";
 import { jobs, steps, tasks } from "../db/schema";
-import { submitJob, type SubmitJobInput } from "./submit-job";
+import { contextAs } from "../auth/test-principals";
+import { productTemplate } from "../checks/check-test-support";
+import { appRouter } from "../router/index";
+import { createCallerFactory } from "../router/trpc";
+import { SYSTEM_ACTOR } from "./audit";
+import { cancelTasks } from "./cancel-tasks";
+import { createFarm } from "./farm";
+import { FarmLoop } from "./farm-loop";
+import { LINUX_WORKER, testFarm } from "./farm-test-support";
+import { registerWorker } from "./register-worker";
+import { submitJob, submitToFarm, type SubmitJobInput } from "./submit-job";
 
 const RENDER = `specificationVersion: jobtemplate-2023-09
 name: "Render {{Param.Scene}}"
@@ -286,3 +300,93 @@ steps:
     expect(stepTasks("job-abcdefghij:0").map((t) => JSON.parse(t.parameters))).toEqual([...step.parameterSpace].map((set) => ({ ...set })));
   });
 });
+
+describe("submitToFarm (checked on a thread, written in slices)", () => {
+  const rowsOf = (s: Store, jobId: string) => ({
+    job: s.sqlite.prepare("SELECT name, status, counts, task_count, priority, parameters FROM jobs WHERE id = ?").get(jobId),
+    steps: s.sqlite.prepare("SELECT step_index, name, status, counts, task_count, environment_stack, host_requirements FROM steps WHERE job_id = ? ORDER BY step_index").all(jobId),
+    tasks: s.sqlite.prepare("SELECT step_id, task_index, parameters, status FROM tasks WHERE job_id = ? ORDER BY id").all(jobId),
+  });
+
+  it("writes exactly the rows submitJob writes", async () => {
+    const t = testFarm();
+    const farmInput = { ...input(), ids: { jobId: () => "job-abcdefghij" } };
+    const result = await submitToFarm(t.farm, farmInput);
+    expect(result).toEqual({ ok: true, jobId: "job-abcdefghij", taskCount: 21 });
+    submitJob(store, input());
+    expect(rowsOf(t.farm.store, "job-abcdefghij")).toEqual(rowsOf(store, "job-abcdefghij"));
+    expect(t.farm.store.sqlite.prepare("SELECT COUNT(*) AS n FROM server_state WHERE key LIKE 'job-creating:%'").get()).toEqual({ n: 0 });
+  });
+
+  it("lists a job being created as PENDING with no tasks; a cancel of it waits until it is whole", async () => {
+    const t = testFarm();
+    const creating = submitToFarm(t.farm, { ...input({ template: { text: productTemplate(200, 200), format: "yaml" } }), ids: { jobId: () => "job-bigbigbigb" } });
+    const job = () => t.farm.store.sqlite.prepare<[], { status: string; task_count: number }>("SELECT status, task_count FROM jobs").get();
+    while (!job()) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(job()).toEqual({ status: "PENDING", task_count: 0 });
+    const canceled = cancelTasks(t.farm, { jobId: "job-bigbigbigb" }, SYSTEM_ACTOR);
+    expect(await creating).toEqual({ ok: true, jobId: "job-bigbigbigb", taskCount: 40_000 });
+    expect(await canceled).toEqual({ changed: 40_000 });
+    expect(job()).toEqual({ status: "CANCELED", task_count: 40_000 });
+    const actions = t.farm.store.sqlite.prepare("SELECT action FROM audit_log WHERE target_id = 'job-bigbigbigb' ORDER BY id").pluck().all();
+    expect(actions).toEqual(["job.cancel"]);
+  });
+
+  it("holds a step no worker can run NOT_COMPATIBLE from the start", async () => {
+    const t = testFarm();
+    registerWorker(t.farm, t.pool, { ...LINUX_WORKER("small"), capabilities: { ...LINUX_WORKER("small").capabilities, amounts: { "amount.worker.vcpu": 1 } } });
+    const result = await submitToFarm(t.farm, input());
+    if (!result.ok) throw new Error(JSON.stringify(result.errors));
+    const [render] = t.farm.store.sqlite.prepare<[string], { status: string; incompatible_reason: string | null }>("SELECT status, incompatible_reason FROM steps WHERE job_id = ? ORDER BY step_index").all(result.jobId);
+    expect(render).toEqual({ status: "NOT_COMPATIBLE", incompatible_reason: expect.stringMatching(/amount\.worker\.vcpu/) });
+  });
+});
+
+describe("a 1,000,000-task job on a file database", () => {
+  it("is submitted and canceled without stalling the event loop over 200 ms, its counts right after each", { timeout: 300_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), "loom-million-"));
+    const fileStore = openStore(join(dir, "loom.db"));
+    const farm = createFarm(fileStore, { settings: { dataDir: dir } });
+    // As the server runs it: the background loop (and its WAL checkpoint thread).
+    const loop = new FarmLoop(farm, 60_000);
+    loop.start();
+    onTestFinished(async () => {
+      await loop.stop();
+      fileStore.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    const api = createCallerFactory(appRouter)(contextAs(farm, "wrangler"));
+    const counts = (jobId: string) => {
+      const job = fileStore.sqlite.prepare<[string], { status: string; counts: string; task_count: number }>("SELECT status, counts, task_count FROM jobs WHERE id = ?").get(jobId)!;
+      const step = fileStore.sqlite.prepare<[string], { counts: string }>("SELECT counts FROM steps WHERE job_id = ?").get(jobId)!;
+      const actual = fileStore.sqlite.prepare<[string], { status: string; n: number }>("SELECT status, COUNT(*) AS n FROM tasks WHERE job_id = ? GROUP BY status").all(jobId);
+      return { status: job.status, taskCount: job.task_count, job: nonZero(job.counts), step: nonZero(step.counts), rows: Object.fromEntries(actual.map((r) => [r.status, r.n])) };
+    };
+    const lag = monitorEventLoopDelay({ resolution: 10 });
+
+    lag.enable();
+    const submitted = await api.jobs.submit({ template: { text: productTemplate(1000, 1000), format: "yaml" } });
+    lag.disable();
+    if (!submitted.ok) throw new Error(JSON.stringify(submitted.errors));
+    const submitStall = lag.max / 1e6;
+    expect(counts(submitted.jobId)).toEqual({ status: "READY", taskCount: 1_000_000, job: { READY: 1_000_000 }, step: { READY: 1_000_000 }, rows: { READY: 1_000_000 } });
+
+    lag.reset();
+    lag.enable();
+    const canceled = await api.jobs.cancel({ jobId: submitted.jobId });
+    lag.disable();
+    const cancelStall = lag.max / 1e6;
+    expect(canceled).toEqual({ changed: 1_000_000 });
+    expect(counts(submitted.jobId)).toEqual({ status: "CANCELED", taskCount: 1_000_000, job: { CANCELED: 1_000_000 }, step: { CANCELED: 1_000_000 }, rows: { CANCELED: 1_000_000 } });
+    const audit = fileStore.sqlite.prepare("SELECT action, after FROM audit_log WHERE target_id = ? ORDER BY id").all(submitted.jobId) as Array<{ action: string; after: string }>;
+    expect(audit.map((a) => [a.action, JSON.parse(a.after)])).toEqual([
+      ["job.submit", { name: "product", tasks: 1_000_000, priority: 50, initialState: "READY" }],
+      ["job.cancel", { changed: 1_000_000 }],
+    ]);
+    expect(Math.max(submitStall, cancelStall), `longest stall: submitting ${submitStall.toFixed(0)} ms, canceling ${cancelStall.toFixed(0)} ms`).toBeLessThan(200);
+  });
+});
+
+function nonZero(json: string): Record<string, number> {
+  return Object.fromEntries(Object.entries(JSON.parse(json) as Record<string, number>).filter(([, n]) => n > 0));
+}

@@ -1,32 +1,45 @@
 /**
  * Suspend and resume. Suspending stops dispatch of the target's waiting tasks and cancels the
  * running ones (they come back as SUSPENDED and run again after resume); resuming makes them
- * PENDING again, and READY as their dependencies allow. Both are idempotent.
+ * PENDING again, and READY as their dependencies allow. Both are idempotent. The job's switch
+ * flips first, then its tasks move in chunks (task-target.ts).
  */
+import type { TaskStatus } from "../../lib/farm/statuses";
+import type { AuditAction } from "../../lib/farm/audit-actions";
 import { audit, type Actor } from "./audit";
 import type { Farm } from "./farm";
+import { withJobLock } from "./job-lock";
 import { describeTarget, moveTasks, resolveTarget, type TaskTarget } from "./task-target";
 
-export function suspendTasks(farm: Farm, target: TaskTarget, actor: Actor): { changed: number } {
-  const changed = farm.tasks.transaction(() => {
-    const resolved = resolveTarget(farm, target);
-    if (!target.stepId && !target.taskIds) farm.store.sqlite.prepare("UPDATE jobs SET suspended = 1 WHERE id = ?").run(target.jobId);
-    const moved = moveTasks(farm, resolved, ["PENDING", "READY", "ASSIGNED", "RUNNING"], "SUSPENDED", ", worker_id = NULL, session_id = NULL");
-    audit(farm, actor, { action: "job.suspend", target: { kind: "job", id: target.jobId }, after: { ...describeTarget(target), changed: moved } });
-    return moved;
-  });
-  farm.events.emit("jobs", [target.jobId]);
-  return { changed };
+interface Switch {
+  suspended: 0 | 1;
+  from: readonly TaskStatus[];
+  to: TaskStatus;
+  extra: string;
+  action: AuditAction;
 }
 
-export function resumeTasks(farm: Farm, target: TaskTarget, actor: Actor): { changed: number } {
-  const changed = farm.tasks.transaction(() => {
-    const resolved = resolveTarget(farm, target);
-    if (!target.stepId && !target.taskIds) farm.store.sqlite.prepare("UPDATE jobs SET suspended = 0 WHERE id = ?").run(target.jobId);
-    const moved = moveTasks(farm, resolved, ["SUSPENDED"], "PENDING");
-    audit(farm, actor, { action: "job.resume", target: { kind: "job", id: target.jobId }, after: { ...describeTarget(target), changed: moved } });
-    return moved;
+const SUSPEND: Switch = { suspended: 1, from: ["PENDING", "READY", "ASSIGNED", "RUNNING"], to: "SUSPENDED", extra: ", worker_id = NULL, session_id = NULL", action: "job.suspend" };
+const RESUME: Switch = { suspended: 0, from: ["SUSPENDED"], to: "PENDING", extra: "", action: "job.resume" };
+
+function flip(farm: Farm, target: TaskTarget, actor: Actor, how: Switch): Promise<{ changed: number }> {
+  return withJobLock(farm, target.jobId, async () => {
+    const resolved = farm.tasks.transaction(() => {
+      const found = resolveTarget(farm, target);
+      if (!target.stepId && !target.taskIds) farm.store.sqlite.prepare("UPDATE jobs SET suspended = ? WHERE id = ?").run(how.suspended, target.jobId);
+      return found;
+    });
+    const changed = await moveTasks(farm, resolved, how.from, how.to, how.extra);
+    audit(farm, actor, { action: how.action, target: { kind: "job", id: target.jobId }, after: { ...describeTarget(target), changed } });
+    farm.events.emit("jobs", [target.jobId]);
+    return { changed };
   });
-  farm.events.emit("jobs", [target.jobId]);
-  return { changed };
+}
+
+export function suspendTasks(farm: Farm, target: TaskTarget, actor: Actor): Promise<{ changed: number }> {
+  return flip(farm, target, actor, SUSPEND);
+}
+
+export function resumeTasks(farm: Farm, target: TaskTarget, actor: Actor): Promise<{ changed: number }> {
+  return flip(farm, target, actor, RESUME);
 }

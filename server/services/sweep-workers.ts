@@ -1,9 +1,20 @@
 /**
- * Declaring silent workers lost (the scheduler's periodic sweep; anchors-scheduling §0 item 13):
- * a worker that has not synced within the timeout becomes NOT_RESPONDING, its lease epoch moves
- * on (so its late reports are refused), its running actions become INTERRUPTED and their tasks
- * go back to READY on the interruption budget.
+ * The scheduler's periodic sweeps over workers (anchors-scheduling §0 item 13, issue 10):
+ *
+ * - a worker that has not synced within the timeout becomes NOT_RESPONDING: its lease epoch moves
+ *   on (so its late reports are refused), its running actions become INTERRUPTED and their tasks
+ *   go back to READY on the interruption budget;
+ * - a worker that keeps syncing but holds assigned work it never starts (nothing RUNNING in the
+ *   Session, no report for assignedTimeoutSeconds) loses those tasks: they go back to READY on the
+ *   interruption budget and its next sync tells it to cancel them (a worker hoarding tasks, or
+ *   one whose agent is wedged, cannot keep them from the farm). An environment that takes long to
+ *   enter is RUNNING, so it is never caught by this;
+ * - a worker not seen for workerRetentionHours is removed: no longer listed or counted, its
+ *   credential revoked (it enrolls again with its pool's token if it ever comes back).
  */
+import type Database from "better-sqlite3";
+import { perDatabase } from "../db/per-database";
+import { audit, SYSTEM_ACTOR } from "./audit";
 import type { Farm } from "./farm";
 
 /** Interrupts every open Session of the worker (inside the caller's farm.tasks.transaction); returns the jobs touched. */
@@ -22,22 +33,77 @@ export function interruptWorkerSessions(farm: Farm, workerId: string, now: numbe
   return [...jobs];
 }
 
-export function sweepWorkers(farm: Farm): { lost: string[] } {
+const statements = perDatabase((sqlite: Database.Database) => ({
+  silent: sqlite.prepare<[number], { id: string }>("SELECT id FROM workers WHERE last_heartbeat_at < ? AND status NOT IN ('NOT_RESPONDING', 'STOPPED') AND removed_at IS NULL"),
+  lose: sqlite.prepare<[string]>("UPDATE workers SET status = 'NOT_RESPONDING', lease_epoch = lease_epoch + 1 WHERE id = ?"),
+  live: sqlite.prepare<[], { id: string }>("SELECT id FROM workers WHERE status NOT IN ('NOT_RESPONDING', 'STOPPED') AND removed_at IS NULL"),
+  /** The first unfinished action of a Session (actions run in order: if it is ASSIGNED, nothing runs). */
+  firstOpen: sqlite.prepare<[string], { seq: number; status: string; assigned_at: number | null }>(
+    "SELECT seq, status, assigned_at FROM session_actions WHERE session_id = ? AND status IN ('ASSIGNED', 'RUNNING') ORDER BY seq LIMIT 1",
+  ),
+  endedAt: sqlite.prepare<[string, number], { ended_at: number | null }>("SELECT ended_at FROM session_actions WHERE session_id = ? AND seq = ?"),
+  unseen: sqlite.prepare<[number], { id: string; name: string }>("SELECT id, name FROM workers WHERE last_heartbeat_at < ? AND removed_at IS NULL AND status IN ('NOT_RESPONDING', 'STOPPED')"),
+  remove: sqlite.prepare<[number, string]>("UPDATE workers SET removed_at = ?, credential_hash = NULL WHERE id = ?"),
+}));
+
+/** How often the stalled-work check runs (it reads every live worker's Session). */
+const STALLED_CHECK_MS = 15_000;
+const lastStalledCheck = new WeakMap<Farm, number>();
+
+/**
+ * Sessions of live workers that hold assigned work and have done nothing since the limit: the
+ * first unfinished action is ASSIGNED (so nothing runs), was assigned before the limit, and the
+ * action before it (if any) ended before the limit too.
+ */
+function stalledSessions(farm: Farm, now: number): Array<{ id: string; job_id: string }> {
+  const last = lastStalledCheck.get(farm);
+  if (last !== undefined && now - last < STALLED_CHECK_MS && now >= last) return [];
+  lastStalledCheck.set(farm, now);
+  const s = statements(farm.store.sqlite);
+  const before = now - farm.settings.assignedTimeoutSeconds * 1000;
+  const stalled: Array<{ id: string; job_id: string }> = [];
+  for (const worker of s.live.all()) {
+    for (const session of farm.sessions.unendedSessions(worker.id)) {
+      const first = s.firstOpen.get(session.id);
+      if (!first || first.status !== "ASSIGNED" || (first.assigned_at ?? now) >= before) continue;
+      const previous = first.seq > 0 ? s.endedAt.get(session.id, first.seq - 1) : undefined;
+      if (previous && (previous.ended_at ?? now) >= before) continue;
+      stalled.push(session);
+    }
+  }
+  return stalled;
+}
+
+export function sweepWorkers(farm: Farm): { lost: string[]; reclaimed: number; removed: string[] } {
   const now = farm.now();
-  const deadline = now - farm.settings.workerTimeoutSeconds * 1000;
-  const sqlite = farm.store.sqlite;
-  const { lost, jobs } = farm.tasks.transaction(() => {
-    const silent = sqlite
-      .prepare<[number], { id: string }>("SELECT id FROM workers WHERE last_heartbeat_at < ? AND status NOT IN ('NOT_RESPONDING', 'STOPPED')")
-      .all(deadline);
+  const s = statements(farm.store.sqlite);
+  const { lost, reclaimed, removed, jobs } = farm.tasks.transaction(() => {
     const touched = new Set<string>();
+    const silent = s.silent.all(now - farm.settings.workerTimeoutSeconds * 1000);
     for (const worker of silent) {
       for (const job of interruptWorkerSessions(farm, worker.id, now)) touched.add(job);
-      sqlite.prepare("UPDATE workers SET status = 'NOT_RESPONDING', lease_epoch = lease_epoch + 1 WHERE id = ?").run(worker.id);
+      s.lose.run(worker.id);
     }
-    return { lost: silent.map((w) => w.id), jobs: [...touched] };
+    let taken = 0;
+    for (const session of stalledSessions(farm, now)) {
+      // The actions stay ASSIGNED (the worker still holds them): its next sync is told to cancel them, as for any task taken away.
+      for (const action of farm.sessions.openActions(session.id)) {
+        const task = action.task_id === null ? undefined : farm.tasks.heldBy(action.task_id, session.id);
+        if (!task) continue;
+        farm.updates.interrupt(task);
+        taken++;
+        touched.add(session.job_id);
+      }
+    }
+    for (const jobId of touched) farm.tasks.settleJob(jobId, now);
+    const unseen = s.unseen.all(now - farm.settings.workerRetentionHours * 3_600_000);
+    for (const worker of unseen) {
+      s.remove.run(now, worker.id);
+      audit(farm, SYSTEM_ACTOR, { action: "worker.remove", target: { kind: "worker", id: worker.id }, detail: `${worker.name}: not seen for ${farm.settings.workerRetentionHours} h` });
+    }
+    return { lost: silent.map((w) => w.id), reclaimed: taken, removed: unseen.map((w) => w.id), jobs: [...touched] };
   });
-  if (lost.length > 0) farm.events.emit("workers");
+  if (lost.length > 0 || removed.length > 0 || reclaimed > 0) farm.events.emit("workers");
   if (jobs.length > 0) farm.events.emit("jobs", jobs);
-  return { lost };
+  return { lost, reclaimed, removed };
 }

@@ -8,12 +8,12 @@
  * commit, so nothing is acknowledged before it is durable.
  */
 import type { SyncRequest, SyncResponse } from "../../lib/farm/protocol";
+import type { WorkerIdentity } from "./authenticate-worker";
 import type { Farm } from "./farm";
-import type { PoolRow } from "./pools";
 import { syncWorker } from "./sync-worker";
 
 interface Pending {
-  pool: PoolRow;
+  caller: WorkerIdentity;
   request: SyncRequest;
   resolve: (response: SyncResponse) => void;
   reject: (error: unknown) => void;
@@ -28,9 +28,9 @@ class SyncBatcher {
 
   constructor(private readonly farm: Farm) {}
 
-  sync(pool: PoolRow, request: SyncRequest): Promise<SyncResponse> {
+  sync(caller: WorkerIdentity, request: SyncRequest): Promise<SyncResponse> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ pool, request, resolve, reject });
+      this.queue.push({ caller, request, resolve, reject });
       if (!this.scheduled) {
         this.scheduled = true;
         setImmediate(() => this.flush());
@@ -47,7 +47,7 @@ class SyncBatcher {
         this.farm.store.sqlite.transaction(() => {
           for (const item of batch) {
             try {
-              outcomes.push({ ok: true, response: syncWorker(this.farm, item.pool, item.request) });
+              outcomes.push({ ok: true, response: syncWorker(this.farm, item.caller, item.request) });
             } catch (error) {
               outcomes.push({ ok: false, error });
             }

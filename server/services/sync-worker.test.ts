@@ -261,7 +261,20 @@ describe("leases", () => {
   it("refuses a sync with an old lease epoch", () => {
     const t = testFarm();
     const worker = new SimulatedWorker(t, LINUX_WORKER("w"));
-    expect(() => syncWorker(t.farm, t.pool, { workerId: worker.workerId, leaseEpoch: worker.leaseEpoch + 1, sessions: [], actions: [], updates: [] })).toThrow(/no longer valid/);
+    expect(() => syncWorker(t.farm, worker.identity, { workerId: worker.workerId, leaseEpoch: worker.leaseEpoch + 1, sessions: [], actions: [], updates: [] })).toThrow(/no longer valid/);
+  });
+
+  it("refuses a report for another worker, whatever lease epoch it names; the real worker's report counts", () => {
+    const t = testFarm();
+    const jobId = submit(t, "specificationVersion: jobtemplate-2023-09\nname: J\nsteps:\n- name: S\n  script:\n    actions:\n      onRun: {command: echo}\n");
+    const real = new SimulatedWorker(t, LINUX_WORKER("real"), () => "hold");
+    const forger = new SimulatedWorker(t, LINUX_WORKER("forger"));
+    const [actionId] = real.sync().assignments[0]!.actions.map((a) => a.actionId);
+    const forged = { workerId: real.workerId, leaseEpoch: real.leaseEpoch, sessions: [], actions: [], updates: [{ actionId: actionId!, status: "FAILED" as const, exitCode: 1 }] };
+    expect(() => syncWorker(t.farm, forger.identity, forged)).toThrow(`this credential belongs to worker ${forger.workerId}, not ${real.workerId}`);
+    real.finish(actionId!, { status: "SUCCEEDED", exitCode: 0 });
+    real.runUntilIdle();
+    expect(jobCounts(t, jobId)).toEqual(["SUCCEEDED:1"]);
   });
 });
 

@@ -1,7 +1,8 @@
 /**
- * A worker's heartbeat (`POST /api/worker/sync`), in one transaction: check its lease, apply its
- * reports, send again anything it never received, tell it what to cancel, and — when it has
- * nothing outstanding — give it its next piece of work. One piece at a time: the worker syncs at
+ * A worker's heartbeat (`POST /api/worker/sync`), in one transaction: check that the report is
+ * the caller's own (its credential's worker) and that its lease holds, apply its reports, send
+ * again anything it never received, tell it what to cancel, and — when it has nothing
+ * outstanding — give it its next piece of work. One piece at a time: the worker syncs at
  * once when an action ends, so a Session is fed task after task without entering its
  * environments again. (A Session that ends with nothing to exit ends within the answer that
  * opens the next one: Dispatcher.next.)
@@ -12,8 +13,8 @@ import type { WorkerCapabilities } from "../../lib/openjd/capabilities";
 import { perDatabase } from "../db/per-database";
 import type { SessionRow } from "../scheduler/session-store";
 import { AppError } from "./errors";
+import { checkSpeaksFor, type WorkerIdentity } from "./authenticate-worker";
 import type { Farm } from "./farm";
-import type { PoolRow } from "./pools";
 
 interface WorkerRow {
   id: string;
@@ -31,23 +32,25 @@ interface WorkerRow {
  * one more page written by every sync transaction.
  */
 const workerStatements = perDatabase((sqlite) => ({
-  worker: sqlite.prepare<[string, string], WorkerRow>("SELECT id, pool_id, status, capabilities, lease_epoch, drain, disabled FROM workers WHERE id = ? AND pool_id = ?"),
+  worker: sqlite.prepare<[string], WorkerRow>("SELECT id, pool_id, status, capabilities, lease_epoch, drain, disabled FROM workers WHERE id = ?"),
   heartbeat: sqlite.prepare<[number, string]>("UPDATE workers SET last_heartbeat_at = ? WHERE id = ?"),
   heartbeatAndStatus: sqlite.prepare<[number, WorkerStatus, string]>("UPDATE workers SET last_heartbeat_at = ?, status = ? WHERE id = ?"),
 }));
 
-export function syncWorker(farm: Farm, pool: PoolRow, request: SyncRequest): SyncResponse {
+/** `caller`: the worker the request's credential belongs to (authenticate-worker.ts). */
+export function syncWorker(farm: Farm, caller: WorkerIdentity, request: SyncRequest): SyncResponse {
+  checkSpeaksFor(caller, request.workerId);
   const now = farm.now();
   const touched = new Set<string>();
-  const response = farm.tasks.transaction(() => syncInTransaction(farm, pool, request, now, touched));
+  const response = farm.tasks.transaction(() => syncInTransaction(farm, caller, request, now, touched));
   if (touched.size > 0) farm.events.emit("jobs", [...touched]);
   return response;
 }
 
-function syncInTransaction(farm: Farm, pool: PoolRow, request: SyncRequest, now: number, touched: Set<string>): SyncResponse {
+function syncInTransaction(farm: Farm, caller: WorkerIdentity, request: SyncRequest, now: number, touched: Set<string>): SyncResponse {
   const statements = workerStatements(farm.store.sqlite);
-  const worker = statements.worker.get(request.workerId, pool.id);
-  if (!worker) throw new AppError("NOT_FOUND", `worker ${request.workerId} is not registered in pool ${pool.name}; register again`);
+  const worker = statements.worker.get(caller.workerId);
+  if (!worker) throw new AppError("UNAUTHORIZED", `worker ${caller.workerId} is no longer registered: enroll again`);
   if (worker.lease_epoch !== request.leaseEpoch || worker.status === "NOT_RESPONDING") {
     throw new AppError("LEASE_CONFLICT", `lease ${request.leaseEpoch} of worker ${worker.id} is no longer valid (now ${worker.lease_epoch}): stop everything and register again`);
   }
@@ -89,7 +92,7 @@ function syncInTransaction(farm: Farm, pool: PoolRow, request: SyncRequest, now:
   }
 
   // 3. New work only when nothing is outstanding.
-  const acceptsWork = !worker.drain && !worker.disabled && !request.draining && pool.enabled === 1;
+  const acceptsWork = !worker.drain && !worker.disabled && !request.draining && caller.poolEnabled;
   if (outstanding === 0) {
     const current = open[0] ?? null;
     const next = farm.dispatcher.next(

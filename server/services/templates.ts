@@ -6,11 +6,11 @@
  */
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { getEntry, nodeToValue, type SourceNode } from "../../lib/openjd/source-node";
-import type { TemplateError } from "../../lib/openjd/errors";
+import { nodeToValue, type SourceNode } from "../../lib/openjd/source-node";
 import type { ParameterInput } from "../../lib/openjd/job/parameter-values";
 import type { DocumentFormat } from "../../lib/openjd/parse-source";
-import { checkTemplateText } from "../../lib/openjd/template";
+import type { InspectedTemplate, TemplateKind } from "../checks/inspect-template-text";
+import { inspectOffLoop } from "../checks/run-checks";
 import { templates } from "../db/schema";
 import { decide, type Caller } from "../../lib/farm/access";
 import { audit, type Actor } from "./audit";
@@ -18,21 +18,14 @@ import { AppError } from "./errors";
 import type { Farm } from "./farm";
 import { readZipBundle } from "./job-bundle";
 
-export type TemplateKind = "job" | "environment";
+export type { InspectedTemplate, TemplateKind } from "../checks/inspect-template-text";
 
-const VERSIONS: Record<string, TemplateKind> = { "jobtemplate-2023-09": "job", "environment-2023-09": "environment" };
-
-export type InspectedTemplate = { readable: true; kind: TemplateKind; errors: TemplateError[]; jobName: string | null } | { readable: false; errors: TemplateError[] };
-
-/** What lib/openjd makes of a text: its kind and errors, or why it is not a template at all. */
-export function inspectTemplate(text: string, format: DocumentFormat): InspectedTemplate {
-  const checked = checkTemplateText(text, format);
-  const root = checked.source.root;
-  const version = root?.kind === "object" ? getEntry(root, "specificationVersion")?.value : undefined;
-  const kind = version?.kind === "string" && Object.hasOwn(VERSIONS, version.value) ? VERSIONS[version.value]! : null;
-  if (kind === null) return { readable: false, errors: checked.errors };
-  const name = root?.kind === "object" ? getEntry(root, "name")?.value : undefined;
-  return { readable: true, kind, errors: checked.errors, jobName: name?.kind === "string" ? name.value : null };
+/**
+ * What lib/openjd makes of a text: its kind and errors, or why it is not a template at all.
+ * Checked on a check thread within the farm's budget, counted against `owner` (a user id).
+ */
+export function inspectTemplate(farm: Farm, owner: string, text: string, format: DocumentFormat): Promise<InspectedTemplate> {
+  return inspectOffLoop(farm, owner, text, format);
 }
 
 export interface SaveTemplateInput {
@@ -69,9 +62,12 @@ export interface TemplateAuthor {
 }
 
 /** Saves under `name`; saving again under the same name replaces that entry (as saving a file does). */
-export function saveTemplate(farm: Farm, input: SaveTemplateInput, author: TemplateAuthor): SavedTemplate {
+export async function saveTemplate(farm: Farm, input: SaveTemplateInput, author: TemplateAuthor): Promise<SavedTemplate> {
   const name = checkName(input.name);
-  const inspected = inspectTemplate(input.text, input.format);
+  return store(farm, name, input, await inspectTemplate(farm, author.caller.userId, input.text, input.format), author);
+}
+
+function store(farm: Farm, name: string, input: SaveTemplateInput, inspected: InspectedTemplate, author: TemplateAuthor): SavedTemplate {
   if (!inspected.readable) {
     const first = inspected.errors[0];
     const where = first?.line ? ` (${first.line}:${first.column ?? 1})` : "";
@@ -104,7 +100,7 @@ export function saveTemplate(farm: Farm, input: SaveTemplateInput, author: Templ
 }
 
 /** A job bundle .zip (as uploaded): its template, kept with the bundle's parameter values. */
-export function importBundle(farm: Farm, input: { fileName: string; base64: string; name?: string }, author: TemplateAuthor): SavedTemplate {
+export async function importBundle(farm: Farm, input: { fileName: string; base64: string; name?: string }, author: TemplateAuthor): Promise<SavedTemplate> {
   const bytes = Buffer.from(input.base64, "base64");
   const read = readZipBundle(bytes, input.fileName);
   if (!read.ok) {
@@ -113,9 +109,9 @@ export function importBundle(farm: Farm, input: { fileName: string; base64: stri
   }
   const { template, parameterValues } = read.bundle;
   const fallback = input.fileName.replace(/\.zip$/i, "") || "bundle";
-  const inspected = inspectTemplate(template.text, template.format);
-  const name = input.name?.trim() || (inspected.readable ? inspected.jobName : null) || fallback;
-  return saveTemplate(farm, { name, text: template.text, format: template.format, parameterValues: plainValues(parameterValues) }, author);
+  const inspected = await inspectTemplate(farm, author.caller.userId, template.text, template.format);
+  const name = checkName(input.name?.trim() || (inspected.readable ? inspected.jobName : null) || fallback);
+  return store(farm, name, { name, text: template.text, format: template.format, parameterValues: plainValues(parameterValues) }, inspected, author);
 }
 
 export function deleteTemplate(farm: Farm, id: string, actor: Actor): { deleted: string } {

@@ -43,34 +43,34 @@ function countsAreTrue(t: TestFarm, jobId: string): boolean {
 }
 
 describe("suspend and resume", () => {
-  it("suspends waiting tasks (nothing dispatches), resumes them; twice changes nothing more", () => {
+  it("suspends waiting tasks (nothing dispatches), resumes them; twice changes nothing more", async () => {
     const t = testFarm();
     const jobId = submit(t, JOB);
-    expect(suspendTasks(t.farm, { jobId }, SYSTEM_ACTOR).changed).toBe(6);
-    expect(suspendTasks(t.farm, { jobId }, SYSTEM_ACTOR).changed).toBe(0);
+    expect((await suspendTasks(t.farm, { jobId }, SYSTEM_ACTOR)).changed).toBe(6);
+    expect((await suspendTasks(t.farm, { jobId }, SYSTEM_ACTOR)).changed).toBe(0);
     expect(jobStatus(t, jobId)).toBe("SUSPENDED");
     const worker = new SimulatedWorker(t, LINUX_WORKER("w"));
     expect(worker.sync().assignments).toEqual([]);
-    expect(resumeTasks(t.farm, { jobId }, SYSTEM_ACTOR).changed).toBe(6);
-    expect(resumeTasks(t.farm, { jobId }, SYSTEM_ACTOR).changed).toBe(0);
+    expect((await resumeTasks(t.farm, { jobId }, SYSTEM_ACTOR)).changed).toBe(6);
+    expect((await resumeTasks(t.farm, { jobId }, SYSTEM_ACTOR)).changed).toBe(0);
     expect(jobCounts(t, jobId)).toEqual(["PENDING:1", "READY:5"]);
     worker.runUntilIdle();
     expect(jobStatus(t, jobId)).toBe("SUCCEEDED");
     expect(countsAreTrue(t, jobId)).toBe(true);
   });
 
-  it("suspending a running task cancels it on its worker; it runs again after resume", () => {
+  it("suspending a running task cancels it on its worker; it runs again after resume", async () => {
     const t = testFarm();
     const jobId = submit(t, JOB);
     const worker = new SimulatedWorker(t, LINUX_WORKER("w"), (a) => (a.kind === "TASK_RUN" && a.parameters?.F?.value === "1" && !resumed ? "hold" : { status: "SUCCEEDED", exitCode: 0 }));
     let resumed = false;
     worker.sync();
-    suspendTasks(t.farm, { jobId, stepId: stepId(t, jobId, 0) }, SYSTEM_ACTOR);
+    await suspendTasks(t.farm, { jobId, stepId: stepId(t, jobId, 0) }, SYSTEM_ACTOR);
     expect(worker.sync().cancel).toHaveLength(1);
     worker.runUntilIdle();
     expect(jobCounts(t, jobId)).toEqual(["PENDING:1", "SUSPENDED:5"]);
     resumed = true;
-    resumeTasks(t.farm, { jobId, stepId: stepId(t, jobId, 0) }, SYSTEM_ACTOR);
+    await resumeTasks(t.farm, { jobId, stepId: stepId(t, jobId, 0) }, SYSTEM_ACTOR);
     worker.runUntilIdle();
     expect(jobStatus(t, jobId)).toBe("SUCCEEDED");
     expect(worker.log.filter((l) => l === "TASK_RUN Render 1")).toHaveLength(2);
@@ -78,22 +78,22 @@ describe("suspend and resume", () => {
 });
 
 describe("cancel, requeue, retry", () => {
-  it("cancels one task; the rest of the job runs; the job ends CANCELED only when the cancel left work undone", () => {
+  it("cancels one task; the rest of the job runs; the job ends CANCELED only when the cancel left work undone", async () => {
     const t = testFarm();
     const jobId = submit(t, JOB);
     const [task] = t.farm.store.sqlite.prepare<[string], { id: number }>("SELECT id FROM tasks WHERE job_id = ? AND task_index = 2").all(jobId);
-    expect(cancelTasks(t.farm, { jobId, taskIds: [task!.id] }, SYSTEM_ACTOR).changed).toBe(1);
-    expect(cancelTasks(t.farm, { jobId, taskIds: [task!.id] }, SYSTEM_ACTOR).changed).toBe(0);
+    expect((await cancelTasks(t.farm, { jobId, taskIds: [task!.id] }, SYSTEM_ACTOR)).changed).toBe(1);
+    expect((await cancelTasks(t.farm, { jobId, taskIds: [task!.id] }, SYSTEM_ACTOR)).changed).toBe(0);
     new SimulatedWorker(t, LINUX_WORKER("w")).runUntilIdle();
     // Encode depends on every Render task succeeding: it never becomes READY.
     expect(jobCounts(t, jobId)).toEqual(["PENDING:1", "CANCELED:1", "SUCCEEDED:4"]);
     expect(countsAreTrue(t, jobId)).toBe(true);
-    expect(requeueTasks(t.farm, { jobId, taskIds: [task!.id] }, SYSTEM_ACTOR).changed).toBe(1);
+    expect((await requeueTasks(t.farm, { jobId, taskIds: [task!.id] }, SYSTEM_ACTOR)).changed).toBe(1);
     new SimulatedWorker(t, LINUX_WORKER("w2")).runUntilIdle();
     expect(jobStatus(t, jobId)).toBe("SUCCEEDED");
   });
 
-  it("retry-failed requeues only FAILED tasks with a fresh retry budget", () => {
+  it("retry-failed requeues only FAILED tasks with a fresh retry budget", async () => {
     const t = testFarm();
     const jobId = submit(t, JOB, { settings: { maxRetriesPerTask: 0, maxFailedTasks: 10 } });
     let broken = true;
@@ -102,19 +102,19 @@ describe("cancel, requeue, retry", () => {
     expect(jobCounts(t, jobId)).toEqual(["PENDING:1", "FAILED:1", "SUCCEEDED:4"]);
     expect(jobStatus(t, jobId)).toBe("FAILED");
     broken = false;
-    expect(retryFailedTasks(t.farm, { jobId }, SYSTEM_ACTOR).changed).toBe(1);
-    expect(retryFailedTasks(t.farm, { jobId }, SYSTEM_ACTOR).changed).toBe(0);
+    expect((await retryFailedTasks(t.farm, { jobId }, SYSTEM_ACTOR)).changed).toBe(1);
+    expect((await retryFailedTasks(t.farm, { jobId }, SYSTEM_ACTOR)).changed).toBe(0);
     worker.runUntilIdle();
     expect(jobStatus(t, jobId)).toBe("SUCCEEDED");
     expect(countsAreTrue(t, jobId)).toBe(true);
   });
 
-  it("refuses unknown jobs, steps and tasks with NOT_FOUND and changes nothing", () => {
+  it("refuses unknown jobs, steps and tasks with NOT_FOUND and changes nothing", async () => {
     const t = testFarm();
     const jobId = submit(t, JOB);
-    expect(() => cancelTasks(t.farm, { jobId: "job-nope" }, SYSTEM_ACTOR)).toThrow(/no job job-nope/);
-    expect(() => cancelTasks(t.farm, { jobId, stepId: "nope" }, SYSTEM_ACTOR)).toThrow(/has no step nope/);
-    expect(() => cancelTasks(t.farm, { jobId, taskIds: [999_999] }, SYSTEM_ACTOR)).toThrow(/1 of the given tasks are not in job/);
+    await expect(cancelTasks(t.farm, { jobId: "job-nope" }, SYSTEM_ACTOR)).rejects.toThrow(/no job job-nope/);
+    await expect(cancelTasks(t.farm, { jobId, stepId: "nope" }, SYSTEM_ACTOR)).rejects.toThrow(/has no step nope/);
+    await expect(cancelTasks(t.farm, { jobId, taskIds: [999_999] }, SYSTEM_ACTOR)).rejects.toThrow(/1 of the given tasks are not in job/);
     expect(jobCounts(t, jobId)).toEqual(["PENDING:1", "READY:5"]);
   });
 });

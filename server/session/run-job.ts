@@ -11,6 +11,7 @@ import type { EventSink, SessionEndStatus } from "./events";
 import { isWrappingEnvironment } from "../../lib/openjd/wrap-stack";
 import { stackFor, type StackEntry } from "../../lib/openjd/job/session-stack";
 import { Session } from "./session";
+import type { ProcessLauncher } from "./subprocess";
 
 export { stackFor };
 
@@ -29,6 +30,8 @@ export interface RunJobOptions {
   sessionId?: string;
   rootDirectory?: string;
   baseEnvironment?: Readonly<Record<string, string>>;
+  /** Passed to the Session (the worker's task shield, in tests and bench:shield). */
+  launcher?: ProcessLauncher;
   signal?: AbortSignal;
   onEvent: EventSink;
 }

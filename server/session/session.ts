@@ -17,7 +17,7 @@ import { EnvironmentStack, type VariableChange } from "./environment-variables";
 import type { ActionEndStatus, ActionKind, EventSink, SessionEndStatus } from "./events";
 import { handleLine, type LineState } from "./output-handler";
 import { Redactor } from "./redaction";
-import { startProcess, type ProcessOutcome, type RunningProcess } from "./subprocess";
+import { startProcess, type ProcessLauncher, type ProcessOutcome, type RunningProcess } from "./subprocess";
 import { createWorkingDirectory, removeWorkingDirectory, type WorkingDirectory } from "./working-directory";
 
 export type { StackEntry };
@@ -31,6 +31,8 @@ export interface SessionOptions {
   rootDirectory?: string;
   /** The process environment actions start from (default: this process's). */
   baseEnvironment?: Readonly<Record<string, string>>;
+  /** What every action process runs inside (the worker's task shield); default: nothing. */
+  launcher?: ProcessLauncher;
   onEvent: EventSink;
 }
 
@@ -203,6 +205,7 @@ export class Session {
       workingDirectory: this.directory.path,
       onLine: (line) => handleLine(line, target, state, this.redactor, emit),
       onNote: (note) => emit({ type: "log", actionId, line: this.redactor.redact(note), time: Date.now() }),
+      ...(this.options.launcher ? { launcher: this.options.launcher } : {}),
     });
     this.running = process;
     if (this.cancelRequested && !exiting) process.cancel();

@@ -4,10 +4,13 @@
  * /dev/null; stdout and stderr merged into lines; timeout and cancel through the action's
  * cancelation method, signalling the whole group (unlike the reference runtime, which sends
  * SIGTERM to one pid). The action is over when its main process exits: output still held open by
- * a process it left behind is drained briefly, then abandoned.
+ * a process it left behind is drained briefly, then abandoned. A launcher may run the program
+ * inside something else (the worker's task shield, server/worker/task-shield.ts); the process
+ * spawned, whose group is signalled, is then the launcher's.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { EventEmitter } from "node:events";
+import { closeSync } from "node:fs";
 import { formatUtcSeconds, writeCancelInfo } from "./cancel-info";
 import { openOutputWiring } from "./merged-output";
 import { OutputReader } from "./output-reader";
@@ -40,7 +43,24 @@ export interface ProcessSpec {
   onNote?: (note: string) => void;
   /** Aborting it is the same as calling `cancel()` (CONVENTIONS rule 8). */
   abortSignal?: AbortSignal;
+  /** Spawns something else that runs the program (the worker's task shield); default: the program itself. */
+  launcher?: ProcessLauncher;
 }
+
+/** A program to spawn: an absolute path, its arguments, its whole environment. */
+export interface Launch {
+  path: string;
+  args: readonly string[];
+  env: Readonly<Record<string, string>>;
+  /** Open files the process gets as fd 3, 4, …; closed here once it is spawned (or is not). */
+  fds?: readonly number[];
+}
+
+/**
+ * Wraps the resolved program in another one that runs it (spawned in its place, in the same
+ * process group, with the same output channel and working directory). Throwing refuses to start it.
+ */
+export type ProcessLauncher = (program: Launch, context: { cwd: string }) => Launch | Promise<Launch>;
 
 export type ProcessOutcome = "succeeded" | "failed" | "canceled" | "timeout";
 
@@ -120,6 +140,22 @@ class ActionProcess implements RunningProcess {
     const { spec } = this;
     const resolved = resolveCommand(spec.command, spec.env, spec.cwd);
     if (!resolved.ok) return this.finish(resolved.error);
+    const program: Launch = { path: resolved.path, args: spec.args, env: spec.env };
+    let launch = program;
+    try {
+      if (spec.launcher) launch = await spec.launcher(program, { cwd: spec.cwd });
+    } catch (error) {
+      return this.finish(`cannot start ${spec.command}: ${(error as Error).message}`);
+    }
+    try {
+      await this.spawnLaunch(launch, launch === program ? spec.command : launch.path);
+    } finally {
+      for (const fd of launch.fds ?? []) closeSync(fd); // the child has its own copies
+    }
+  }
+
+  private async spawnLaunch(launch: Launch, argv0: string): Promise<void> {
+    const { spec } = this;
     const wiring = await openOutputWiring();
     if (this.cancelReason !== null) {
       wiring.dispose();
@@ -127,11 +163,11 @@ class ActionProcess implements RunningProcess {
     }
     let child: ChildProcess;
     try {
-      child = spawn(resolved.path, [...spec.args], {
-        argv0: spec.command,
+      child = spawn(launch.path, [...launch.args], {
+        argv0,
         cwd: spec.cwd,
-        env: { ...spec.env } as NodeJS.ProcessEnv, // exactly what was given; Next.js types demand NODE_ENV
-        stdio: wiring.stdio,
+        env: { ...launch.env } as NodeJS.ProcessEnv, // exactly what was given; Next.js types demand NODE_ENV
+        stdio: Array.isArray(wiring.stdio) ? [...wiring.stdio, ...(launch.fds ?? [])] : wiring.stdio,
         detached: process.platform !== "win32",
         windowsHide: true,
       });

@@ -16,11 +16,12 @@ export interface WorkingDirectory {
   hasPathMappingRules: boolean;
 }
 
-export async function createWorkingDirectory(
-  sessionId: string,
-  rules: readonly PathMappingRule[],
-  root = join(tmpdir(), "loom-sessions"),
-): Promise<WorkingDirectory> {
+/** Where Session directories are made when no root is given. */
+export function defaultSessionRoot(): string {
+  return join(tmpdir(), "loom-sessions");
+}
+
+export async function createWorkingDirectory(sessionId: string, rules: readonly PathMappingRule[], root = defaultSessionRoot()): Promise<WorkingDirectory> {
   await mkdir(root, { recursive: true, mode: 0o755 });
   const path = await mkdtemp(join(root, `${sessionId.replace(/[^A-Za-z0-9_-]/g, "_")}-`));
   await chmod(path, 0o700);

@@ -1,7 +1,9 @@
 /**
  * The WorkerAgent's HTTP behaviour against a tiny in-test farm (fake-farm.ts) with real Session
- * subprocesses: registration with the pool's bearer token, sync and log shipping, 409 → register
- * again, retries after 503, lines re-sent until acknowledged, refusal, drain and stop.
+ * subprocesses: enrollment with the pool's token and the worker's own credential on every later
+ * call, sync and log shipping, 409 → register again, 401 → reread the token file and enroll
+ * again, retries after 503, lines re-sent until acknowledged, the server's log caps, refusal,
+ * drain and stop.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { PROTOCOL_PATHS } from "../../lib/farm/protocol";
@@ -32,6 +34,18 @@ const JOB = definition(
   `,
 );
 const work = (id: string, seconds: string) => task(id, "Work", { Seconds: seconds }, "FLOAT");
+const CHATTY = definition(
+  "job-2",
+  `
+  specificationVersion: jobtemplate-2023-09
+  name: Chatty
+  steps:
+  - name: Print
+    script:
+      actions:
+        onRun: ${py("for i in range(300): print(str(i).rjust(99, '.'), flush=(i % 50 == 0))")}
+  `,
+);
 const SESSION = (sessionId: string, seconds = "0") => assignment(sessionId, JOB, [enter("e1", "job:Farm"), work("t1", seconds), exit("x1", "job:Farm")], true);
 
 let farm: FakeFarm;
@@ -140,6 +154,64 @@ describe("WorkerAgent", () => {
     const seqs = farm.storedSeqs("s1");
     expect(seqs).toEqual(seqs.map((_, i) => i));
     expect(farm.storedText("s1")).toContain("FARM_EXIT");
+  });
+
+  it("sends its own credential on sync and logs, never the pool token, and never in a body", async () => {
+    await startFarm();
+    farm.assignments = [SESSION("s1")];
+    const { agent } = makeAgent();
+    await waitUntil(() => farm.finalStatus("x1") !== undefined && agent.logs.pending === 0 && farm.requests.some((r) => r.path === PROTOCOL_PATHS.logs), "the Session and its log");
+    const [register, ...rest] = farm.requests;
+    expect(register).toMatchObject({ path: PROTOCOL_PATHS.register, authorization: `Bearer ${farm.token}` });
+    expect(new Set(rest.map((r) => r.authorization))).toEqual(new Set([`Bearer ${farm.credentials[0]}`]));
+    expect(farm.requests.filter((r) => JSON.stringify(r.body).includes("loom_wkr_"))).toEqual([]);
+  });
+
+  it("on 401 stops what it runs, rereads its token file and enrolls again with the token it finds", async () => {
+    await startFarm();
+    farm.assignments = [SESSION("s1", "30")];
+    let file = farm.token;
+    const { agent, notices } = makeAgent({ readToken: () => Promise.resolve(`${file}\n`) });
+    await waitUntil(() => farm.storedText("s1").includes("line 4"), "the task to run");
+    // The admin rotated the pool's token, put the new one in the file, and the old credential expired.
+    farm.token = file = "rotated-pool-token-0123";
+    farm.revoke();
+    await waitUntil(() => farm.registrations.length === 2 && farm.syncs.some((s) => s.leaseEpoch === 2), "a sync after enrolling again");
+    expect(notices.some((n) => n.type === "credential_refused")).toBe(true);
+    expect(agent.executor.sessionIds).toEqual([]);
+    expect(farm.requests.filter((r) => r.path === PROTOCOL_PATHS.register).map((r) => r.authorization)).toEqual(["Bearer pool-token-0123456789", "Bearer rotated-pool-token-0123"]);
+    expect(farm.requests.at(-1)?.authorization).toBe(`Bearer ${farm.credentials[1]}`);
+    expect(farm.finalStatus("t1")).toBeUndefined();
+  });
+
+  it("stops when enrolling again is refused (the token it holds was rotated out)", async () => {
+    await startFarm();
+    const { notices, done } = makeAgent();
+    await waitUntil(() => farm.syncs.length > 0, "a first sync");
+    farm.token = "rotated-pool-token-0123";
+    farm.revoke();
+    expect(await done).toBe("refused");
+    expect(notices.map((n) => n.type)).toEqual(expect.arrayContaining(["credential_refused"]));
+    expect(notices.at(-1)).toMatchObject({ type: "stopped", reason: "refused", message: expect.stringContaining("HTTP 401") });
+  });
+
+  it("keeps a task's log under the server's action cap and ships one line saying what it dropped", async () => {
+    await startFarm();
+    farm.logLimits = { actionChars: 10_000, sessionChars: 1_000_000 };
+    farm.assignments = [assignment("s1", CHATTY, [task("p1", "Print")], true)];
+    const { agent } = makeAgent();
+    await waitUntil(() => farm.finalStatus("p1") !== undefined, "the task to end");
+    await waitUntil(() => farm.storedText("s1").some((l) => l.startsWith("…")) && agent.logs.pending === 0, "the marker line");
+    const text = farm.storedText("s1");
+    expect(farm.storedSeqs("s1")).toEqual(text.map((_, i) => i));
+    expect(text.join("").length).toBeLessThanOrEqual(10_000);
+    expect(text.filter((l) => l.startsWith("…"))).toEqual([expect.stringMatching(/^… \d+ lines \(\d+ characters\) dropped: over the log cap of 0\.01 MiB per action$/)]);
+    const dropped = Number(/^… (\d+) lines/.exec(text.at(-1)!)![1]);
+    // The task's first lines, in order; the count also takes the runtime's own lines after the cap.
+    const kept = text.filter((l) => /^\.+\d+$/.test(l)).map((l) => Number(l.replace(/^\.+/, "")));
+    expect(kept).toEqual(kept.map((_, i) => i));
+    expect(kept.length + dropped).toBeGreaterThanOrEqual(300);
+    expect(kept.length + dropped).toBeLessThan(310);
   });
 
   it("stops when the server refuses its token", async () => {

@@ -1,19 +1,24 @@
 /**
- * The worker agent (DESIGN "Processes": workers pull). It registers with the pool's token, then
- * loops: ship log lines, sync (report updates and the Sessions it holds, receive assignments,
- * cancels and stop), sleep until the next sync is due or an action ends. A fenced lease (409)
- * interrupts everything and registers again; an unreachable server is retried with capped
- * exponential backoff while the actions keep running. Nothing the server has not acknowledged
- * is dropped, except what a fenced lease makes meaningless.
+ * The worker agent (DESIGN "Processes": workers pull). It enrolls with the pool's token and gets
+ * a credential of its own, which it keeps in memory only (never on disk, never in an environment
+ * a task could inherit) and sends on every later call. Then it loops: ship log lines, sync
+ * (report updates and the Sessions it holds, receive assignments, cancels and stop), sleep until
+ * the next sync is due or an action ends. A fenced lease (409) interrupts everything and
+ * registers again; so does a refused credential (401: the worker was removed, or its pool's token
+ * rotated past the grace period), after rereading the token file where the admin may have put
+ * the new token. An unreachable server is retried with capped exponential backoff while the
+ * actions keep running. Nothing the server has not acknowledged is dropped, except what a fenced
+ * lease makes meaningless and log lines past the server's caps (log-shipper.ts).
  */
 import { randomUUID } from "node:crypto";
-import type { ActionUpdate } from "../../lib/farm/protocol";
+import { MAX_WORKER_BODY_BYTES, type ActionUpdate } from "../../lib/farm/protocol";
 import type { WorkerCapabilities } from "../../lib/openjd/capabilities";
 import { Alarm } from "./alarm";
+import { countWithin } from "./body-budget";
 import { LogShipper } from "./log-shipper";
 import { SessionExecutor } from "./session-executor";
 import type { ExecutorNotice, SessionRuntimeOptions } from "./session-host";
-import { LeaseConflictError, RequestRefusedError, WorkerClient } from "./worker-client";
+import { CredentialRefusedError, LeaseConflictError, RequestRefusedError, WorkerClient } from "./worker-client";
 
 export type AgentStopReason = "drained" | "stopped" | "refused";
 
@@ -24,12 +29,17 @@ export type AgentNotice =
   | { type: "server_unavailable"; message: string; retryInMs: number; refused: boolean }
   | { type: "server_available" }
   | { type: "lease_conflict"; message: string }
+  /** 401 on sync or logs: everything running was stopped; enrolling again (with the token file reread when there is one). */
+  | { type: "credential_refused"; message: string }
   | { type: "draining"; by: "worker" | "server" }
   | { type: "stopped"; reason: AgentStopReason; message?: string };
 
 export interface WorkerAgentOptions extends SessionRuntimeOptions {
   serverUrl: string;
+  /** The pool's enrollment token. */
   token: string;
+  /** Reads the enrollment token again (from its file) before enrolling after a refused credential. */
+  readToken?: () => Promise<string>;
   name: string;
   capabilities: WorkerCapabilities;
   onNotice?: (notice: AgentNotice) => void;
@@ -48,6 +58,8 @@ export interface WorkerAgentOptions extends SessionRuntimeOptions {
 type Lease = { workerId: string; leaseEpoch: number };
 
 const MAX_LOG_BATCH = 2_000;
+/** Room in a request body for everything but the lines or updates. */
+const ENVELOPE_BYTES = 4_096;
 /** Unless the shipper is backed up, a cycle ships at most this many batches before it syncs. */
 const BATCHES_PER_CYCLE = 10;
 /** Protocol limit on updates per sync; the rest wait for the next one. */
@@ -64,6 +76,10 @@ export class WorkerAgent {
   private readonly alarm = new Alarm();
   private readonly stopping = new AbortController();
   private lease: Lease | null = null;
+  /** The worker's own credential (RegisterResponse.credential): in this object only. */
+  private credential: string | null = null;
+  /** A sync went through since the last enrollment (a 401 right after one is not a reason to enroll again at once). */
+  private syncedSinceEnrollment = false;
   /** The long-poll sync in flight, cut short by a drain or stop. */
   private waitAbort: AbortController | null = null;
   /** How long to pause before the next sync when it is not the interval (0 after a long poll). */
@@ -89,6 +105,7 @@ export class WorkerAgent {
       logs: this.logs,
       rootDirectory: options.rootDirectory,
       baseEnvironment: options.baseEnvironment,
+      launcher: options.launcher,
       onUrgent: () => this.alarm.wake(),
       onNotice: (notice) => this.notice(notice),
     });
@@ -164,8 +181,15 @@ export class WorkerAgent {
         return "again";
       }
       const message = error instanceof Error ? error.message : String(error);
+      const enrolled = this.lease !== null;
+      if (error instanceof CredentialRefusedError && enrolled) {
+        // A 401 before any sync went through since enrolling is not cured by enrolling at once: back off first.
+        const promptly = this.syncedSinceEnrollment;
+        await this.credentialRefused(message);
+        if (promptly) return "again";
+      }
       // 409 at registration: another agent holds this name; it may stop or time out, so keep trying.
-      if (error instanceof RequestRefusedError && !this.lease && error.status !== 409) {
+      if (error instanceof RequestRefusedError && !enrolled && error.status !== 409) {
         // A refused registration (bad token, bad capabilities) will not succeed by retrying.
         this.stopReason = "refused";
         this.stopMessage = message;
@@ -181,6 +205,9 @@ export class WorkerAgent {
   private async register(signal: AbortSignal): Promise<Lease> {
     const response = await this.client.register({ name: this.options.name, capabilities: toRecord(this.options.capabilities), instanceId: this.instanceId }, signal);
     this.lease = { workerId: response.workerId, leaseEpoch: response.leaseEpoch };
+    this.credential = response.credential;
+    this.syncedSinceEnrollment = false;
+    if (response.logLimits) this.logs.setLimits(response.logLimits);
     this.intervalMs = intervalMs(response.syncIntervalSeconds, this.intervalMs);
     this.reported = { sessions: 0, draining: false };
     this.notice({ type: "registered", workerId: response.workerId, leaseEpoch: response.leaseEpoch });
@@ -193,9 +220,9 @@ export class WorkerAgent {
     for (;;) {
       const before = this.logs.pending;
       for (const sessionId of this.logs.sessionIds()) {
-        const lines = this.logs.takeBatch(sessionId, max);
+        const lines = this.logs.takeBatch(sessionId, max, MAX_WORKER_BODY_BYTES - ENVELOPE_BYTES);
         if (lines.length === 0) continue;
-        const response = await this.client.logs({ ...lease, sessionId, lines }, signal);
+        const response = await this.client.logs(this.credentialOf(), { ...lease, sessionId, lines }, signal);
         this.logs.acknowledge(sessionId, response.acknowledgedThrough);
         batches++;
       }
@@ -206,11 +233,16 @@ export class WorkerAgent {
   }
 
   private async sync(lease: Lease, signal: AbortSignal): Promise<void> {
-    this.unsent.push(...this.executor.takeUpdates());
-    const updates = this.unsent.slice(0, MAX_UPDATES_PER_SYNC);
+    const taken = this.executor.takeUpdates();
+    for (const update of taken) if (update.status !== "RUNNING") this.logs.actionEnded(update.actionId);
+    this.unsent.push(...taken);
     // Taken in the same turn as the updates: every assigned action is either held or reported.
     const sessions = this.executor.sessionIds;
     const actions = this.executor.actionIds;
+    // Also in that turn: a Session not held any more has had its every update taken, markers included.
+    this.logs.retain(sessions);
+    const room = MAX_WORKER_BODY_BYTES - ENVELOPE_BYTES - Buffer.byteLength(JSON.stringify({ sessions, actions }));
+    const updates = this.unsent.slice(0, countWithin(this.unsent, MAX_UPDATES_PER_SYNC, room));
     const draining = this.executor.draining;
     // Idle: let the server hold the sync until work appears (long poll), instead of sleeping a
     // whole interval after each empty answer.
@@ -221,7 +253,11 @@ export class WorkerAgent {
     const started = performance.now();
     let response;
     try {
-      response = await this.client.sync({ ...lease, sessions, actions, updates, draining, ...(waitSeconds > 0 ? { waitSeconds } : {}) }, waitSeconds > 0 ? AbortSignal.any([signal, waitAbort.signal]) : signal);
+      response = await this.client.sync(
+        this.credentialOf(),
+        { ...lease, sessions, actions, updates, draining, ...(waitSeconds > 0 ? { waitSeconds } : {}) },
+        waitSeconds > 0 ? AbortSignal.any([signal, waitAbort.signal]) : signal,
+      );
     } catch (error) {
       // A drain or stop cut the wait short: nothing was reported, the next cycle says it.
       if (waitAbort.signal.aborted && !signal.aborted) {
@@ -236,6 +272,7 @@ export class WorkerAgent {
     const empty = (response.assignments ?? []).length === 0 && (response.cancel ?? []).length === 0;
     if (waitSeconds > 0) this.nextPauseMs = !empty || performance.now() - started >= MIN_WAIT_MS ? 0 : MIN_WAIT_MS;
     this.unsent.splice(0, updates.length);
+    this.syncedSinceEnrollment = true;
     this.reported = { sessions: sessions.length, draining };
     if (Number.isInteger(response.leaseEpoch) && response.leaseEpoch > 0) lease.leaseEpoch = response.leaseEpoch;
     this.intervalMs = intervalMs(response.syncIntervalSeconds, this.intervalMs);
@@ -248,11 +285,37 @@ export class WorkerAgent {
   /** The server declared this worker lost: whatever it runs now belongs to nobody. */
   private async fenced(message: string): Promise<void> {
     this.notice({ type: "lease_conflict", message });
+    await this.forgetLease();
+  }
+
+  /**
+   * The server no longer takes the credential: nothing more can be reported under it, and
+   * enrolling again starts a new lease (the server requeues what the old one held).
+   */
+  private async credentialRefused(message: string): Promise<void> {
+    this.notice({ type: "credential_refused", message });
+    await this.forgetLease();
+    if (!this.options.readToken) return;
+    try {
+      const token = (await this.options.readToken()).trim();
+      if (token) this.client.setEnrollmentToken(token);
+    } catch {
+      // The file cannot be read now: enroll with the token we have; a refusal then stops the agent.
+    }
+  }
+
+  private async forgetLease(): Promise<void> {
     this.lease = null;
+    this.credential = null;
     this.unsent = [];
     const interrupted = this.executor.interruptAll();
     this.logs.clear();
     await interrupted;
+  }
+
+  private credentialOf(): string {
+    if (!this.credential) throw new Error("not enrolled");
+    return this.credential;
   }
 
   private beginDrain(by: "worker" | "server"): void {

@@ -1,8 +1,10 @@
 /**
  * A tiny farm server for the agent tests (node:http): it speaks lib/farm/protocol.ts just enough
- * — register hands out lease epochs, sync hands out queued assignments and fences stale epochs
- * with 409, logs stores lines by seq and acknowledges the contiguous prefix — and it checks every
- * request body against the protocol's zod schemas. Scripted answers (503s, refusals) go first.
+ * — register takes the pool token and hands out lease epochs and a fresh credential, sync and
+ * logs take only the latest credential (401 otherwise), sync hands out queued assignments and
+ * fences stale epochs with 409, logs stores lines by seq and acknowledges the contiguous prefix —
+ * and it checks every request body against the protocol's zod schemas. Scripted answers (503s,
+ * refusals) go first.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -12,6 +14,7 @@ import {
   registerRequest,
   syncRequest,
   type ActionUpdate,
+  type LogLimits,
   type LogsRequest,
   type RegisterRequest,
   type SessionAssignment,
@@ -27,7 +30,12 @@ export interface Recorded {
 }
 
 export class FakeFarm {
-  readonly token = "pool-token-0123456789";
+  /** The pool's enrollment token (a test may rotate it). */
+  token = "pool-token-0123456789";
+  /** Every credential handed out, oldest first; only the last one is taken. */
+  readonly credentials: string[] = [];
+  logLimits: LogLimits = { actionChars: 64 * 1024 * 1024, sessionChars: 256 * 1024 * 1024 };
+  private revoked = false;
   readonly requests: Recorded[] = [];
   readonly updates: ActionUpdate[] = [];
   readonly syncs: SyncRequest[] = [];
@@ -55,6 +63,11 @@ export class FakeFarm {
   /** The next answers to `path` (oldest first), before the normal behaviour resumes. */
   script(path: string, ...answers: Array<{ status: number; body?: unknown }>): void {
     this.scripted.set(path, [...(this.scripted.get(path) ?? []), ...answers.map((a) => ({ status: a.status, body: a.body ?? { error: "UNAVAILABLE", message: "try later" } }))]);
+  }
+
+  /** The worker's credential stops working (removed, rotated out): its next sync or upload gets 401. */
+  revoke(): void {
+    this.revoked = true;
   }
 
   /** Declares the worker lost: its next call with the old epoch gets 409. */
@@ -97,7 +110,10 @@ export class FakeFarm {
   }
 
   private answer(path: string, authorization: string | undefined, body: unknown): { status: number; body: unknown } {
-    if (authorization !== `Bearer ${this.token}`) return { status: 401, body: { error: "UNAUTHORIZED", message: "unknown worker token" } };
+    const expected = path === PROTOCOL_PATHS.register ? this.token : this.revoked ? null : this.credentials.at(-1);
+    if (expected === undefined || expected === null || authorization !== `Bearer ${expected}`) {
+      return { status: 401, body: { error: "UNAUTHORIZED", message: path === PROTOCOL_PATHS.register ? "unknown worker token" : "unknown or revoked worker credential" } };
+    }
     const scripted = this.scripted.get(path)?.shift();
     if (scripted) return scripted;
     const conflict = { status: 409, body: { error: "LEASE_CONFLICT", message: "this worker was declared lost" } };
@@ -105,7 +121,12 @@ export class FakeFarm {
       case PROTOCOL_PATHS.register: {
         this.registrations.push(registerRequest.parse(body));
         this.epoch++;
-        return { status: 200, body: { workerId: "worker-1", leaseEpoch: this.epoch, syncIntervalSeconds: this.syncIntervalSeconds } };
+        this.credentials.push(`loom_wkr_fake-${this.credentials.length + 1}`);
+        this.revoked = false;
+        return {
+          status: 200,
+          body: { workerId: "worker-1", leaseEpoch: this.epoch, syncIntervalSeconds: this.syncIntervalSeconds, credential: this.credentials.at(-1), logLimits: this.logLimits },
+        };
       }
       case PROTOCOL_PATHS.sync: {
         const request = syncRequest.parse(body);

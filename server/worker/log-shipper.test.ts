@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { MAX_WORKER_BODY_BYTES } from "../../lib/farm/protocol";
 import { LogShipper } from "./log-shipper";
 
 const line = (seq: number, text = `line ${seq}`) => ({ seq, actionId: "a1", time: 1_700_000_000_000 + seq, line: text });
@@ -41,7 +42,7 @@ describe("LogShipper", () => {
     expect(shipper.pending).toBe(4);
   });
 
-  it("never drops a line: past the high-water mark it is only backed up", () => {
+  it("never drops a line under the caps: past the high-water mark it is only backed up", () => {
     const shipper = filled(11, "s1", new LogShipper(10));
     expect(shipper.isBackedUp()).toBe(true);
     expect(shipper.pending).toBe(11);
@@ -64,6 +65,65 @@ describe("LogShipper", () => {
     expect(shipper.takeBatch("s1", 1)[0]?.line).toHaveLength(70_000);
     shipper.clear();
     expect(shipper.pending).toBe(0);
+    expect(shipper.sessionIds()).toEqual([]);
+  });
+
+  it("past an action's cap only counts its lines, and says how many when the action ends", () => {
+    const shipper = new LogShipper();
+    shipper.setLimits({ actionChars: 10_000, sessionChars: 1_000_000 });
+    for (let i = 0; i < 200; i++) shipper.add("s1", { seq: i, actionId: "a1", time: i, line: "x".repeat(100) });
+    shipper.add("s1", { seq: 200, actionId: "a2", time: 200, line: "next action" });
+    // 1,000 characters of the cap are kept for the marker.
+    expect(shipper.pending).toBe(91);
+    shipper.actionEnded("a1");
+    const lines = shipper.takeBatch("s1", 1_000);
+    expect(lines.map((l) => l.seq)).toEqual(lines.map((_, i) => i));
+    expect(lines.at(-2)).toMatchObject({ actionId: "a2", line: "next action" });
+    expect(lines.at(-1)).toEqual({ seq: 91, actionId: "a1", time: 199, line: "… 110 lines (11000 characters) dropped: over the log cap of 0.01 MiB per action" });
+    expect(lines.filter((l) => l.actionId === "a1").reduce((n, l) => n + l.line.length, 0)).toBeLessThanOrEqual(10_000);
+    shipper.actionEnded("a2");
+    expect(shipper.pending).toBe(92);
+  });
+
+  it("past the Session's cap drops every action's lines, with a marker for each while the Session's room lasts", () => {
+    const shipper = new LogShipper();
+    shipper.setLimits({ actionChars: 1_000_000, sessionChars: 20_000 });
+    for (let action = 1; action <= 30; action++) {
+      for (let i = 0; i < 10; i++) shipper.add("s1", { seq: 0, actionId: `a${action}`, time: i, line: "y".repeat(100) });
+      shipper.actionEnded(`a${action}`);
+    }
+    shipper.add("s1", { seq: 0, actionId: null, time: 0, line: "a worker note after the cap" });
+    const lines = shipper.takeBatch("s1", 10_000);
+    const markers = lines.filter((l) => l.line.startsWith("…"));
+    expect(markers[0]).toMatchObject({ actionId: "a20", line: "… 10 lines (1000 characters) dropped: over the log cap of 0.019 MiB per Session" });
+    expect(markers.length).toBeGreaterThan(1);
+    expect(markers.length).toBeLessThan(12);
+    expect(lines.reduce((n, l) => n + l.line.length, 0)).toBeLessThanOrEqual(20_000);
+    expect(lines.some((l) => l.line.includes("worker note"))).toBe(false);
+  });
+
+  it("batches lines under the request body limit, however long and however escaped", () => {
+    const shipper = new LogShipper();
+    // Each escape character is six bytes of JSON: 70,000 of them are 420 kB a line.
+    for (let seq = 0; seq < 50; seq++) shipper.add("s1", line(seq, "\u001b".repeat(70_000)));
+    const batch = shipper.takeBatch("s1", 2_000, MAX_WORKER_BODY_BYTES);
+    expect(batch.length).toBeGreaterThan(1);
+    expect(batch.length).toBeLessThan(50);
+    expect(Buffer.byteLength(JSON.stringify(batch))).toBeLessThan(MAX_WORKER_BODY_BYTES);
+    // One line always goes, even alone over the budget.
+    expect(shipper.takeBatch("s1", 2_000, 10)).toHaveLength(1);
+  });
+
+  it("forgets an ended Session's counts once everything of it is acknowledged", () => {
+    const shipper = filled(3);
+    shipper.retain([]);
+    expect(shipper.pending).toBe(3);
+    shipper.acknowledge("s1", 2);
+    shipper.retain(["s1"]);
+    shipper.add("s1", line(9));
+    expect(shipper.takeBatch("s1", 10).map((l) => l.seq)).toEqual([3]);
+    shipper.acknowledge("s1", 3);
+    shipper.retain([]);
     expect(shipper.sessionIds()).toEqual([]);
   });
 });

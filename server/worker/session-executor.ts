@@ -4,11 +4,13 @@
  * the actions; action updates wait in a queue for the next sync and log lines in the LogShipper.
  */
 import type { ActionUpdate, AssignedAction, SessionAssignment } from "../../lib/farm/protocol";
+import { processEnvironment } from "../env";
 import type { SessionEndStatus } from "../session/events";
 import type { LogShipper } from "./log-shipper";
 import { RecentIds } from "./recent-ids";
 import { JobCache } from "./recreate-job";
 import type { ExecutorNotice, SessionHost, SessionRuntimeOptions } from "./session-host";
+import { taskEnvironment } from "./task-environment";
 import { UpdateQueue } from "./update-queue";
 import { WorkerSession } from "./worker-session";
 
@@ -35,7 +37,12 @@ export class SessionExecutor {
     this.host = {
       updates: this.updates,
       logs: options.logs,
-      sessionOptions: { rootDirectory: options.rootDirectory, baseEnvironment: options.baseEnvironment },
+      sessionOptions: {
+        rootDirectory: options.rootDirectory,
+        // Tasks never see a credential of the worker (issue 10): whatever base they get, scrubbed.
+        baseEnvironment: taskEnvironment(options.baseEnvironment ?? processEnvironment()),
+        ...(options.launcher ? { launcher: options.launcher } : {}),
+      },
       now,
       draining: () => this.drainingValue,
       urgent: () => options.onUrgent?.(),

@@ -4,6 +4,7 @@
  */
 import type { AssignedAction, ActionUpdate } from "../../lib/farm/protocol";
 import type { SessionEndStatus } from "../session/events";
+import type { ProcessLauncher } from "../session/subprocess";
 import type { LogShipper } from "./log-shipper";
 import type { UpdateQueue } from "./update-queue";
 
@@ -16,8 +17,10 @@ export type ExecutorNotice =
 export interface SessionRuntimeOptions {
   /** Where Session working directories are made (default: the OS temp dir's loom-sessions). */
   rootDirectory?: string;
-  /** The process environment actions start from (default: the worker's). */
+  /** The process environment actions start from (default: the worker's); Loom credentials are always taken out. */
   baseEnvironment?: Readonly<Record<string, string>>;
+  /** What every action runs inside: the task shield (task-shield.ts) when the worker has one. */
+  launcher?: ProcessLauncher;
 }
 
 export interface SessionHost {

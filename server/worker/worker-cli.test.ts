@@ -1,18 +1,22 @@
 /**
  * `loom worker` (server/cli/worker.ts): flags and their errors in-process, a whole drained run
  * against the fake farm, and the real process with real signals — the first SIGTERM drains
- * (the running task finishes, the exits run), a second one stops at once with 130.
+ * (the running task finishes, the exits run), a second one stops at once with 130. With the
+ * task shield: --shield on/auto where it does not work, a task of the real process trying to
+ * read the worker's secrets, and a killed worker's tasks dying with it.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, onTestFinished } from "vitest";
 import { PROTOCOL_PATHS } from "../../lib/farm/protocol";
 import { UsageError } from "../cli/args";
 import { describeNotice, runWorker } from "../cli/worker";
-import { py, sh, tempRoot } from "../session/session-test-support";
+import { eventually, py, sh, tempRoot } from "../session/session-test-support";
 import { FakeFarm } from "./fake-farm";
+import { dataFolder, processesWithArgument, SECRETS, shieldProblem, skipNotice } from "./shield-test-support";
 import { assignment, definition, enter, exit, task, waitUntil } from "./worker-test-support";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
@@ -37,6 +41,16 @@ const JOB = definition(
   `,
 );
 const work = (id: string, seconds: string) => task(id, "Work", { Seconds: seconds }, "FLOAT");
+const problem = await shieldProblem();
+const notice = skipNotice(problem);
+
+/** A bin folder whose unshare fails as it does where user namespaces are disabled. */
+function brokenShieldHost(): string {
+  const bin = realpathSync(mkdtempSync(join(tmpdir(), "loom-shield-broken-")));
+  writeFileSync(join(bin, "unshare"), "#!/bin/sh\necho 'unshare: unshare failed: Operation not permitted' >&2\nexit 1\n", { mode: 0o755 });
+  onTestFinished(() => rmSync(bin, { recursive: true, force: true }));
+  return bin;
+}
 
 let farm: FakeFarm;
 const children: ChildProcess[] = [];
@@ -69,6 +83,7 @@ describe("loom worker flags", () => {
     [["--server", "http://x", "--token", "t", "--attr", "attr.worker.os.family=beos", "--amount", "amount.x=-2"], /--amount amount.x=-2: .*\nloom: --attr attr.worker.os.family=beos: /],
     [["--server", "http://x", "--token", "t", "extra"], /unexpected argument 'extra'/],
     [["--server", "http://x", "--token", "t", "--bogus"], /unknown option --bogus/],
+    [["--server", "http://x", "--token", "t", "--shield", "maybe"], /--shield takes auto, on or off, not 'maybe'/],
   ])("%j is a usage error", async (argv, message) => {
     const run = runWorker(argv, c.io, undefined, {});
     await expect(run).rejects.toThrow(UsageError);
@@ -81,6 +96,32 @@ describe("loom worker flags", () => {
       "action t1 TASK_RUN Work Frame=3: FAILED (boom)",
     );
     expect(describeNotice({ type: "registered", workerId: "w1", leaseEpoch: 2 }, { serverUrl: "http://x/", pool: "gpu" })).toBe("registered with http://x/ (pool gpu) as worker w1, lease 2");
+  });
+});
+
+describe("loom worker --shield", () => {
+  it("--shield on where the shield does not work: exit 1 with the reason, before registering", async () => {
+    farm = await new FakeFarm().start();
+    const c = collector();
+    const code = await runWorker(["--server", farm.url, "--token", farm.token, "--shield", "on", "--session-root", tempRoot()], c.io, undefined, { searchPath: brokenShieldHost() });
+    expect(code).toBe(1);
+    expect(c.err).toEqual(["loom worker: --shield on: the task shield does not work here: unshare: unshare failed: Operation not permitted"]);
+    expect(farm.registrations).toEqual([]);
+  });
+
+  it("--shield auto where it does not work: one warning line, then tasks run unshielded", async () => {
+    farm = await new FakeFarm().start();
+    farm.assignments = [assignment("s1", JOB, [work("t1", "0")], true)];
+    const c = collector();
+    const controller = new AbortController();
+    const run = runWorker(["--server", farm.url, "--token", farm.token, "--session-root", tempRoot()], c.io, controller.signal, { searchPath: brokenShieldHost() });
+    await waitUntil(() => c.out.some((line) => line.startsWith("session s1 ended")), "the Session to end");
+    controller.abort();
+    expect(await run).toBe(0);
+    expect(farm.finalStatus("t1")).toBe("SUCCEEDED");
+    expect(c.err).toEqual([
+      "loom worker: warning: running tasks without the task shield (unshare: unshare failed: Operation not permitted): tasks can read every file this OS user can (token files, the farm database); on a shared host, run the worker as an OS user of its own and its tasks as another (README, 'Shared hosts')",
+    ]);
   });
 });
 
@@ -131,12 +172,12 @@ describe("loom worker", () => {
 });
 
 /** The real process: node + tsx running runWorker with processIo, so its own signal handlers are installed. */
-function startWorkerProcess(args: string[]) {
+function startWorkerProcess(args: string[], env: Record<string, string> = {}) {
   const script = `import { register } from "tsx/esm/api"; register();
 const { runWorker } = await import("./server/cli/worker.ts");
 const { processIo } = await import("./server/cli/io.ts");
 process.exitCode = await runWorker(process.argv.slice(1), processIo);`;
-  const child = spawn(process.execPath, ["--input-type=module", "-e", script, "--", ...args], { cwd: REPO, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--input-type=module", "-e", script, "--", ...args], { cwd: REPO, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
   children.push(child);
   let out = "";
   child.stdout.on("data", (chunk) => (out += chunk));
@@ -173,5 +214,68 @@ describe("loom worker signals (real process)", () => {
     expect(Date.now() - began).toBeLessThan(5_000);
     expect(worker.out()).toContain("SIGTERM again, stopping now");
     expect(farm.finalStatus("t1")).toBeUndefined();
+  });
+});
+
+/** A job of one task running `script` with sh. */
+function shJob(id: string, script: string) {
+  return definition(id, `
+  specificationVersion: jobtemplate-2023-09
+  name: Shielded
+  steps:
+  - name: Try
+    script:
+      actions:
+        onRun: ${sh(script)}
+  `);
+}
+
+describe.skipIf(problem !== null)(`loom worker with the task shield (real process)${notice}`, () => {
+  it("a task that goes after the worker's secrets finds none, and its own Session files still work", async () => {
+    farm = await new FakeFarm().start();
+    const folder = dataFolder();
+    writeFileSync(folder.poolToken, `${farm.token}\n`, { mode: 0o600 });
+    // As `loom serve` starts its workers, with a shell's credentials in the environment too.
+    const args = ["--server", farm.url, "--token-file", folder.poolToken, "--hide", folder.data, "--session-root", folder.sessionRoot, "--shield", "on"];
+    const worker = startWorkerProcess(args, { LOOM_TOKEN: SECRETS.admin, LOOM_SETUP_TOKEN: "loom_setup_first-start-secret", LOOM_WORKER_TOKEN: farm.token, XDG_CONFIG_HOME: join(folder.configDir, "..") });
+    const pid = worker.child.pid!;
+    const attack = [
+      "echo '# env'; env",
+      `echo '# token file'; cat '${folder.poolToken}'`,
+      `echo '# admin token'; cat '${folder.adminToken}'`,
+      `echo '# database'; cat '${folder.database}' '${folder.database}-wal'`,
+      `echo '# login'; cat '${folder.configDir}/credentials.json'`,
+      `echo '# worker environ'; cat /proc/${pid}/environ; cat /proc/${pid}/cmdline`,
+      "echo '# proc'; ls /proc | grep '^[0-9]' | tr '\\n' ' '; echo",
+      "echo mine > own-file && echo \"own: $(cat own-file)\"",
+    ].join("\n");
+    farm.assignments = [assignment("s1", shJob("job-attack", attack), [task("t1", "Try")], true)];
+    await waitUntil(() => farm.finalStatus("t1") !== undefined, "the attacking task to end", 30_000);
+    worker.child.kill("SIGTERM");
+    expect(await worker.exited).toBe(0);
+    expect(farm.finalStatus("t1")).toBe("SUCCEEDED");
+    const output = farm.storedText("s1");
+    expect(output).toContain("own: mine");
+    const text = output.join("\n");
+    for (const secret of [farm.token, ...farm.credentials, SECRETS.admin, SECRETS.database, SECRETS.login, "loom_setup_first-start-secret"]) expect(text).not.toContain(secret);
+    expect(output.filter((line) => /^LOOM_(WORKER_|SETUP_|POOL_)?TOKEN/.test(line))).toEqual([]);
+    const pids = (output[output.indexOf("# proc") + 1] ?? "").trim().split(" ").map(Number);
+    // The namespace's own processes only: PID 1, the task's sh, ls, grep, tr (numbered from 1 there).
+    expect(pids.length).toBeGreaterThan(0);
+    expect(pids.length).toBeLessThanOrEqual(6);
+    expect(pids).not.toContain(pid);
+  });
+
+  it("a worker killed with SIGKILL takes its tasks with it, even one that left the process group", async () => {
+    farm = await new FakeFarm().start();
+    const marker = `shield-reaper-${process.pid}-${Date.now()}`;
+    const sleeper = (text: string) => `python3 -c "import time; print('${text}', flush=True); time.sleep(300)" ${marker}`;
+    farm.assignments = [assignment("s1", shJob("job-sleep", `setsid ${sleeper("ESCAPED")} & ${sleeper("TASK_STARTED")}`), [task("t1", "Try")], true)];
+    const worker = startWorkerProcess(["--server", farm.url, "--token", farm.token, "--session-root", tempRoot(), "--shield", "on"]);
+    await waitUntil(() => farm.storedText("s1").includes("TASK_STARTED") && farm.storedText("s1").includes("ESCAPED"), "the task to start", 30_000);
+    expect(processesWithArgument(marker).length).toBeGreaterThanOrEqual(2);
+    worker.child.kill("SIGKILL");
+    await worker.exited;
+    expect(await eventually(() => processesWithArgument(marker).length === 0, 5_000)).toBe(true);
   });
 });

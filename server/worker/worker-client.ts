@@ -1,8 +1,10 @@
 /**
- * The worker's side of lib/farm/protocol.ts over HTTP: JSON POSTs with the pool's bearer token.
- * Failures are classified for the agent: the lease was fenced (409 LEASE_CONFLICT), the server
- * refused the request (another 4xx: retrying the same request will not help), or the server
- * could not be reached or failed (network error, timeout, 5xx: retry later).
+ * The worker's side of lib/farm/protocol.ts over HTTP: JSON POSTs with a bearer token — the
+ * pool's enrollment token to register, the worker's own credential (which the registration
+ * answered with) for sync and logs. Failures are classified for the agent: the lease was fenced
+ * (409 LEASE_CONFLICT), the token was refused (401: enroll again, or stop when enrolling), the
+ * server refused the request (another 4xx: retrying the same request will not help), or the
+ * server could not be reached or failed (network error, timeout, 5xx: retry later).
  */
 import {
   PROTOCOL_PATHS,
@@ -26,11 +28,15 @@ export class RequestRefusedError extends Error {
   }
 }
 
+/** 401: the server does not take this token (any more). */
+export class CredentialRefusedError extends RequestRefusedError {}
+
 /** Unreachable, timed out, or 5xx / 408 / 429: worth retrying. */
 export class ServerUnavailableError extends Error {}
 
 export interface WorkerClientOptions {
   serverUrl: string;
+  /** The pool's enrollment token. */
   token: string;
   fetch?: typeof fetch;
   /** Per request (default 30 s). */
@@ -39,24 +45,31 @@ export interface WorkerClientOptions {
 
 export class WorkerClient {
   private readonly fetchImpl: typeof fetch;
+  private enrollmentToken: string;
 
   constructor(private readonly options: WorkerClientOptions) {
     this.fetchImpl = options.fetch ?? fetch;
+    this.enrollmentToken = options.token;
+  }
+
+  /** The admin rotated the pool's token (the agent reread its token file). */
+  setEnrollmentToken(token: string): void {
+    this.enrollmentToken = token;
   }
 
   register(request: RegisterRequest, signal?: AbortSignal): Promise<RegisterResponse> {
-    return this.post(PROTOCOL_PATHS.register, request, signal);
+    return this.post(PROTOCOL_PATHS.register, this.enrollmentToken, request, signal);
   }
 
-  sync(request: SyncRequest, signal?: AbortSignal): Promise<SyncResponse> {
-    return this.post(PROTOCOL_PATHS.sync, request, signal);
+  sync(credential: string, request: SyncRequest, signal?: AbortSignal): Promise<SyncResponse> {
+    return this.post(PROTOCOL_PATHS.sync, credential, request, signal);
   }
 
-  logs(request: LogsRequest, signal?: AbortSignal): Promise<LogsResponse> {
-    return this.post(PROTOCOL_PATHS.logs, request, signal);
+  logs(credential: string, request: LogsRequest, signal?: AbortSignal): Promise<LogsResponse> {
+    return this.post(PROTOCOL_PATHS.logs, credential, request, signal);
   }
 
-  private async post<T>(path: string, body: unknown, signal?: AbortSignal): Promise<T> {
+  private async post<T>(path: string, token: string, body: unknown, signal?: AbortSignal): Promise<T> {
     const url = new URL(path, this.options.serverUrl).toString();
     const timeout = AbortSignal.timeout(this.options.timeoutMs ?? 30_000);
     let response: Response;
@@ -64,7 +77,7 @@ export class WorkerClient {
     try {
       response = await this.fetchImpl(url, {
         method: "POST",
-        headers: { authorization: `Bearer ${this.options.token}`, "content-type": "application/json", accept: "application/json" },
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json" },
         body: JSON.stringify(body),
         signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
       });
@@ -83,6 +96,7 @@ export class WorkerClient {
     const detail = errorDetail(text);
     if (response.status === 409 && detail.code === "LEASE_CONFLICT") throw new LeaseConflictError(detail.message ?? "lease conflict");
     const message = `${url}: HTTP ${response.status}${detail.message ? `: ${detail.message}` : ""}`;
+    if (response.status === 401) throw new CredentialRefusedError(response.status, message);
     if (response.status >= 400 && response.status < 500 && response.status !== 408 && response.status !== 429) {
       throw new RequestRefusedError(response.status, message);
     }

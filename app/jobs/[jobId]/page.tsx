@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { currentPrincipal, requireSignIn } from "@/app/session";
 import { getQueryClient, HydrateClient, prefetch, trpc } from "@/app/trpc-server";
+import { pathWithQuery } from "@/components/auth/next-path";
 import { JobDetail } from "@/components/job/job-detail";
 import { TASK_PAGE_SIZE } from "@/components/job/task-pages";
 
@@ -19,14 +21,17 @@ async function loadJob(jobId: string) {
 }
 
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
-  const job = await loadJob((await params).jobId);
-  return { title: job.name };
+  // Signed out, the page itself redirects to the sign-in page; the job is not read for it.
+  if (!(await currentPrincipal())) return { title: "Job" };
+  return { title: (await loadJob((await params).jobId)).name };
 }
 
 /** A job for wranglers; the server prefetches the job and the first page of the shown step's tasks. */
 export default async function JobPage({ params, searchParams }: Params & { searchParams: Promise<{ step?: string | string[] }> }) {
   const { jobId } = await params;
-  const { step } = await searchParams;
+  const search = await searchParams;
+  await requireSignIn(pathWithQuery(`/jobs/${encodeURIComponent(jobId)}`, search));
+  const { step } = search;
   const wanted = Array.isArray(step) ? step[0] : step;
   const job = await loadJob(jobId);
   const stepId = job.steps.find((s) => s.id === wanted)?.id ?? job.steps[0]?.id;

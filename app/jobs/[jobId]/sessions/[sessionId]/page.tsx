@@ -3,7 +3,9 @@
  * the live log (`?task=<taskId>` offers the task's attempts; `?action=<actionId>` shows one action).
  */
 import { SessionView } from "@/components/session/session-view";
+import { requireSignIn } from "@/app/session";
 import { HydrateClient, prefetch, trpc } from "@/app/trpc-server";
+import { pathWithQuery } from "@/components/auth/next-path";
 
 export const dynamic = "force-dynamic";
 
@@ -15,6 +17,7 @@ export async function generateMetadata({ params }: { params: Promise<{ sessionId
 export default async function SessionPage({ params, searchParams }: { params: Promise<{ jobId: string; sessionId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { jobId, sessionId } = await params;
   const search = await searchParams;
+  await requireSignIn(pathWithQuery(`/jobs/${encodeURIComponent(jobId)}/sessions/${encodeURIComponent(sessionId)}`, search));
   const task = Number(one(search.task));
   const action = one(search.action);
   prefetch(trpc.logs.session.queryOptions({ sessionId, jobId }));

@@ -1,0 +1,52 @@
+/**
+ * The services that check templates, through their real check threads: past the farm's budget a
+ * save, a preview and a submission each end with the clear located error and change nothing; a
+ * good submission is written whole.
+ */
+import { describe, expect, it } from "vitest";
+import { appRouter } from "../router/index";
+import { createCallerFactory } from "../router/trpc";
+import { contextAs } from "../auth/test-principals";
+import { testFarm } from "../services/farm-test-support";
+import { productTemplate, slowTemplate } from "./check-test-support";
+
+const TIMED_OUT = /^checking this template took longer than 1 s, this farm's limit; simplify its expressions/;
+
+function setup() {
+  const t = testFarm({ checkTimeoutSeconds: 1 });
+  const api = createCallerFactory(appRouter)(contextAs(t.farm, "artist"));
+  const count = (table: string) => (t.farm.store.sqlite.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+  return { t, api, count };
+}
+
+describe("checks past the farm's budget", () => {
+  it("a preview ends with the located error", async () => {
+    const { api } = setup();
+    const preview = await api.jobs.preview({ template: { text: slowTemplate(), format: "yaml" } });
+    expect(preview).toEqual({ ok: false, errors: [{ path: "", line: 1, column: 1, origin: "template", message: expect.stringMatching(TIMED_OUT) }] });
+  });
+
+  it("a submission ends with the located error and writes nothing", async () => {
+    const { api, count } = setup();
+    const submitted = await api.jobs.submit({ template: { text: slowTemplate(), format: "yaml" } });
+    expect(submitted).toMatchObject({ ok: false, errors: [{ path: "", line: 1, message: expect.stringMatching(TIMED_OUT) }] });
+    expect([count("jobs"), count("steps"), count("tasks"), count("server_state")]).toEqual([0, 0, 0, 0]);
+  });
+
+  it("saving it to the library is refused with that error", async () => {
+    const { api, count } = setup();
+    await expect(api.templates.save({ name: "slow", text: slowTemplate(), format: "yaml" })).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringMatching(/took longer than 1 s/) });
+    expect(count("templates")).toBe(0);
+  });
+
+  it("a good submission afterwards is checked and written whole", async () => {
+    const { t, api } = setup();
+    await api.jobs.preview({ template: { text: slowTemplate(), format: "yaml" } });
+    const submitted = await api.jobs.submit({ template: { text: productTemplate(30, 20), format: "yaml" } });
+    if (!submitted.ok) throw new Error(JSON.stringify(submitted.errors));
+    const job = await api.jobs.get({ jobId: submitted.jobId });
+    expect(job).toMatchObject({ status: "READY", taskCount: 600, counts: { READY: 600 }, steps: [{ name: "Render", taskCount: 600, counts: { READY: 600 } }] });
+    const audit = t.farm.store.sqlite.prepare("SELECT action, after FROM audit_log WHERE action = 'job.submit'").all() as Array<{ after: string }>;
+    expect(audit.map((row) => JSON.parse(row.after))).toEqual([{ name: "product", tasks: 600, priority: 50, initialState: "READY" }]);
+  });
+});

@@ -1,0 +1,85 @@
+/**
+ * A job written out before retention deletes it: `<dataDir>/archive/<job id>.jsonl.gz` (folder
+ * 0700, file 0600), gzipped JSON Lines. The first line says what the file is; then the job's row,
+ * its steps, tasks, Sessions, Session actions and log lines, one `{ "kind", "row" }` per line,
+ * each row as the database holds it (column names, JSON columns as their text). Rows are read in
+ * chunks with a turn of the event loop between them; the file appears under its name only once
+ * complete and flushed to disk, so an archive is either whole or absent.
+ */
+import { once } from "node:events";
+import { createWriteStream } from "node:fs";
+import { chmod, mkdir, open, rename, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { createGzip } from "node:zlib";
+import type { Farm } from "./farm";
+import { yieldToEventLoop } from "./in-slices";
+import { taskIdBounds } from "./task-target";
+
+export const ARCHIVE_FORMAT = "loom-job-archive/1";
+
+/** Rows read per query. */
+const CHUNK = 2_000;
+
+export type ArchiveKind = "job" | "step" | "task" | "session" | "action" | "log";
+
+export interface ArchivedJob {
+  /** Relative to the data folder. */
+  file: string;
+  rows: Record<ArchiveKind, number>;
+}
+
+export async function archiveJob(farm: Farm, jobId: string, dataDir: string): Promise<ArchivedJob> {
+  const sqlite = farm.store.sqlite;
+  const folder = join(dataDir, "archive");
+  await mkdir(folder, { recursive: true, mode: 0o700 });
+  await chmod(folder, 0o700);
+  const name = `${jobId}.jsonl.gz`;
+  const partial = join(folder, `.${name}.partial`);
+  const out = createWriteStream(partial, { mode: 0o600 });
+  const gzip = createGzip();
+  gzip.pipe(out);
+  const rows: Record<ArchiveKind, number> = { job: 0, step: 0, task: 0, session: 0, action: 0, log: 0 };
+  const write = async (kind: ArchiveKind | "archive", list: readonly unknown[]) => {
+    if (list.length === 0) return;
+    if (kind !== "archive") rows[kind] += list.length;
+    const text = list.map((row) => `${JSON.stringify(kind === "archive" ? row : { kind, row })}\n`).join("");
+    if (!gzip.write(text)) await once(gzip, "drain");
+    await yieldToEventLoop();
+  };
+  try {
+    await write("archive", [{ kind: "archive", format: ARCHIVE_FORMAT, jobId, archivedAt: farm.now() }]);
+    await write("job", sqlite.prepare("SELECT * FROM jobs WHERE id = ?").all(jobId));
+    await write("step", sqlite.prepare("SELECT * FROM steps WHERE job_id = ? ORDER BY step_index").all(jobId));
+    const bounds = taskIdBounds(farm, jobId);
+    const tasks = sqlite.prepare("SELECT * FROM tasks WHERE job_id = ? AND id BETWEEN ? AND ? ORDER BY id");
+    for (let low = bounds?.low ?? 1; bounds && low <= bounds.high; low += CHUNK) await write("task", tasks.all(jobId, low, low + CHUNK - 1));
+    const sessions = sqlite.prepare<[string], { id: string }>("SELECT * FROM sessions WHERE job_id = ? ORDER BY started_at, id").all(jobId);
+    await write("session", sessions);
+    const actions = sqlite.prepare<[string, number], { seq: number }>(`SELECT * FROM session_actions WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ${CHUNK}`);
+    const lines = sqlite.prepare<[string, number], { id: number }>(`SELECT * FROM log_lines WHERE session_id = ? AND id > ? ORDER BY id LIMIT ${CHUNK}`);
+    for (const session of sessions) {
+      // Keyset pages: each query starts where the last one ended.
+      for (let after = -1, page = actions.all(session.id, after); page.length > 0; page = actions.all(session.id, after)) {
+        await write("action", page);
+        after = page.at(-1)!.seq;
+      }
+      for (let after = 0, page = lines.all(session.id, after); page.length > 0; page = lines.all(session.id, after)) {
+        await write("log", page);
+        after = page.at(-1)!.id;
+      }
+    }
+    gzip.end();
+    await once(out, "close");
+    const handle = await open(partial, "r+");
+    await handle.sync();
+    await handle.close();
+    await chmod(partial, 0o600);
+    await rename(partial, join(folder, name));
+  } catch (error) {
+    gzip.destroy();
+    out.destroy();
+    await rm(partial, { force: true });
+    throw error;
+  }
+  return { file: join("archive", name), rows };
+}

@@ -1,0 +1,71 @@
+/**
+ * Worker credentials: the bearer token a worker gets when it enrolls (register-worker.ts) and
+ * sends on every sync and log upload. It speaks for that one worker: the pool's enrollment token,
+ * a personal access token or a browser session never do, and a report naming another worker is
+ * refused however valid its lease epoch. One indexed lookup by the token's SHA-256 per call (the
+ * sync hot path): the worker and its pool in a single row.
+ */
+import { hashSecret, SECRET_PREFIXES, sameHash } from "../auth/secrets";
+import { perDatabase } from "../db/per-database";
+import { AppError } from "./errors";
+import type { Farm } from "./farm";
+
+/** The worker a credential belongs to, as the sync and log services use it. */
+export interface WorkerIdentity {
+  workerId: string;
+  name: string;
+  poolId: string;
+  poolName: string;
+  /** A disabled pool's workers get no new work. */
+  poolEnabled: boolean;
+}
+
+interface CredentialRow {
+  id: string;
+  name: string;
+  credential_hash: string;
+  token_generation: number;
+  removed_at: number | null;
+  pool_id: string;
+  pool_name: string;
+  enabled: number;
+  pool_generation: number;
+  previous_token_expires_at: number | null;
+}
+
+const byCredential = perDatabase((sqlite) =>
+  sqlite.prepare<[string], CredentialRow>(
+    `SELECT w.id, w.name, w.credential_hash, w.token_generation, w.removed_at, p.id AS pool_id, p.name AS pool_name, p.enabled,
+            p.token_generation AS pool_generation, p.previous_token_expires_at
+     FROM workers w JOIN pools p ON p.id = w.pool_id WHERE w.credential_hash = ?`,
+  ),
+);
+
+/** The worker `token` is the credential of, or UNAUTHORIZED saying why (the agent enrolls again on 401). */
+export function authenticateWorker(farm: Farm, token: string): WorkerIdentity {
+  const hash = hashSecret(token);
+  const row = byCredential(farm.store.sqlite).get(hash);
+  if (!row || !sameHash(row.credential_hash, hash)) throw new AppError("UNAUTHORIZED", unknownCredential(token));
+  if (row.removed_at !== null) throw new AppError("UNAUTHORIZED", `worker ${row.id} was removed: enroll again with the pool's token`);
+  if (!generationValid(row, farm.now())) {
+    throw new AppError("UNAUTHORIZED", `worker ${row.id} enrolled with a token of pool ${row.pool_name} that was rotated out: enroll again with the pool's current token`);
+  }
+  return { workerId: row.id, name: row.name, poolId: row.pool_id, poolName: row.pool_name, poolEnabled: row.enabled === 1 };
+}
+
+/** The current generation, or the previous one during the rotation's grace period. */
+function generationValid(row: CredentialRow, now: number): boolean {
+  if (row.token_generation >= row.pool_generation) return true;
+  return row.token_generation === row.pool_generation - 1 && row.previous_token_expires_at !== null && row.previous_token_expires_at > now;
+}
+
+function unknownCredential(token: string): string {
+  if (token.startsWith(SECRET_PREFIXES.token) || token.startsWith(SECRET_PREFIXES.session)) return "personal access tokens and sign-in sessions do not work on the worker API";
+  if (token.startsWith(SECRET_PREFIXES.enrollment)) return "a pool's token only enrolls (POST /api/worker/register): send the credential the registration answered with";
+  return "unknown or revoked worker credential: enroll again with the pool's token";
+}
+
+/** A body names the worker it reports for: only that worker's own credential may send it. */
+export function checkSpeaksFor(worker: WorkerIdentity, workerId: string): void {
+  if (workerId !== worker.workerId) throw new AppError("FORBIDDEN", `this credential belongs to worker ${worker.workerId}, not ${workerId}`);
+}

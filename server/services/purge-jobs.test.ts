@@ -1,0 +1,139 @@
+/**
+ * Job retention through the tRPC caller (admins) against a real SQLite and a real data folder:
+ * the preview counts only finished jobs past the age; archive writes each job whole as gzipped
+ * JSON Lines (0600 in a 0700 folder) and then deletes it; delete removes it with everything
+ * under it; each purged job and each run leave their audit rows.
+ */
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { contextAs } from "../auth/test-principals";
+import { appRouter } from "../router/index";
+import { createCallerFactory } from "../router/trpc";
+import { SYSTEM_ACTOR } from "./audit";
+import { cancelTasks } from "./cancel-tasks";
+import { LINUX_WORKER, SimulatedWorker, submit, testFarm, type TestFarm } from "./farm-test-support";
+import { ingestLogs } from "./ingest-logs";
+
+const JOB = `
+specificationVersion: jobtemplate-2023-09
+name: frames
+steps:
+- name: Render
+  parameterSpace:
+    taskParameterDefinitions:
+    - {name: F, type: INT, range: '1-3'}
+  script:
+    actions:
+      onRun: {command: echo, args: ['{{Task.Param.F}}']}
+`;
+
+const DAY = 24 * 60 * 60 * 1000;
+
+/** A job run to SUCCEEDED by a worker that logged `lines` lines in its Session. */
+function finishedJob(t: TestFarm, name: string, lines: number): string {
+  const jobId = submit(t, JOB);
+  const worker = new SimulatedWorker(t, LINUX_WORKER(name), (a) => (a.kind === "TASK_RUN" ? "hold" : { status: "SUCCEEDED", exitCode: 0 }));
+  const sessionId = worker.sync().assignments[0]!.sessionId;
+  const logged = Array.from({ length: lines }, (_, seq) => ({ seq, actionId: null, time: t.clock.now, line: `line ${seq} of ${name}` }));
+  ingestLogs(t.farm, worker.identity, { workerId: worker.workerId, leaseEpoch: worker.leaseEpoch, sessionId, lines: logged });
+  for (let i = 0; i < 10 && worker.heldActions.length > 0; i++) {
+    for (const id of [...worker.heldActions]) worker.finish(id, { status: "SUCCEEDED", exitCode: 0 });
+    worker.sync();
+  }
+  worker.runUntilIdle();
+  return jobId;
+}
+
+function setup() {
+  const dataDir = mkdtempSync(join(tmpdir(), "loom-retention-"));
+  onTestFinished(() => rmSync(dataDir, { recursive: true, force: true }));
+  const t = testFarm({ dataDir, jobRetentionDays: 30 });
+  const admin = createCallerFactory(appRouter)(contextAs(t.farm, "admin"));
+  const all = (sql: string, ...args: unknown[]) => t.farm.store.sqlite.prepare(sql).all(...args) as Array<Record<string, unknown>>;
+  /** Every row of a job, table by table, as an archive holds them. */
+  const rowsOf = (jobId: string) => {
+    const sessions = all("SELECT * FROM sessions WHERE job_id = ? ORDER BY started_at, id", jobId);
+    const ids = sessions.map((s) => s.id as string);
+    const bySession = (table: string, order: string) => ids.flatMap((id) => all(`SELECT * FROM ${table} WHERE session_id = ? ORDER BY ${order}`, id));
+    return {
+      job: all("SELECT * FROM jobs WHERE id = ?", jobId),
+      step: all("SELECT * FROM steps WHERE job_id = ? ORDER BY step_index", jobId),
+      task: all("SELECT * FROM tasks WHERE job_id = ? ORDER BY id", jobId),
+      session: sessions,
+      action: bySession("session_actions", "seq"),
+      log: bySession("log_lines", "id"),
+    };
+  };
+  return { t, dataDir, admin, all, rowsOf };
+}
+
+describe("job retention", () => {
+  it("previews, archives and deletes only finished jobs past the age, each whole, with audit rows", async () => {
+    const { t, dataDir, admin, all, rowsOf } = setup();
+    const logged = finishedJob(t, "w1", 4);
+    const canceled = submit(t, JOB);
+    await cancelTasks(t.farm, { jobId: canceled }, SYSTEM_ACTOR);
+    const running = submit(t, JOB);
+    new SimulatedWorker(t, LINUX_WORKER("busy"), () => "hold").sync();
+    t.clock.now += 40 * DAY;
+    const recent = finishedJob(t, "w2", 2);
+    t.clock.now += DAY;
+
+    expect(await admin.retention.preview({ olderThanDays: 30 })).toEqual({ olderThanDays: 30, cutoff: t.clock.now - 30 * DAY, jobs: 2, tasks: 6, logLines: 4 });
+    expect(await admin.retention.preview()).toMatchObject({ olderThanDays: 30, jobs: 2 });
+    expect(await admin.retention.preview({ olderThanDays: 0 })).toMatchObject({ jobs: 3, tasks: 9, logLines: 6 });
+
+    const before = rowsOf(logged);
+    expect(before.log).toHaveLength(4);
+    expect(before.action).toHaveLength(3);
+    const archived = await admin.retention.purge({ olderThanDays: 30, mode: "archive" });
+    expect(archived).toMatchObject({ mode: "archive", jobs: 2, tasks: 6, logLines: 4, files: [join("archive", `${logged}.jsonl.gz`), join("archive", `${canceled}.jsonl.gz`)] });
+
+    const file = join(dataDir, "archive", `${logged}.jsonl.gz`);
+    expect(statSync(join(dataDir, "archive")).mode & 0o777).toBe(0o700);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const [header, ...lines] = gunzipSync(readFileSync(file)).toString("utf8").trimEnd().split("\n").map((line) => JSON.parse(line) as { kind: string; row?: unknown });
+    expect(header).toMatchObject({ kind: "archive", format: "loom-job-archive/1", jobId: logged });
+    const byKind = (kind: string) => lines.filter((l) => l.kind === kind).map((l) => l.row);
+    expect(Object.fromEntries(Object.keys(before).map((kind) => [kind, byKind(kind)]))).toEqual(before);
+
+    const left = (jobId: string) => ["jobs WHERE id", "steps WHERE job_id", "tasks WHERE job_id", "sessions WHERE job_id", "log_lines WHERE job_id"].map((q) => (all(`SELECT COUNT(*) AS n FROM ${q} = ?`, jobId)[0]!.n as number));
+    expect(left(logged)).toEqual([0, 0, 0, 0, 0]);
+    expect(left(canceled)).toEqual([0, 0, 0, 0, 0]);
+    expect(all("SELECT COUNT(*) AS n FROM session_actions")[0]!.n).toBe(rowsOf(recent).action.length + rowsOf(running).action.length);
+    expect((await admin.jobs.list({})).jobs.map((j) => j.id).sort()).toEqual([running, recent].sort());
+
+    t.clock.now += 40 * DAY;
+    const deleted = await admin.retention.purge({ mode: "delete" });
+    expect(deleted).toMatchObject({ mode: "delete", olderThanDays: 30, jobs: 1, tasks: 3, logLines: 2, files: [] });
+    expect(left(recent)).toEqual([0, 0, 0, 0, 0]);
+    expect(statSync(join(dataDir, "archive")).isDirectory()).toBe(true);
+    expect(() => statSync(join(dataDir, "archive", `${recent}.jsonl.gz`))).toThrow();
+    // Still running after 81 days: never purged.
+    expect((await admin.jobs.list({})).jobs.map((j) => j.id)).toEqual([running]);
+
+    const audit = all("SELECT action, target_id, before, after FROM audit_log WHERE action IN ('job.archive', 'job.delete', 'retention.purge') ORDER BY id");
+    expect(audit.map((a) => [a.action, a.target_id])).toEqual([
+      ["job.archive", logged],
+      ["job.archive", canceled],
+      ["retention.purge", null],
+      ["job.delete", recent],
+      ["retention.purge", null],
+    ]);
+    expect(JSON.parse(audit[0]!.before as string)).toEqual({ name: "frames", tasks: 3, logLines: 4 });
+    expect(JSON.parse(audit[0]!.after as string)).toEqual({ file: join("archive", `${logged}.jsonl.gz`) });
+    expect(JSON.parse(audit[2]!.after as string)).toMatchObject({ mode: "archive", olderThanDays: 30, jobs: 2, tasks: 6, logLines: 4 });
+  });
+
+  it("refuses to archive without a data folder, and refuses an age that is not whole days", async () => {
+    const t = testFarm();
+    const admin = createCallerFactory(appRouter)(contextAs(t.farm, "admin"));
+    await expect(admin.retention.purge({ mode: "archive" })).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringMatching(/no data folder/) });
+    await expect(admin.retention.preview({ olderThanDays: 1.5 })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    const wrangler = createCallerFactory(appRouter)(contextAs(t.farm, "wrangler"));
+    await expect(wrangler.retention.purge({ mode: "delete" })).rejects.toMatchObject({ code: "FORBIDDEN" });
+  });
+});

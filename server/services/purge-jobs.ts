@@ -1,0 +1,129 @@
+/**
+ * Job retention (admins): finished jobs — SUCCEEDED, FAILED, CANCELED or NOT_COMPATIBLE, with no
+ * task assigned or running and no Session still open — that ended (or, never having ended, were
+ * submitted) more than N days ago. Preview counts them with their tasks and log lines; purge
+ * deletes them with their steps, tasks, Sessions, actions and log lines, after writing each to
+ * an archive file in archive mode (archive-job.ts). Everything runs in short slices, job by job
+ * under the job's lock; each job gets its audit row as it goes, the run one summary row.
+ */
+import { AppError } from "./errors";
+import { archiveJob } from "./archive-job";
+import { audit, type Actor } from "./audit";
+import { deleteJobRows } from "./delete-job-rows";
+import type { Farm } from "./farm";
+import { inSlices, yieldToEventLoop } from "./in-slices";
+import { withJobLock } from "./job-lock";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export type PurgeMode = "archive" | "delete";
+
+export interface RetentionPreview {
+  olderThanDays: number;
+  /** Jobs that ended before this time (epoch ms). */
+  cutoff: number;
+  jobs: number;
+  tasks: number;
+  logLines: number;
+}
+
+export interface PurgeResult extends RetentionPreview {
+  mode: PurgeMode;
+  /** Archive files written, relative to the data folder (archive mode). */
+  files: string[];
+}
+
+const FINISHED = `status IN ('SUCCEEDED', 'FAILED', 'CANCELED', 'NOT_COMPATIBLE')
+  AND json_extract(counts, '$.ASSIGNED') + json_extract(counts, '$.RUNNING') = 0
+  AND COALESCE(ended_at, submitted_at) < ?
+  AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.job_id = jobs.id AND s.state != 'ENDED')
+  AND NOT EXISTS (SELECT 1 FROM server_state WHERE key = 'job-creating:' || jobs.id)`;
+
+interface Candidate {
+  id: string;
+  name: string;
+  task_count: number;
+}
+
+function candidates(farm: Farm, cutoff: number): Candidate[] {
+  return farm.store.sqlite.prepare<[number], Candidate>(`SELECT id, name, task_count FROM jobs WHERE ${FINISHED} ORDER BY seq`).all(cutoff);
+}
+
+function stillCandidate(farm: Farm, jobId: string, cutoff: number): boolean {
+  return farm.store.sqlite.prepare<[number, string], { id: string }>(`SELECT id FROM jobs WHERE ${FINISHED} AND id = ?`).get(cutoff, jobId) !== undefined;
+}
+
+function checkDays(days: number): number {
+  if (!Number.isInteger(days) || days < 0 || days > 36_500) throw new AppError("BAD_REQUEST", `olderThanDays must be a whole number of days from 0 to 36500, got ${days}`);
+  return days;
+}
+
+/** A job's log lines, counted in id ranges of its index so a job of millions of lines never stalls. */
+async function countLogLines(farm: Farm, jobId: string): Promise<number> {
+  const sqlite = farm.store.sqlite;
+  const low = sqlite.prepare<[string], { id: number | null }>("SELECT MIN(id) AS id FROM log_lines WHERE job_id = ?").get(jobId)?.id ?? null;
+  const high = sqlite.prepare<[string], { id: number | null }>("SELECT MAX(id) AS id FROM log_lines WHERE job_id = ?").get(jobId)?.id ?? null;
+  if (low === null || high === null) return 0;
+  const count = sqlite.prepare<[string, number, number], { n: number }>("SELECT COUNT(*) AS n FROM log_lines WHERE job_id = ? AND id BETWEEN ? AND ?");
+  const RANGE = 50_000;
+  let from = low;
+  let total = 0;
+  await inSlices(
+    (fn) => fn(),
+    () => {
+      total += count.get(jobId, from, from + RANGE - 1)?.n ?? 0;
+      from += RANGE;
+      return from <= high;
+    },
+  );
+  return total;
+}
+
+export async function retentionPreview(farm: Farm, olderThanDays = farm.settings.jobRetentionDays): Promise<RetentionPreview> {
+  const days = checkDays(olderThanDays);
+  const cutoff = farm.now() - days * DAY_MS;
+  const found = candidates(farm, cutoff);
+  let logLines = 0;
+  for (const job of found) {
+    logLines += await countLogLines(farm, job.id);
+    await yieldToEventLoop();
+  }
+  return { olderThanDays: days, cutoff, jobs: found.length, tasks: found.reduce((sum, job) => sum + job.task_count, 0), logLines };
+}
+
+export async function purgeJobs(farm: Farm, input: { olderThanDays?: number; mode: PurgeMode }, actor: Actor): Promise<PurgeResult> {
+  const days = checkDays(input.olderThanDays ?? farm.settings.jobRetentionDays);
+  const { mode } = input;
+  const dataDir = farm.settings.dataDir;
+  if (mode === "archive" && dataDir === null) throw new AppError("BAD_REQUEST", "this farm has no data folder to archive into; purge with mode delete");
+  const cutoff = farm.now() - days * DAY_MS;
+  const result: PurgeResult = { olderThanDays: days, cutoff, mode, jobs: 0, tasks: 0, logLines: 0, files: [] };
+  const purged: string[] = [];
+  for (const job of candidates(farm, cutoff)) {
+    await withJobLock(farm, job.id, async () => {
+      // Requeued or deleted since the list was read: left alone.
+      if (!stillCandidate(farm, job.id, cutoff)) return;
+      const archived = mode === "archive" ? await archiveJob(farm, job.id, dataDir!) : null;
+      await deleteJobRows(farm, job.id, (deleted) => {
+        audit(farm, actor, {
+          action: mode === "archive" ? "job.archive" : "job.delete",
+          target: { kind: "job", id: job.id },
+          before: { name: job.name, tasks: deleted.tasks, logLines: deleted.logLines },
+          after: archived ? { file: archived.file } : null,
+        });
+        result.jobs += 1;
+        result.tasks += deleted.tasks;
+        result.logLines += deleted.logLines;
+      });
+      if (archived) result.files.push(archived.file);
+      purged.push(job.id);
+    });
+    await yieldToEventLoop();
+  }
+  audit(farm, actor, {
+    action: "retention.purge",
+    after: { mode, olderThanDays: days, cutoff, jobs: result.jobs, tasks: result.tasks, logLines: result.logLines },
+  });
+  if (purged.length > 0) farm.events.emit("jobs", purged);
+  return result;
+}
