@@ -1,11 +1,17 @@
 /**
  * bench:ui's farm: `loom serve` (Next.js production build + scheduler) on its own port and data
- * folder with no local workers, the portal's tRPC calls over HTTP, and one simulated worker that
- * holds a task and uploads its log lines through the worker API at a set rate.
+ * folder with no local workers, the portal's tRPC calls over HTTP (with the local admin's token
+ * `loom serve` writes in the data folder), one person signed in through the first-start setup
+ * (the browser carries their session cookie: pages redirect anyone else to /login), and one
+ * simulated worker that enrolls with the pool's token, holds a task and uploads its log lines
+ * through the worker API, with its own credential, at a set rate.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { LOCAL_ADMIN_TOKEN_FILE } from "../server/auth/first-start";
+import { SESSION_COOKIE } from "../server/auth/authenticate";
 import { WorkerClient } from "../server/worker/worker-client";
 import { benchRegistration, sleep } from "./farm-bench-support";
 
@@ -13,16 +19,24 @@ const REPO = resolve(import.meta.dirname, "..");
 
 export interface ServedFarm {
   url: string;
+  /** The pool's enrollment token. */
   token: string;
+  /** The local admin's token, for the bench's own tRPC calls. */
+  adminToken: string;
+  /** The signed-in person's `loom_session` cookie value, for the browser. */
+  sessionCookie: string;
   stop(): Promise<void>;
 }
+
+const BENCH_PERSON = { name: "bench-ui", password: "bench ui password, not a secret" };
 
 /** Starts `loom serve --workers 0` (building the app into LOOM_NEXT_DIST_DIR first if its sources changed). */
 export async function serveFarm(port: number, dataDir: string, distDir: string): Promise<ServedFarm> {
   const token = `loom_${randomBytes(24).toString("base64url")}`;
+  const setupToken = `loom_setup_${randomBytes(24).toString("base64url")}`;
   const child: ChildProcess = spawn(process.execPath, [join(REPO, "bin", "loom.mjs"), "serve", "--port", String(port), "--data", dataDir, "--workers", "0"], {
     cwd: REPO,
-    env: { ...process.env, LOOM_POOL_TOKEN: token, LOOM_NEXT_DIST_DIR: distDir, NEXT_TELEMETRY_DISABLED: "1" },
+    env: { ...process.env, LOOM_POOL_TOKEN: token, LOOM_SETUP_TOKEN: setupToken, LOOM_NEXT_DIST_DIR: distDir, NEXT_TELEMETRY_DISABLED: "1" },
     stdio: ["ignore", "inherit", "inherit"],
     detached: true,
   });
@@ -40,28 +54,51 @@ export async function serveFarm(port: number, dataDir: string, distDir: string):
       throw new Error("loom serve did not answer within 10 minutes");
     }
     try {
-      if ((await fetch(`${url}/api/trpc/pools.list`)).ok) return { url, token, stop };
+      if ((await fetch(`${url}/api/health`)).ok) break;
     } catch {
       // not listening yet
     }
     await sleep(500);
   }
+  try {
+    const adminToken = readFileSync(join(dataDir, LOCAL_ADMIN_TOKEN_FILE), "utf8").trim();
+    const sessionCookie = await setUp(url, setupToken);
+    return { url, token, adminToken, sessionCookie, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
 }
 
-/** A tRPC query or mutation over plain HTTP (the portal's wire format, no transformer). */
-export async function trpc<T>(url: string, path: string, input: unknown, kind: "query" | "mutation"): Promise<T> {
+/** Creates the first person (an admin) with the setup token; returns their session cookie. */
+async function setUp(url: string, setupToken: string): Promise<string> {
+  const response = await fetch(`${url}/api/trpc/auth.setup`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ token: setupToken, ...BENCH_PERSON }),
+  });
+  if (!response.ok) throw new Error(`auth.setup: HTTP ${response.status} ${await response.text()}`);
+  const prefix = `${SESSION_COOKIE}=`;
+  const cookie = response.headers.getSetCookie().find((c) => c.startsWith(prefix));
+  if (!cookie) throw new Error("auth.setup set no session cookie");
+  return decodeURIComponent(cookie.slice(prefix.length).split(";")[0] ?? "");
+}
+
+/** A tRPC query or mutation over plain HTTP (the portal's wire format, no transformer) with a Bearer token. */
+export async function trpc<T>(url: string, token: string, path: string, input: unknown, kind: "query" | "mutation"): Promise<T> {
+  const authorization = `Bearer ${token}`;
   const response =
     kind === "query"
-      ? await fetch(`${url}/api/trpc/${path}?input=${encodeURIComponent(JSON.stringify(input))}`)
-      : await fetch(`${url}/api/trpc/${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(input) });
+      ? await fetch(`${url}/api/trpc/${path}?input=${encodeURIComponent(JSON.stringify(input))}`, { headers: { authorization } })
+      : await fetch(`${url}/api/trpc/${path}`, { method: "POST", headers: { "content-type": "application/json", authorization }, body: JSON.stringify(input) });
   const body = (await response.json()) as { result?: { data: T }; error?: unknown };
   if (!response.ok || !body.result) throw new Error(`${path}: HTTP ${response.status} ${JSON.stringify(body.error)}`);
   return body.result.data;
 }
 
 /** Submits a job template (YAML); returns its id. */
-export async function submit(url: string, yaml: string, settings: Record<string, unknown> = {}): Promise<string> {
-  const result = await trpc<{ ok: boolean; jobId?: string; errors?: unknown }>(url, "jobs.submit", { template: { text: yaml, format: "yaml" }, settings }, "mutation");
+export async function submit(farm: ServedFarm, yaml: string, settings: Record<string, unknown> = {}): Promise<string> {
+  const result = await trpc<{ ok: boolean; jobId?: string; errors?: unknown }>(farm.url, farm.adminToken, "jobs.submit", { template: { text: yaml, format: "yaml" }, settings }, "mutation");
   if (!result.ok || !result.jobId) throw new Error(`submission refused: ${JSON.stringify(result.errors)}`);
   return result.jobId;
 }

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:ui [-- --port 3114 --runs 5 --rate 10000 --seconds 5]`: the portal in headless
  * Chromium against `loom serve` (production build in LOOM_NEXT_DIST_DIR, a fresh data folder, no
- * local workers).
+ * local workers), signed in as the farm's first person (an admin) in every browser context.
  *
  * (a) Job page: a 10,000-task job (9,000 render tasks in a 1,000 × 9 space, 1,000 composites),
  *     READY. Time from navigation start until the step graph and the first task row are drawn
@@ -20,7 +20,7 @@ import { serverEnv } from "../server/env";
 import { round, sleep, tempFolder } from "./farm-bench-support";
 import { numberFlag } from "./number-flag";
 import { median } from "./interleaved-rounds";
-import { longTasksSince, observedPage, timeToInteractive, type Readiness } from "./ui-browser";
+import { longTasksSince, observedPage, timeToInteractive, untilInPage, type Readiness } from "./ui-browser";
 import { bigJob, LogWorker, serveFarm, submit } from "./ui-farm";
 
 const args = process.argv.slice(2);
@@ -52,18 +52,18 @@ async function main(): Promise<void> {
   const farm = await serveFarm(port, data.path, serverEnv().LOOM_NEXT_DIST_DIR);
   const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"] });
   try {
-    const bigJobId = await submit(farm.url, bigJob("bench-ui-10k", 1000, 9), { priority: 10 });
+    const bigJobId = await submit(farm, bigJob("bench-ui-10k", 1000, 9), { priority: 10 });
 
     // (a) Job page vs the app's blank page, alternating, after one unmeasured load of each.
     const jobUrl = `${farm.url}/jobs/${bigJobId}`;
     const blankUrl = `${farm.url}/bench-ui-blank-page`;
-    await timeToInteractive(browser, blankUrl, BLANK_PAGE);
-    await timeToInteractive(browser, jobUrl, JOB_PAGE);
+    await timeToInteractive(browser, blankUrl, farm.sessionCookie, BLANK_PAGE);
+    await timeToInteractive(browser, jobUrl, farm.sessionCookie, JOB_PAGE);
     const jobRuns: Array<number | null> = [];
     const blankRuns: Array<number | null> = [];
     for (let i = 0; i < runs; i++) {
-      jobRuns.push(await timeToInteractive(browser, jobUrl, JOB_PAGE));
-      blankRuns.push(await timeToInteractive(browser, blankUrl, BLANK_PAGE));
+      jobRuns.push(await timeToInteractive(browser, jobUrl, farm.sessionCookie, JOB_PAGE));
+      blankRuns.push(await timeToInteractive(browser, blankUrl, farm.sessionCookie, BLANK_PAGE));
     }
     const jobMs = jobRuns.every((r) => r !== null) ? round(median(jobRuns as number[]), 1) : null;
     const blankMs = blankRuns.every((r) => r !== null) ? round(median(blankRuns as number[]), 1) : null;
@@ -71,11 +71,11 @@ async function main(): Promise<void> {
     console.log(`blank page of the app interactive (baseline): median ${blankMs ?? "—"} ms; job page / baseline = ${jobMs !== null && blankMs ? round(jobMs / blankMs) : "—"}`);
 
     // (b) The Session page following while lines pour in. The worker joins now: no heartbeat was due before.
-    const logJobId = await submit(farm.url, LOG_JOB, { priority: 90 });
+    const logJobId = await submit(farm, LOG_JOB, { priority: 90 });
     const worker = new LogWorker(farm.url, farm.token);
     await worker.start();
     const heartbeat = setInterval(() => void worker.heartbeat().catch(() => undefined), 5000);
-    const page = await observedPage(browser, `${farm.url}/jobs/${logJobId}/sessions/${worker.sessionId}`);
+    const page = await observedPage(browser, `${farm.url}/jobs/${logJobId}/sessions/${worker.sessionId}`, farm.sessionCookie);
     await page.getByRole("log", { name: "Log lines" }).waitFor();
     await page.getByText(/lines · Live/).waitFor({ timeout: 20_000 });
     const since = (await page.evaluate("performance.now()")) as number;
@@ -90,13 +90,8 @@ async function main(): Promise<void> {
     const ended = Date.now();
     clearInterval(heartbeat);
     const last = lineText(total - 1);
-    let lagMs: number | null = null;
-    try {
-      await page.waitForFunction(`document.querySelector('[role="log"]')?.textContent.includes(${JSON.stringify(last)})`, undefined, { timeout: 30_000, polling: "raf" });
-      lagMs = Date.now() - ended;
-    } catch {
-      lagMs = null;
-    }
+    const shown = await untilInPage(page, `document.querySelector('[role="log"]')?.textContent.includes(${JSON.stringify(last)})`, 30_000);
+    const lagMs: number | null = shown ? Date.now() - ended : null;
     const longTasks = await longTasksSince(page, since);
     const shownText = (await page.getByText(/lines · /).first().textContent()) ?? "";
     const linesShown = Number(/([\d,]+) lines/.exec(shownText)?.[1]?.replace(/,/g, "") ?? "NaN");

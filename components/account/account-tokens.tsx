@@ -2,8 +2,8 @@
 
 import { useState } from "react";
 import { useMe } from "../auth/me";
-import { CreateToken } from "./create-token";
-import { NewToken } from "./new-token";
+import { ShownOnceToken } from "../ui/shown-once-token";
+import { CreateToken, TOKEN_NAME_FIELD } from "./create-token";
 import { TokensTable } from "./tokens-table";
 import "../admin/admin.css";
 
@@ -15,7 +15,23 @@ export function AccountTokens() {
   if (!me) return null;
   return (
     <>
-      {shown ? <NewToken {...shown} onClose={() => setShown(null)} /> : <CreateToken role={me.role} onToken={setShown} />}
+      {shown ? (
+        <ShownOnceToken
+          title={`New token ${shown.name}`}
+          fieldLabel={`Token ${shown.name}`}
+          token={shown.token}
+          ifLost="revoke it and make another"
+          returnFocusTo={TOKEN_NAME_FIELD}
+          onClose={() => setShown(null)}
+        >
+          <p className="muted">
+            Scripts send it as <code>Authorization: Bearer &lt;token&gt;</code>; the <code>loom</code> command reads it from <code>LOOM_TOKEN</code> (or run{" "}
+            <code>loom login --server {window.location.origin}</code>, which makes and stores a token for you).
+          </p>
+        </ShownOnceToken>
+      ) : (
+        <CreateToken role={me.role} onToken={setShown} />
+      )}
       <TokensTable />
     </>
   );

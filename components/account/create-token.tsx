@@ -6,6 +6,9 @@ import type { Role, TokenScope } from "@/lib/farm/access";
 import { useTRPC } from "../trpc";
 import { DEFAULT_EXPIRY_DAYS, defaultScope, EXPIRY_CHOICES, SCOPE_LABELS, scopesFor } from "./token-choices";
 
+/** The name field's id: focus comes back to it when the new token's panel closes. */
+export const TOKEN_NAME_FIELD = "create-token-name";
+
 /** A new token of your own: a name to know it by, a scope, an expiry. The answer (the token) goes up once and is not kept here. */
 export function CreateToken({ role, onToken }: { role: Role; onToken: (token: { name: string; token: string }) => void }) {
   const trpc = useTRPC();
@@ -39,7 +42,7 @@ export function CreateToken({ role, onToken }: { role: Role; onToken: (token: { 
       <form className="create-pool" onSubmit={submit}>
         <label className="description">
           Token name
-          <input value={name} onChange={(e) => setName(e.target.value)} maxLength={100} placeholder="e.g. nightly renders" autoComplete="off" required />
+          <input id={TOKEN_NAME_FIELD} value={name} onChange={(e) => setName(e.target.value)} maxLength={100} placeholder="e.g. nightly renders" autoComplete="off" required />
         </label>
         <label>
           Scope

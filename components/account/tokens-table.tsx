@@ -1,11 +1,14 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
 import { formatTimestamp } from "@/lib/farm/display";
 import type { TokenView } from "@/server/auth/access-tokens";
 import { Ago } from "../admin/ago";
 import { useTRPC } from "../trpc";
 import { ConfirmButton } from "../ui/confirm-button";
+import { DataTable } from "../ui/data-table";
+import { NoticeLine, type Notice } from "../ui/notice";
 import { useNow } from "../ui/use-now";
 import { expiryText, tokenState } from "./token-choices";
 
@@ -17,7 +20,17 @@ export function TokensTable() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const list = useQuery(trpc.tokens.list.queryOptions());
-  const revoke = useMutation(trpc.tokens.revoke.mutationOptions({ onSuccess: () => queryClient.invalidateQueries(trpc.tokens.list.queryFilter()) }));
+  const [notice, setNotice] = useState<Notice | null>(null);
+  const revoke = useMutation(
+    trpc.tokens.revoke.mutationOptions({
+      onSuccess: (_result, input) => {
+        const name = tokens.find((t) => t.id === input.tokenId)?.name ?? input.tokenId;
+        setNotice({ tone: "good", text: `Token ${name} is revoked: scripts using it are refused from their next call.` });
+        void queryClient.invalidateQueries(trpc.tokens.list.queryFilter());
+      },
+      onError: (error) => setNotice({ tone: "bad", text: `Not revoked: ${error.message}` }),
+    }),
+  );
   const now = useNow(true, 60_000);
   const tokens = list.data ?? [];
   return (
@@ -26,31 +39,15 @@ export function TokensTable() {
         Your tokens
       </h2>
       {list.error && <p role="alert" className="error-text">Could not load your tokens: {list.error.message}</p>}
-      {revoke.error && <p role="alert" className="error-text">Not revoked: {revoke.error.message}</p>}
+      {/* The Revoke button goes with the token it revoked: the result takes the focus. */}
+      <NoticeLine notice={notice} takeFocus />
       {list.data && tokens.length === 0 && <p className="muted">You have no tokens yet.</p>}
       {tokens.length > 0 && (
-        <div className="table-scroll">
-          <table className="data admin-table" aria-label="Your tokens">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Scope</th>
-                <th scope="col">State</th>
-                <th scope="col">Created</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Last used</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {tokens.map((token) => (
-                <TokenRow key={token.id} token={token} now={now} busy={revoke.isPending} onRevoke={() => revoke.mutate({ tokenId: token.id })} />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable label="Your tokens" columns={["Name", "Scope", "State", "Created", "Expires", "Last used", { label: "Actions", hidden: true }]}>
+          {tokens.map((token) => (
+            <TokenRow key={token.id} token={token} now={now} busy={revoke.isPending} onRevoke={() => revoke.mutate({ tokenId: token.id })} />
+          ))}
+        </DataTable>
       )}
     </section>
   );

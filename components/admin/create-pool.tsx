@@ -6,8 +6,10 @@ import { useTRPC } from "../trpc";
 import type { NewToken } from "./pool-actions";
 import { POOL_NAME } from "@/lib/farm/pool-name";
 
-/** Pool names as the server accepts them (server/services/pools.ts), checked as you type. */
+/** The name field's id: focus comes back to it when the new token's panel closes. */
+export const POOL_NAME_FIELD = "create-pool-name";
 
+/** A new pool: its name is checked as typed by the rule the server applies (lib/farm/pool-name); its token goes up to be shown once. */
 export function CreatePool({ onToken }: { onToken: (token: NewToken) => void }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -40,7 +42,7 @@ export function CreatePool({ onToken }: { onToken: (token: NewToken) => void }) 
       <form className="create-pool" onSubmit={submit}>
         <label>
           Pool name
-          <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={64} aria-invalid={nameProblem ? true : undefined} aria-describedby="pool-name-hint" autoComplete="off" />
+          <input id={POOL_NAME_FIELD} value={name} onChange={(e) => setName(e.target.value)} required maxLength={64} aria-invalid={nameProblem ? true : undefined} aria-describedby="pool-name-hint" autoComplete="off" />
         </label>
         <label className="description">
           Description

@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { PoolView } from "@/server/queries/workers";
 import { useTRPC } from "../trpc";
 import { ConfirmButton } from "../ui/confirm-button";
+import { useRefocus } from "../ui/use-refocus";
 
 export interface NewToken {
   poolName: string;
@@ -35,6 +36,8 @@ export function PoolActions({ pool, onToken, onError }: { pool: PoolView; onToke
     }),
   );
   const setEnabled = useMutation(trpc.pools.setEnabled.mutationOptions(done));
+  // Disable and Enable replace each other: the keyboard goes on to the one that appears.
+  const toggle = useRefocus(pool.enabled);
   const drain = useMutation(trpc.pools.drain.mutationOptions(done));
   const busy = rotate.isPending || setEnabled.isPending || drain.isPending;
   const some = pool.workerCount > 0;
@@ -48,19 +51,31 @@ export function PoolActions({ pool, onToken, onError }: { pool: PoolView; onToke
         disabled={busy}
         onConfirm={() => rotate.mutate({ poolId: pool.id })}
       />
-      {pool.enabled ? (
-        <ConfirmButton
-          label="Disable pool"
-          question={`Disable pool ${pool.name}? Its workers finish what they run but get no new work, and steps only it could run become not compatible.`}
-          danger
-          disabled={busy}
-          onConfirm={() => setEnabled.mutate({ poolId: pool.id, enabled: false })}
-        />
-      ) : (
-        <button type="button" disabled={busy} onClick={() => setEnabled.mutate({ poolId: pool.id, enabled: true })}>
-          Enable pool
-        </button>
-      )}
+      <span ref={toggle.ref} className="contents">
+        {pool.enabled ? (
+          <ConfirmButton
+            label="Disable pool"
+            question={`Disable pool ${pool.name}? Its workers finish what they run but get no new work, and steps only it could run become not compatible.`}
+            danger
+            disabled={busy}
+            onConfirm={() => {
+              toggle.arm();
+              setEnabled.mutate({ poolId: pool.id, enabled: false });
+            }}
+          />
+        ) : (
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() => {
+              toggle.arm();
+              setEnabled.mutate({ poolId: pool.id, enabled: true });
+            }}
+          >
+            Enable pool
+          </button>
+        )}
+      </span>
       <ConfirmButton
         label="Drain pool after current tasks"
         question={`Drain all ${pool.workerCount} worker(s) of ${pool.name} after their current task? Each finishes its task and takes no new work until undrained on the Workers page.`}

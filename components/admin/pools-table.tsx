@@ -10,11 +10,12 @@ import { WORKER_STATUSES } from "@/lib/farm/statuses";
 import type { PoolView } from "@/server/queries/workers";
 import { useAllows } from "../auth/me";
 import { useTRPC } from "../trpc";
+import { DataTable } from "../ui/data-table";
+import { ShownOnceToken } from "../ui/shown-once-token";
 import { StatusBadge } from "../ui/status";
-import { CreatePool } from "./create-pool";
+import { CreatePool, POOL_NAME_FIELD } from "./create-pool";
 import { PoolActions, type NewToken } from "./pool-actions";
 import { moveBetweenRows } from "./row-keys";
-import { TokenOnce } from "./token-once";
 import "./admin.css";
 
 /** The pools page: every pool live (pools.onChange pushes the list); for admins, create, the token shown once, and the pool actions. */
@@ -31,50 +32,55 @@ export function PoolsAdmin() {
 
   return (
     <>
-      {admin && (token ? <TokenOnce {...token} onClose={() => setToken(null)} /> : <CreatePool onToken={setToken} />)}
+      {admin && (token ? <PoolToken token={token} onClose={() => setToken(null)} /> : <CreatePool onToken={setToken} />)}
       {error && (
         <p role="alert" className="error-text">
           {error}
         </p>
       )}
-      <div className="table-scroll">
-        <table className="data admin-table" aria-label="Pools">
-          <thead>
-            <tr>
-              <th scope="col">Pool</th>
-              <th scope="col">State</th>
-              <th scope="col">Workers</th>
-              <th scope="col">Created</th>
-              <th scope="col">Token rotated</th>
-              {admin && <th scope="col">Actions</th>}
-            </tr>
-          </thead>
-          <tbody onKeyDown={moveBetweenRows}>
-            {pools.map((pool) => (
-              <tr key={pool.id}>
-                <th scope="row">
-                  {pool.name}
-                  {pool.description && <div className="muted">{pool.description}</div>}
-                </th>
-                <td>
-                  <span className={`badge tone-${pool.enabled ? "good" : "off"}`}>{pool.enabled ? "Enabled" : "Disabled"}</span>
-                </td>
-                <td>
-                  <WorkerCounts pool={pool} />
-                </td>
-                <td>{formatTimestamp(pool.createdAt)}</td>
-                <td>{pool.tokenRotatedAt === null ? <span className="muted">never</span> : formatTimestamp(pool.tokenRotatedAt)}</td>
-                {admin && (
-                  <td>
-                    <PoolActions pool={pool} onToken={setToken} onError={setError} />
-                  </td>
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable label="Pools" columns={["Pool", "State", "Workers", "Created", "Token rotated", admin && "Actions"]} onKeyDown={moveBetweenRows}>
+        {pools.map((pool) => (
+          <tr key={pool.id}>
+            <th scope="row">
+              {pool.name}
+              {pool.description && <div className="muted">{pool.description}</div>}
+            </th>
+            <td>
+              <span className={`badge tone-${pool.enabled ? "good" : "off"}`}>{pool.enabled ? "Enabled" : "Disabled"}</span>
+            </td>
+            <td>
+              <WorkerCounts pool={pool} />
+            </td>
+            <td>{formatTimestamp(pool.createdAt)}</td>
+            <td>{pool.tokenRotatedAt === null ? <span className="muted">never</span> : formatTimestamp(pool.tokenRotatedAt)}</td>
+            {admin && (
+              <td>
+                <PoolActions pool={pool} onToken={setToken} onError={setError} />
+              </td>
+            )}
+          </tr>
+        ))}
+      </DataTable>
     </>
+  );
+}
+
+function PoolToken({ token, onClose }: { token: NewToken; onClose: () => void }) {
+  const { poolName, rotated } = token;
+  return (
+    <ShownOnceToken
+      title={rotated ? `New token for pool ${poolName}` : `Token for pool ${poolName}`}
+      fieldLabel={`Token for pool ${poolName}`}
+      token={token.token}
+      ifLost="rotate the token"
+      returnFocusTo={POOL_NAME_FIELD}
+      onClose={onClose}
+    >
+      {rotated && <p className="muted">The old token no longer works: give this one to every worker of the pool.</p>}
+      <p className="muted">
+        A worker joins the pool with <code>loom worker --server {window.location.origin} --token-file FILE</code> (or <code>LOOM_WORKER_TOKEN</code>), which keeps the token out of the process list.
+      </p>
+    </ShownOnceToken>
   );
 }
 

@@ -10,6 +10,7 @@ import { WORKER_STATUSES } from "@/lib/farm/statuses";
 import type { WorkerView } from "@/server/queries/workers";
 import { useAllows } from "../auth/me";
 import { useTRPC } from "../trpc";
+import { DataTable } from "../ui/data-table";
 import { StatusBadge } from "../ui/status";
 import { Ago } from "./ago";
 import { CapabilitiesCell } from "./capabilities-cell";
@@ -45,34 +46,22 @@ export function WorkersTable({ poolId }: { poolId?: string }) {
         </p>
       )}
       {list.error && <p role="alert" className="error-text">{list.error.message}</p>}
-      <div className="table-scroll">
-        <table className="data admin-table" aria-label="Workers">
-          <thead>
-            <tr>
-              <th scope="col">Worker</th>
-              <th scope="col">Pool</th>
-              <th scope="col">Status</th>
-              <th scope="col">Capabilities</th>
-              <th scope="col">Current work</th>
-              <th scope="col">Last heartbeat</th>
-              <th scope="col">Drain</th>
-              {admin && <th scope="col">Actions</th>}
-            </tr>
-          </thead>
-          <tbody onKeyDown={moveBetweenRows}>
-            {workers.length === 0 && (
-              <tr>
-                <td colSpan={admin ? 8 : 7} className="muted">
-                  No worker has registered{poolId ? " in this pool" : ""} yet. Start one with <code>loom worker --server URL --token TOKEN</code>.
-                </td>
-              </tr>
-            )}
-            {workers.map((w) => (
-              <WorkerRow key={w.id} worker={w} admin={admin} onError={setError} />
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        label="Workers"
+        columns={["Worker", "Pool", "Status", "Capabilities", "Current work", "Last heartbeat", "Drain", admin && "Actions"]}
+        onKeyDown={moveBetweenRows}
+        empty={
+          workers.length === 0 && (
+            <>
+              No worker has registered{poolId ? " in this pool" : ""} yet. Start one with <code>loom worker --server URL --token-file FILE</code> (the pool&apos;s token, from the Pools page).
+            </>
+          )
+        }
+      >
+        {workers.map((w) => (
+          <WorkerRow key={w.id} worker={w} admin={admin} onError={setError} />
+        ))}
+      </DataTable>
     </>
   );
 }

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import { ACTOR_KINDS, AUDIT_ACTIONS, AUDIT_OUTCOMES, type ActorKind, type AuditAction, type AuditOutcome } from "@/lib/farm/audit-actions";
+import { ACTOR_KINDS, AUDIT_ACTIONS, AUDIT_OUTCOMES } from "@/lib/farm/audit-actions";
 import { ACTION_GROUPS, auditFilterSearch, EMPTY_FILTER, withAuditFilter, type AuditFilter } from "./audit-filter";
 
 /** The filter form: typed and chosen, then applied at once (one query per change, not per keystroke). */
@@ -32,54 +32,14 @@ export function AuditFilters({ filter, onChange }: { filter: AuditFilter; onChan
           Actor
           <input value={draft.actor} onChange={(e) => set({ actor: e.target.value })} placeholder="user name" maxLength={100} />
         </label>
-        <label>
-          Actor kind
-          <select value={draft.actorKind} onChange={(e) => set({ actorKind: e.target.value as ActorKind | "" })}>
-            <option value="">Any</option>
-            {ACTOR_KINDS.map((k) => (
-              <option key={k} value={k}>
-                {k}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Action group
-          <select value={draft.actionGroup} onChange={(e) => set({ actionGroup: e.target.value, action: "" })}>
-            <option value="">Any</option>
-            {ACTION_GROUPS.map((g) => (
-              <option key={g} value={g}>
-                {g.slice(0, -1)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Action
-          <select value={draft.action} onChange={(e) => set({ action: e.target.value as AuditAction | "" })}>
-            <option value="">Any</option>
-            {actions.map((a) => (
-              <option key={a} value={a}>
-                {a}
-              </option>
-            ))}
-          </select>
-        </label>
+        <Choice label="Actor kind" value={draft.actorKind} choices={ACTOR_KINDS} onChange={(actorKind) => set({ actorKind })} />
+        <Choice label="Action group" value={draft.actionGroup} choices={ACTION_GROUPS} text={(g) => g.slice(0, -1)} onChange={(actionGroup) => set({ actionGroup, action: "" })} />
+        <Choice label="Action" value={draft.action} choices={actions} onChange={(action) => set({ action })} />
         <label>
           Target
           <input value={draft.target} onChange={(e) => set({ target: e.target.value })} placeholder="user, job or token id" maxLength={200} />
         </label>
-        <label>
-          Outcome
-          <select value={draft.outcome} onChange={(e) => set({ outcome: e.target.value as AuditOutcome | "" })}>
-            <option value="">Any</option>
-            {AUDIT_OUTCOMES.map((o) => (
-              <option key={o} value={o}>
-                {o}
-              </option>
-            ))}
-          </select>
-        </label>
+        <Choice label="Outcome" value={draft.outcome} choices={AUDIT_OUTCOMES} onChange={(outcome) => set({ outcome })} />
         <label>
           From (UTC)
           <input type="datetime-local" value={draft.from ?? ""} onChange={(e) => set({ from: e.target.value || null })} />
@@ -102,5 +62,22 @@ export function AuditFilters({ filter, onChange }: { filter: AuditFilter; onChan
         </button>
       </div>
     </form>
+  );
+}
+
+/** One of a vocabulary, or "Any" (the empty value). */
+function Choice<T extends string>({ label, value, choices, text = (choice) => choice, onChange }: { label: string; value: T | ""; choices: readonly T[]; text?: (choice: T) => string; onChange: (value: T | "") => void }) {
+  return (
+    <label>
+      {label}
+      <select value={value} onChange={(e) => onChange(e.target.value as T | "")}>
+        <option value="">Any</option>
+        {choices.map((choice) => (
+          <option key={choice} value={choice}>
+            {text(choice)}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }

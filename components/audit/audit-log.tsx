@@ -6,6 +6,7 @@ import { useMemo } from "react";
 import { formatTimestamp } from "@/lib/farm/display";
 import type { AuditRow } from "@/server/queries/audit";
 import { useTRPC } from "../trpc";
+import { DataTable } from "../ui/data-table";
 import { actorText, changeText } from "./audit-details";
 import { auditExportHref, auditFilterSearch, auditListInput, parseAuditFilter, type AuditFilter } from "./audit-filter";
 import { AuditFilters } from "./audit-filters";
@@ -42,33 +43,11 @@ export function AuditLog() {
         <span className="muted">Exports hold every matching entry, not just this page.</span>
       </div>
       {page.error && <p role="alert" className="error-text">Could not load the audit log: {page.error.message}</p>}
-      <div className="table-scroll">
-        <table className="data admin-table" aria-label="Audit log">
-          <thead>
-            <tr>
-              <th scope="col">Time (UTC)</th>
-              <th scope="col">Actor</th>
-              <th scope="col">Action</th>
-              <th scope="col">Target</th>
-              <th scope="col">Outcome</th>
-              <th scope="col">Change</th>
-              <th scope="col">Address</th>
-            </tr>
-          </thead>
-          <tbody>
-            {page.data && rows.length === 0 && (
-              <tr>
-                <td colSpan={7} className="muted">
-                  No entries match this filter.
-                </td>
-              </tr>
-            )}
-            {rows.map((row) => (
-              <AuditLine key={row.id} row={row} />
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable label="Audit log" columns={["Time (UTC)", "Actor", "Action", "Target", "Outcome", "Change", "Address"]} empty={page.data && rows.length === 0 && "No entries match this filter."}>
+        {rows.map((row) => (
+          <AuditLine key={row.id} row={row} />
+        ))}
+      </DataTable>
       <div className="toolbar">
         {filter.before !== null && (
           <button type="button" onClick={() => go({ ...filter, before: null })}>

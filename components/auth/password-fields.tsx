@@ -1,7 +1,8 @@
 "use client";
 
-import { PASSWORD_MIN_LENGTH } from "@/lib/farm/access";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@/lib/farm/access";
 import type { AccountFields, AccountProblems } from "./account-checks";
+import { NoteField } from "./note-field";
 
 interface Props {
   idPrefix: string;
@@ -14,41 +15,28 @@ interface Props {
 
 /** A new password, and (when `fields.confirm` is not null) the same again, each with its problem under it. */
 export function PasswordFields({ idPrefix, fields, problems, onChange, label = "Password" }: Props) {
+  const secret = { type: "password", autoComplete: "new-password", maxLength: PASSWORD_MAX_LENGTH } as const;
   return (
     <>
-      <label>
-        {label}
-        <input
-          type="password"
-          autoComplete="new-password"
-          value={fields.password}
-          onChange={(e) => onChange({ password: e.target.value })}
-          maxLength={1024}
-          aria-invalid={problems.password ? true : undefined}
-          aria-describedby={`${idPrefix}-password-note`}
-        />
-      </label>
-      <p id={`${idPrefix}-password-note`} className={`form-note ${problems.password ? "error-text" : "muted"}`}>
-        {problems.password ?? `At least ${PASSWORD_MIN_LENGTH} characters, not containing the user name.`}
-      </p>
+      <NoteField
+        {...secret}
+        id={`${idPrefix}-password`}
+        label={label}
+        hint={`At least ${PASSWORD_MIN_LENGTH} characters, not containing the user name.`}
+        problem={problems.password}
+        value={fields.password}
+        onChange={(e) => onChange({ password: e.target.value })}
+      />
       {fields.confirm !== null && (
-        <>
-          <label>
-            {label} again
-            <input
-              type="password"
-              autoComplete="new-password"
-              value={fields.confirm}
-              onChange={(e) => onChange({ confirm: e.target.value })}
-              maxLength={1024}
-              aria-invalid={problems.confirm ? true : undefined}
-              aria-describedby={`${idPrefix}-confirm-note`}
-            />
-          </label>
-          <p id={`${idPrefix}-confirm-note`} className={`form-note ${problems.confirm ? "error-text" : "muted"}`}>
-            {problems.confirm ?? "The same password, to be sure it is the one you meant."}
-          </p>
-        </>
+        <NoteField
+          {...secret}
+          id={`${idPrefix}-confirm`}
+          label={`${label} again`}
+          hint="The same password, to be sure it is the one you meant."
+          problem={problems.confirm}
+          value={fields.confirm}
+          onChange={(e) => onChange({ confirm: e.target.value })}
+        />
       )}
     </>
   );

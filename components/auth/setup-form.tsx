@@ -4,6 +4,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTRPC } from "../trpc";
 import { accountProblems, accountReady, USER_NAME_RULE, type AccountFields } from "./account-checks";
+import { NoteField } from "./note-field";
 import { PasswordFields } from "./password-fields";
 
 /** The first admin: a name and a password typed twice, checked as typed; then signed in, to the users page. */
@@ -21,22 +22,18 @@ export function SetupForm({ token }: { token: string }) {
 
   return (
     <form className="stacked" onSubmit={submit} aria-label="Create the first admin" noValidate>
-      <label>
-        Admin name
-        <input
-          name="username"
-          autoComplete="username"
-          value={fields.name}
-          onChange={(e) => setFields({ ...fields, name: e.target.value })}
-          maxLength={64}
-          aria-invalid={problems.name ? true : undefined}
-          aria-describedby="setup-name-note"
-          autoFocus
-        />
-      </label>
-      <p id="setup-name-note" className={`form-note ${problems.name ? "error-text" : "muted"}`}>
-        {problems.name ?? `${USER_NAME_RULE[0]!.toUpperCase()}${USER_NAME_RULE.slice(1)}.`}
-      </p>
+      <NoteField
+        id="setup-name"
+        label="Admin name"
+        hint={`${USER_NAME_RULE[0]!.toUpperCase()}${USER_NAME_RULE.slice(1)}.`}
+        problem={problems.name}
+        name="username"
+        autoComplete="username"
+        value={fields.name}
+        onChange={(e) => setFields({ ...fields, name: e.target.value })}
+        maxLength={64}
+        autoFocus
+      />
       <PasswordFields idPrefix="setup" fields={fields} problems={problems} onChange={(patch) => setFields({ ...fields, ...patch })} />
       <button type="submit" className="primary" disabled={!ready || setup.isPending || setup.isSuccess}>
         {setup.isPending || setup.isSuccess ? "Creating…" : "Create admin and sign in"}

@@ -57,7 +57,7 @@ export function RetentionAdmin({ defaultDays }: { defaultDays: number }) {
         {preview.error
           ? null
           : found && days !== null
-            ? `${sizeText(found)}: finished jobs that ended before ${formatTimestamp(found.cutoff)}, with nothing running.`
+            ? `${sizeText(found)}: finished jobs that ended before ${formatTimestamp(found.cutoff)}, with nothing left that could run.`
             : days !== null
               ? "Counting…"
               : null}
@@ -76,14 +76,15 @@ export function RetentionAdmin({ defaultDays }: { defaultDays: number }) {
         <ConfirmButton
           label={`${mode === "archive" ? "Archive" : "Delete"} ${count} job${count === 1 ? "" : "s"}`}
           danger={mode === "delete"}
-          question={`${mode === "archive" ? "Archive and remove" : "Delete for good"} ${found ? sizeText(found) : "these jobs"} older than ${days} days? Jobs still running or holding a Session are left alone.`}
+          question={`${mode === "archive" ? "Archive and remove" : "Delete for good"} ${found ? sizeText(found) : "these jobs"} older than ${days} days? Jobs with tasks that could still run (running, suspended, or waiting for a worker that can run them) are left alone.`}
           confirmLabel={mode === "archive" ? "Yes, archive" : "Yes, delete"}
           disabled={days === null || count === 0 || purge.isPending || preview.isFetching}
           onConfirm={() => days !== null && purge.mutate({ olderThanDays: days, mode })}
         />
         {purge.isPending && <span className="muted">Removing…</span>}
       </div>
-      <NoticeLine notice={notice} />
+      {/* The button is disabled once nothing is left to remove: the result takes the focus. */}
+      <NoticeLine notice={notice} takeFocus />
     </section>
   );
 }

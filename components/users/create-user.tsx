@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useRef, useState, type FormEvent } from "react";
 import { ROLE_LABELS, ROLES, type Role } from "@/lib/farm/access";
 import { accountProblems, accountReady, type AccountFields } from "../auth/account-checks";
 import { useTRPC } from "../trpc";
@@ -12,11 +12,14 @@ export function CreateUser({ onCreated }: { onCreated: (name: string) => void })
   const queryClient = useQueryClient();
   const [fields, setFields] = useState<AccountFields>({ name: "", password: "", confirm: null });
   const [role, setRole] = useState<Role>("artist");
+  const nameField = useRef<HTMLInputElement>(null);
   const create = useMutation(
     trpc.users.create.mutationOptions({
       onSuccess: (user) => {
         onCreated(user.name);
         setFields({ name: "", password: "", confirm: null });
+        // The form is empty again (its button disabled): ready for the next person.
+        nameField.current?.focus();
         void queryClient.invalidateQueries(trpc.users.list.queryFilter());
       },
     }),
@@ -38,6 +41,7 @@ export function CreateUser({ onCreated }: { onCreated: (name: string) => void })
         <label>
           User name
           <input
+            ref={nameField}
             value={fields.name}
             onChange={(e) => setFields({ ...fields, name: e.target.value })}
             maxLength={64}

@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { accountProblems } from "../auth/account-checks";
 import { useTRPC } from "../trpc";
 
@@ -10,6 +10,14 @@ export function SetPassword({ name, onError, onDone }: { name: string; onError: 
   const trpc = useTRPC();
   const [open, setOpen] = useState(false);
   const [password, setPassword] = useState("");
+  const problemId = useId();
+  const opener = useRef<HTMLButtonElement>(null);
+  const wasOpen = useRef(false);
+  // Saved or kept as is, the form goes away: the keyboard goes back to the button that opened it.
+  useEffect(() => {
+    if (wasOpen.current && !open) opener.current?.focus();
+    wasOpen.current = open;
+  }, [open]);
   const set = useMutation(
     trpc.users.setPassword.mutationOptions({
       onSuccess: () => {
@@ -25,7 +33,7 @@ export function SetPassword({ name, onError, onDone }: { name: string; onError: 
 
   if (!open) {
     return (
-      <button type="button" onClick={() => setOpen(true)}>
+      <button ref={opener} type="button" onClick={() => setOpen(true)}>
         Set password
       </button>
     );
@@ -44,6 +52,7 @@ export function SetPassword({ name, onError, onDone }: { name: string; onError: 
         autoComplete="new-password"
         maxLength={1024}
         aria-invalid={problem ? true : undefined}
+        aria-describedby={problem ? problemId : undefined}
         autoFocus
       />
       <button type="submit" className="primary" disabled={password === "" || problem !== null || set.isPending}>
@@ -52,7 +61,11 @@ export function SetPassword({ name, onError, onDone }: { name: string; onError: 
       <button type="button" onClick={() => setOpen(false)}>
         Keep as is
       </button>
-      {problem && <span className="error-text">{problem}</span>}
+      {problem && (
+        <span id={problemId} className="error-text">
+          {problem}
+        </span>
+      )}
     </form>
   );
 }

@@ -7,6 +7,7 @@ import { formatTimestamp } from "@/lib/farm/display";
 import { Ago } from "../admin/ago";
 import { useMe } from "../auth/me";
 import { useTRPC } from "../trpc";
+import { DataTable } from "../ui/data-table";
 import { NoticeLine, type Notice } from "../ui/notice";
 import { CreateUser } from "./create-user";
 import { UserActions } from "./user-actions";
@@ -27,42 +28,28 @@ export function UsersAdmin() {
       <CreateUser onCreated={(name) => onDone(`Created ${name}.`)} />
       <NoticeLine notice={notice} />
       {list.error && <p role="alert" className="error-text">Could not load the users: {list.error.message}</p>}
-      <div className="table-scroll">
-        <table className="data admin-table" aria-label="Users">
-          <thead>
-            <tr>
-              <th scope="col">User</th>
-              <th scope="col">Role</th>
-              <th scope="col">State</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last active</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {users.map((user) => (
-              <tr key={user.id}>
-                <th scope="row">
-                  {user.name}
-                  {user.kind === "service" && <div className="muted">service account (tokens only)</div>}
-                  {user.id === me?.userId && <div className="muted">you</div>}
-                </th>
-                <td>{ROLE_LABELS[user.role]}</td>
-                <td>
-                  <span className={`badge tone-${user.disabled ? "off" : "good"}`}>{user.disabled ? "Disabled" : "Enabled"}</span>
-                </td>
-                <td>{formatTimestamp(user.createdAt)}</td>
-                <td>
-                  <Ago at={user.lastActiveAt} />
-                </td>
-                <td>
-                  <UserActions key={`${user.role}-${user.disabled}`} user={user} isSelf={user.id === me?.userId} onError={onError} onDone={onDone} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable label="Users" columns={["User", "Role", "State", "Created", "Last active", "Actions"]}>
+        {users.map((user) => (
+          <tr key={user.id}>
+            <th scope="row">
+              {user.name}
+              {user.kind === "service" && <div className="muted">service account (tokens only)</div>}
+              {user.id === me?.userId && <div className="muted">you</div>}
+            </th>
+            <td>{ROLE_LABELS[user.role]}</td>
+            <td>
+              <span className={`badge tone-${user.disabled ? "off" : "good"}`}>{user.disabled ? "Disabled" : "Enabled"}</span>
+            </td>
+            <td>{formatTimestamp(user.createdAt)}</td>
+            <td>
+              <Ago at={user.lastActiveAt} />
+            </td>
+            <td>
+              <UserActions user={user} isSelf={user.id === me?.userId} onError={onError} onDone={onDone} />
+            </td>
+          </tr>
+        ))}
+      </DataTable>
     </>
   );
 }

@@ -89,19 +89,20 @@ export function decide(caller: Caller | null, rule: Rule, ownerId?: string | nul
   const scoped = caller.scope !== null && role !== caller.role ? ` (this token's scope is '${caller.scope}')` : "";
   switch (rule.kind) {
     case "role":
-      return roleAtLeast(role, rule.role) ? ALLOW : refuse(`this needs the ${rule.role} role or higher; you are ${articled(role)}${scoped}`);
+      return roleAtLeast(role, rule.role) ? ALLOW : refuse(`this needs the ${rule.role} role or higher; you are ${roleWithArticle(role)}${scoped}`);
     case "ownJob":
     case "ownTemplate": {
       const what = rule.kind === "ownJob" ? "job" : "template";
       if (roleAtLeast(role, "wrangler")) return ALLOW;
-      if (!roleAtLeast(role, "artist")) return refuse(`acting on a ${what} needs the artist role or higher; you are ${articled(role)}${scoped}`);
+      if (!roleAtLeast(role, "artist")) return refuse(`acting on a ${what} needs the artist role or higher; you are ${roleWithArticle(role)}${scoped}`);
       if (ownerId === undefined || ownerId === caller.userId) return ALLOW;
       return refuse(`this ${what} is someone else's: artists act on their own, wranglers on every ${what}`);
     }
   }
 }
 
-function articled(role: Role): string {
+/** "an admin", "a viewer": a role in a sentence. */
+export function roleWithArticle(role: Role): string {
   return `${role === "admin" || role === "artist" ? "an" : "a"} ${role}`;
 }
 

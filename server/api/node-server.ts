@@ -2,27 +2,34 @@
  * The farm server's one HTTP front (`loom serve`, with or without the web app; integration tests
  * and benchmarks). Every request is checked here before any work is done for it:
  *
- * 1. its Host must be one the server serves (421 otherwise: DNS rebinding);
- * 2. its body is read against the route's limit while it streams in (413 at the limit);
+ * 1. its request target must be a path (400 otherwise: an absolute URL is for proxies) and its
+ *    Host one the server serves (421 otherwise: DNS rebinding);
+ * 2. its body is read against the route's limit while it streams in (413 at the limit), and
+ *    past a small share only from a caller the handler knows (`admit`);
  * 3. then it is answered: the worker protocol on a plain route (no web Request/Response
  *    objects: building them cost a quarter of a sync's server time), the API through a
  *    fetch-style handler, and everything else (the portal's pages) by Next.js, with the
  *    security headers and the client's real address (never one it claims itself).
  *
- * Keep-alive on, like the Next.js server.
+ * Keep-alive on, like the Next.js server. Loom serves no protocol upgrades: Next.js adds an
+ * 'upgrade' listener to the server it runs in (for its development reloads), which would take
+ * every request with an Upgrade header past all of the above; it is removed again, and Node
+ * then answers those requests like any other.
  */
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { AppError, HTTP_STATUS } from "../services/errors";
 import type { FarmSettings } from "../services/farm";
-import { bodyLimitFor, hostAllowed, misdirected, readLimited } from "./request-guards";
+import { BODY_LIMITS, bodyLimitFor, hostAllowed, misdirected, readLimited } from "./request-guards";
 import { pageSecurityHeaders, API_HEADERS } from "./security-headers";
 
 /** What the front knows of a request that a web Request cannot carry. */
 export interface RequestInfo {
   /** The client's address (the socket's; behind a trusted proxy, the proxy's last hop). */
   address: string | null;
+  /** The front already checked the Host and read the body within its limits (else the handler does). */
+  bodyRead?: boolean;
 }
 
 export type FetchHandler = (request: Request, info: RequestInfo) => Promise<Response>;
@@ -50,8 +57,23 @@ export interface PlainRoute {
   handle(request: PlainRequest): Promise<PlainAnswer>;
 }
 
-/** A fetch-style handler, optionally with a plain route the Node server answers directly. */
-export type ServerHandler = FetchHandler & { plain?: PlainRoute; settings: Pick<FarmSettings, "allowedHosts" | "publicUrl"> };
+/** Who sends a body larger than a stranger may (BODY_LIMITS.auth). */
+export interface BodyCaller {
+  path: string;
+  authorization: string | null;
+  cookie: string | null;
+  address: string | null;
+}
+
+/**
+ * A fetch-style handler, optionally with a plain route the Node server answers directly, and
+ * `admit`: whether a caller may send more than a stranger's share (null), or the refusal.
+ */
+export type ServerHandler = FetchHandler & {
+  plain?: PlainRoute;
+  admit?: (caller: BodyCaller) => AppError | null;
+  settings: Pick<FarmSettings, "allowedHosts" | "publicUrl">;
+};
 
 /** The portal (Next.js's request handler), for every path outside /api/. */
 export type PageHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
@@ -62,7 +84,12 @@ export interface NodeServerOptions {
   pages?: PageHandler;
   /** Take the client's address from X-Forwarded-For's last hop (only behind a proxy you run). */
   trustProxy?: boolean;
+  /** How long a client may take to send a whole request, body included (not its answer). */
+  requestTimeoutMs?: number;
 }
+
+/** Node's own default: a 16 MiB body in 5 minutes is 56 KB/s. */
+const REQUEST_TIMEOUT_MS = 300_000;
 
 export interface RunningServer {
   url: string;
@@ -72,11 +99,18 @@ export interface RunningServer {
 
 export async function startNodeServer(handler: ServerHandler, options: NodeServerOptions = {}): Promise<RunningServer> {
   const host = options.host ?? "127.0.0.1";
-  const server = createServer((req, res) => void route(handler, options, host, req, res));
+  const requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+  // Node checks the timeouts below this often.
+  const connectionsCheckingInterval = Math.min(30_000, Math.max(100, Math.floor(requestTimeout / 4)));
+  const server = createServer({ connectionsCheckingInterval }, (req, res) => void route(handler, options, host, req, res));
   server.keepAliveTimeout = 65_000;
-  // Headers must arrive promptly; a slow-loris client does not hold a socket forever.
-  server.headersTimeout = 30_000;
-  server.requestTimeout = 0; // long polls and live views are long on purpose
+  // A slow-loris client holds no socket for long, sending its headers or its body (408). The
+  // answer has no limit: long polls and live views are long on purpose.
+  server.headersTimeout = Math.min(30_000, requestTimeout);
+  server.requestTimeout = requestTimeout;
+  server.on("newListener", (event) => {
+    if (event === "upgrade") queueMicrotask(() => server.removeAllListeners("upgrade"));
+  });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => resolve());
@@ -104,14 +138,18 @@ function clientAddress(req: IncomingMessage, trustProxy: boolean): string | null
 
 async function route(handler: ServerHandler, options: NodeServerOptions, host: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
   try {
+    if (!req.url?.startsWith("/")) {
+      req.resume();
+      return send(res, 400, JSON.stringify({ error: "BAD_REQUEST", message: "the request target must be a path (this server is not a proxy)" }), { connection: "close" });
+    }
     if (!hostAllowed(req.headers.host ?? null, handler.settings)) {
       const answer = misdirected(req.headers.host ?? null);
       req.resume();
       return send(res, answer.status, answer.body, { connection: "close" });
     }
     const address = clientAddress(req, options.trustProxy ?? false);
-    const path = (req.url ?? "/").split("?")[0] as string;
-    if (handler.plain && path.startsWith(handler.plain.prefix)) return await servePlain(handler.plain, req, res, path, address);
+    const path = req.url.split("?")[0] as string;
+    if (handler.plain && path.startsWith(handler.plain.prefix)) return await servePlain(handler, handler.plain, req, res, path, address);
     if (path.startsWith("/api/") || !options.pages) return await serveFetch(handler, host, req, res, path, address);
     return await servePage(options.pages, req, res, address);
   } catch (error) {
@@ -153,14 +191,17 @@ function send(res: ServerResponse, status: number, body: string, headers: Record
   res.end(body, after);
 }
 
-function readBody(req: IncomingMessage, path: string): Promise<Buffer> {
+function readBody(handler: ServerHandler, req: IncomingMessage, path: string, address: string | null): Promise<Buffer> {
   if (req.method === "GET" || req.method === "HEAD") return Promise.resolve(Buffer.alloc(0));
   const length = req.headers["content-length"];
-  return readLimited(req, bodyLimitFor(path), typeof length === "string" ? length : null, () => req.pause());
+  const admit = handler.admit;
+  const caller = (): BodyCaller => ({ path, authorization: req.headers.authorization ?? null, cookie: req.headers.cookie ?? null, address });
+  const stranger = admit ? { bytes: BODY_LIMITS.auth, admit: () => admit(caller()) } : undefined;
+  return readLimited(req, bodyLimitFor(path), typeof length === "string" ? length : null, () => req.pause(), stranger);
 }
 
-async function servePlain(route: PlainRoute, req: IncomingMessage, res: ServerResponse, path: string, address: string | null): Promise<void> {
-  const body = await readBody(req, path);
+async function servePlain(handler: ServerHandler, route: PlainRoute, req: IncomingMessage, res: ServerResponse, path: string, address: string | null): Promise<void> {
+  const body = await readBody(handler, req, path, address);
   const controller = abortOnEarlyClose(res);
   const answer = await route.handle({ method: req.method ?? "GET", path, authorization: req.headers.authorization ?? null, body: body.toString("utf8"), address, signal: controller.signal });
   send(res, answer.status, answer.body);
@@ -175,8 +216,8 @@ function abortOnEarlyClose(res: ServerResponse): AbortController {
   return controller;
 }
 
-async function serveFetch(handler: FetchHandler, host: string, req: IncomingMessage, res: ServerResponse, path: string, address: string | null): Promise<void> {
-  const body = await readBody(req, path);
+async function serveFetch(handler: ServerHandler, host: string, req: IncomingMessage, res: ServerResponse, path: string, address: string | null): Promise<void> {
+  const body = await readBody(handler, req, path, address);
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (Array.isArray(value)) for (const v of value) headers.append(name, v);
@@ -189,7 +230,7 @@ async function serveFetch(handler: FetchHandler, host: string, req: IncomingMess
     ...(body.length > 0 ? { body: body as unknown as BodyInit } : {}),
     signal: controller.signal,
   });
-  const response = await handler(request, { address });
+  const response = await handler(request, { address, bodyRead: true });
   const out = new Headers(response.headers);
   for (const [name, value] of Object.entries(API_HEADERS)) if (!out.has(name)) out.set(name, value);
   // Set-Cookie must stay separate headers (Headers joins others with commas).
@@ -197,10 +238,41 @@ async function serveFetch(handler: FetchHandler, host: string, req: IncomingMess
   out.delete("set-cookie");
   res.writeHead(response.status, [...[...out.entries()].flat(), ...cookies.flatMap((c) => ["set-cookie", c])]);
   if (!response.body) return void res.end();
-  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-    if (!res.write(chunk)) await new Promise((resolve) => res.once("drain", resolve));
+  await pipeAnswer(response.body, res);
+}
+
+/**
+ * Writes a streamed answer (a live view, an export) as the client reads it. A client that goes
+ * away, even while the server waits for it to read on, cancels the stream: nothing is left
+ * waiting for a 'drain' that will never come.
+ */
+async function pipeAnswer(body: ReadableStream<Uint8Array>, res: ServerResponse): Promise<void> {
+  const reader = body.getReader();
+  let closed = false;
+  let wake: (() => void) | null = null;
+  const onClose = () => {
+    closed = true;
+    // Ends a read waiting for the stream's next chunk, and the stream itself.
+    void reader.cancel().catch(() => undefined);
+    wake?.();
+  };
+  res.once("close", onClose);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || closed) break;
+      if (!res.write(value) && !closed) {
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          res.once("drain", resolve);
+        });
+      }
+      wake = null;
+    }
+    if (!closed) res.end();
+  } finally {
+    res.off("close", onClose);
   }
-  res.end();
 }
 
 /** Pages are read, never posted to (the portal changes things through /api/trpc only). */

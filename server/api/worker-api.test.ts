@@ -17,7 +17,6 @@ import { createPool, rotatePoolToken } from "../services/pools";
 import { submitToFarm } from "../services/submit-job";
 import { apiHandler } from "./app-handler";
 import { startNodeServer, type RunningServer } from "./node-server";
-import { handleWorkerRequest } from "./worker-api";
 
 const JOB = "specificationVersion: jobtemplate-2023-09\nname: J\nsteps:\n- name: S\n  script:\n    actions:\n      onRun: {command: echo}\n";
 const CAPABILITIES = { amounts: {}, attributes: {} };
@@ -41,9 +40,9 @@ async function setup() {
     const response = await fetch(`${server!.url}${path}`, { method: "POST", headers, body: JSON.stringify(body) });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   };
-  // The Node server answers the protocol on its plain route; Next.js's route calls handleWorkerRequest.
+  // The Node server answers the protocol on its plain route; Next.js's route calls the fetch handler, which reads the body itself.
   const viaFetchHandler = async (path: string, body: unknown, auth: string): Promise<Answer> => {
-    const response = await handleWorkerRequest(farm, new Request(`http://127.0.0.1${path}`, { method: "POST", headers: { host: "127.0.0.1", authorization: `Bearer ${auth}` }, body: JSON.stringify(body) }));
+    const response = await apiHandler(farm)(new Request(`http://127.0.0.1${path}`, { method: "POST", headers: { host: "127.0.0.1", authorization: `Bearer ${auth}` }, body: JSON.stringify(body) }), { address: null });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   };
   const enroll = async (name: string, poolToken = token, instanceId?: string): Promise<RegisterResponse> => {

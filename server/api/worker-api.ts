@@ -18,23 +18,35 @@ import { authenticatePool } from "../services/pools";
 import { registerWorker } from "../services/register-worker";
 import { syncBatcher } from "../services/sync-batcher";
 import { wakeups } from "../router/wakeups";
-import { guardedBody } from "./guarded-body";
 import type { PlainAnswer, PlainRequest, RequestInfo } from "./node-server";
 
-
-/** Under Next.js route handlers: the same protocol through web Request and Response objects. */
-export async function handleWorkerRequest(farm: Farm, request: Request, info: RequestInfo = { address: null }): Promise<Response> {
-  const guarded = await guardedBody(farm, request);
-  if (guarded instanceof Response) return guarded;
+/** Under Next.js route handlers (the body already read within its limits): the same protocol through web Request and Response objects. */
+export async function handleWorkerRequest(farm: Farm, request: Request, info: RequestInfo): Promise<Response> {
   const answer = await workerCall(farm, {
-    method: guarded.method,
-    path: new URL(guarded.url).pathname,
-    authorization: guarded.headers.get("authorization"),
-    body: await guarded.text(),
+    method: request.method,
+    path: new URL(request.url).pathname,
+    authorization: request.headers.get("authorization"),
+    body: await request.text(),
     address: info.address,
-    signal: guarded.signal,
+    signal: request.signal,
   });
   return new Response(answer.body, { status: answer.status, headers: { "content-type": "application/json" } });
+}
+
+/**
+ * Whether a request may send a body past a stranger's share (node-server.ts): the pool's token
+ * for a registration, the worker's own credential for the rest (null), or the refusal (a 401, on
+ * which the agent enrolls again). Asked only of bodies past that share: a sync's rarely are.
+ */
+export function admitWorker(farm: Farm, path: string, authorization: string | null): AppError | null {
+  try {
+    if (path === PROTOCOL_PATHS.register) enrollingPool(farm, authorization);
+    else authenticateWorker(farm, bearer(authorization, "the worker's credential"));
+    return null;
+  } catch (error) {
+    if (error instanceof AppError) return error;
+    throw error;
+  }
 }
 
 /**
@@ -60,7 +72,6 @@ export async function workerCall(farm: Farm, call: PlainRequest): Promise<PlainA
     return json(500, { error: "INTERNAL", message: "internal error" });
   }
 }
-
 
 /**
  * A sync; when the worker is idle, got nothing and allows it (waitSeconds), held until something

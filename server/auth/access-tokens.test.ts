@@ -1,6 +1,6 @@
 /**
  * Personal access tokens over real HTTP: their scopes cap what their owner's role allows, a token
- * cannot mint a wider one, and a revoked, expired or foreign credential is refused with a message
+ * cannot mint a wider or longer-lived one, and a revoked, expired or foreign credential is refused with a message
  * saying which. Scripts send no Origin: a Bearer call needs none.
  */
 import { describe, expect, it } from "vitest";
@@ -63,6 +63,24 @@ describe("token scopes", () => {
     const submitter = new Client(h.url, { token: tokenOf(h.farm, id, "admin", "submit").token, origin: null });
     expect((await submitter.mutation("tokens.create", { name: "wider", scope: "admin", expiresInDays: 30 })).status).toBe(403);
     expect((await submitter.mutation("tokens.create", { name: "same", scope: "submit", expiresInDays: 30 })).status).toBe(200);
+  });
+
+  it("a token made with a token expires no later than the token that made it (a leaked token cannot outlive itself)", async () => {
+    const h = await httpFarm();
+    const id = await person(h.farm, "ann", "artist");
+    const parent = tokenOf(h.farm, id, "artist", "submit", 2);
+    const parentExpiry = h.clock.now + 2 * 24 * 3_600_000;
+    const script = new Client(h.url, { token: parent.token, origin: null });
+    const made = await script.mutation<{ token: string; view: { expiresAt: number } }>("tokens.create", { name: "longer", scope: "submit", expiresInDays: 366 });
+    expect(made.status).toBe(200);
+    expect(made.data.view.expiresAt).toBe(parentExpiry);
+    h.clock.now = parentExpiry;
+    expect((await new Client(h.url, { token: made.data.token, origin: null }).query("jobs.list", {})).status).toBe(401);
+    // Made in the portal (a browser session), a token gets the expiry asked for.
+    const browser = new Client(h.url);
+    await browser.signIn("ann");
+    const own = await browser.mutation<{ view: { expiresAt: number } }>("tokens.create", { name: "ci", scope: "submit", expiresInDays: 366 });
+    expect(own.data.view.expiresAt).toBe(h.clock.now + 366 * 24 * 3_600_000);
   });
 });
 

@@ -82,6 +82,8 @@ export interface NewToken {
   scope: TokenScope;
   /** null: never expires (only for the local admin's token in the data folder). */
   expiresInDays: number | null;
+  /** The token expires no later than this (the expiry of the token it is made with). */
+  notAfter?: number;
 }
 
 /** Inside the caller's transaction: a new token and its audit row. */
@@ -97,7 +99,8 @@ export function issueToken(farm: Farm, actor: Actor, input: NewToken): IssuedTok
   const now = farm.now();
   const token = newSecret("token");
   const id = newId("tok");
-  const expiresAt = input.expiresInDays === null ? null : now + input.expiresInDays * 24 * 3_600_000;
+  const asked = input.expiresInDays === null ? null : now + input.expiresInDays * 24 * 3_600_000;
+  const expiresAt = input.notAfter !== undefined && (asked === null || asked > input.notAfter) ? input.notAfter : asked;
   const s = statements(farm.store.sqlite);
   s.insert.run(id, input.userId, name, hashSecret(token), input.scope, now, expiresAt);
   const row = s.one.get(id)!;
@@ -114,7 +117,12 @@ export function createOwnToken(farm: Farm, principal: Principal, actor: Actor, i
     throw new AppError("FORBIDDEN", `a token made with a '${principal.scope}' token can have at most that scope`);
   }
   const role = effectiveRole(principal.role, principal.scope);
-  return farm.store.sqlite.transaction(() => issueToken(farm, actor, { userId: principal.userId, role, ...input }))();
+  return farm.store.sqlite.transaction(() => {
+    // …nor outlive it: a leaked token could otherwise make itself a successor of a year.
+    const parent = principal.via === "token" ? statements(farm.store.sqlite).one.get(principal.credentialId) : undefined;
+    const notAfter = parent?.expires_at ?? undefined;
+    return issueToken(farm, actor, { userId: principal.userId, role, ...input, ...(notAfter !== undefined ? { notAfter } : {}) });
+  })();
 }
 
 /** The caller's tokens; with `all` (admins) everyone's. */

@@ -1,8 +1,10 @@
 /**
  * Test support for the access layer over real HTTP: a farm with a controllable clock behind the
  * real Node front (startNodeServer(apiHandler(farm))), people with real passwords, and a small
- * tRPC-over-fetch client that keeps its session cookie the way a browser would (Origin included).
+ * tRPC-over-fetch client that keeps its session cookie the way a browser would (Origin included),
+ * and raw requests for what fetch will not send (a Host or a request target of our choosing).
  */
+import { request } from "node:http";
 import { onTestFinished } from "vitest";
 import type { Role } from "../../lib/farm/access";
 import { apiHandler } from "../api/app-handler";
@@ -167,4 +169,25 @@ export class EventStream {
   async close(): Promise<void> {
     await this.reader?.cancel().catch(() => undefined);
   }
+}
+
+export interface RawAnswer {
+  status: number;
+  body: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/** A request with exactly these headers and this request target (fetch sends neither a Host nor a target of our choosing). */
+export function raw(url: string, path: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<RawAnswer> {
+  const target = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: target.hostname, port: target.port, path, method: options.method ?? "GET", headers: options.headers ?? {} }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => (body += chunk));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
+    });
+    req.on("error", reject);
+    req.end(options.body);
+  });
 }

@@ -16,12 +16,14 @@ import type { RequestOrigin } from "./principal";
 import { hashSecret, newId, newSecret } from "./secrets";
 import { accessChanged } from "./streams";
 
+// Counted up to the limit only (the LIMIT inside): under a flood of attempts the window holds
+// thousands of refused rows, and a count of them all on every attempt grew with the flood.
 const statements = perDatabase((sqlite: Database.Database) => ({
-  failuresFor: sqlite.prepare<[string, number], { n: number }>(
-    "SELECT COUNT(*) AS n FROM audit_log WHERE action = 'auth.sign-in' AND target_id = ? AND time > ? AND outcome = 'refused'",
+  failuresFor: sqlite.prepare<[string, number, number], { n: number }>(
+    "SELECT COUNT(*) AS n FROM (SELECT 1 FROM audit_log WHERE action = 'auth.sign-in' AND target_id = ? AND time > ? AND outcome = 'refused' LIMIT ?)",
   ),
-  failuresFrom: sqlite.prepare<[string, number], { n: number }>(
-    "SELECT COUNT(*) AS n FROM audit_log WHERE action = 'auth.sign-in' AND address = ? AND time > ? AND outcome = 'refused'",
+  failuresFrom: sqlite.prepare<[string, number, number], { n: number }>(
+    "SELECT COUNT(*) AS n FROM (SELECT 1 FROM audit_log WHERE action = 'auth.sign-in' AND address = ? AND time > ? AND outcome = 'refused' LIMIT ?)",
   ),
   insertSession: sqlite.prepare<[string, string, string, number, number, number, string | null, string | null]>(
     "INSERT INTO auth_sessions (id, token_hash, user_id, created_at, last_seen_at, expires_at, address, user_agent) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -52,6 +54,13 @@ function checkingNow(farm: Farm, key: string): number {
   return checking.get(farm)?.get(key) ?? 0;
 }
 
+/** Refused sign-ins of an account (its name) or from an address since `since`, counted up to that limit. */
+export function recentFailures(farm: Farm, by: "account" | "address", key: string, since: number): number {
+  const s = statements(farm.store.sqlite);
+  const limit = by === "account" ? farm.settings.loginFailuresPerAccount : farm.settings.loginFailuresPerAddress;
+  return (by === "account" ? s.failuresFor : s.failuresFrom).get(key, since, limit)?.n ?? 0;
+}
+
 export interface SignInInput {
   name: string;
   password: string;
@@ -59,7 +68,6 @@ export interface SignInInput {
 
 /** The account, once its name and password have been checked (and nothing was rate-limited). */
 async function checkPassword(farm: Farm, input: SignInInput, origin: RequestOrigin, how: string) {
-  const s = statements(farm.store.sqlite);
   const since = farm.now() - farm.settings.loginWindowMinutes * 60_000;
   const anonymous: Actor = { kind: "anonymous", id: null, name: input.name.slice(0, 64) || "(empty)", via: how, address: origin.address, userAgent: origin.userAgent };
   // Names match without regard to case: the limits count per account, however its name was typed.
@@ -71,10 +79,10 @@ async function checkPassword(farm: Farm, input: SignInInput, origin: RequestOrig
   };
   const minutes = farm.settings.loginWindowMinutes;
   const keys = [`account:${target.id.toLowerCase()}`, ...(origin.address ? [`address:${origin.address}`] : [])];
-  if ((s.failuresFor.get(target.id, since)?.n ?? 0) + checkingNow(farm, keys[0]!) >= farm.settings.loginFailuresPerAccount) {
+  if (recentFailures(farm, "account", target.id, since) + checkingNow(farm, keys[0]!) >= farm.settings.loginFailuresPerAccount) {
     refuse(`too many failed sign-ins for this account; try again in ${minutes} minutes`, "rate-limited (account)", "TOO_MANY_REQUESTS");
   }
-  if (origin.address && (s.failuresFrom.get(origin.address, since)?.n ?? 0) + checkingNow(farm, keys[1]!) >= farm.settings.loginFailuresPerAddress) {
+  if (origin.address && recentFailures(farm, "address", origin.address, since) + checkingNow(farm, keys[1]!) >= farm.settings.loginFailuresPerAddress) {
     refuse(`too many failed sign-ins from this address; try again in ${minutes} minutes`, "rate-limited (address)", "TOO_MANY_REQUESTS");
   }
   inFlight(farm, keys, 1);

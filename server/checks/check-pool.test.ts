@@ -52,6 +52,19 @@ describe("CheckPool", () => {
     bob.release();
   });
 
+  it("closing answers the check in flight and refuses waiting and new leases at once, whatever the budget left", async () => {
+    const checks = pool(1);
+    const lease = await checks.lease("ana");
+    const slow = lease.request({ kind: "validate", submission: submission(slowTemplate()) }, 10 * 60_000);
+    const waiting = checks.lease("bob").catch((error: unknown) => error);
+    await checks.close();
+    expect(await slow).toMatchObject({ kind: "stopped", reason: "closed" });
+    expect(await waiting).toMatchObject({ code: "INTERNAL", message: expect.stringMatching(/server is stopping/) });
+    await expect(checks.lease("ana")).rejects.toMatchObject({ code: "INTERNAL" });
+    expect(await lease.request({ kind: "inspect", text: productTemplate(1, 1), format: "yaml" }, 10_000)).toMatchObject({ kind: "stopped", reason: "closed" });
+    lease.release();
+  });
+
   it("answers with plain data: the plan of a job, then its task rows in batches", async () => {
     const checks = pool(1);
     const lease = await checks.lease("ana");

@@ -6,12 +6,11 @@
  * (a user) holds at most `perOwner` threads at once and has at most `queuedPerOwner` requests
  * waiting; more are refused, so one user cannot occupy every thread.
  */
-import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { AppError } from "../services/errors";
+import { threadEntryFile } from "../thread-entry";
 import type { CheckAnswer, CheckRequest, FromThread } from "./check-protocol";
 
 interface Pending {
@@ -31,6 +30,7 @@ interface Slot {
 interface Waiter {
   owner: string;
   grant: (slot: Slot) => void;
+  refuse: (error: Error) => void;
 }
 
 export interface CheckPoolOptions {
@@ -64,6 +64,8 @@ export class CheckPool {
   private readonly slots: Slot[] = [];
   private readonly waiting: Waiter[] = [];
   private readonly holding = new Map<string, number>();
+  /** Every request not yet answered, started or not: closing answers them all. */
+  private readonly unanswered = new Set<(answer: CheckAnswer) => void>();
   private nextId = 0;
   private closed = false;
 
@@ -77,20 +79,27 @@ export class CheckPool {
 
   /** A thread for `owner`, once one is free and the owner holds fewer than perOwner; refused past perOwner + queuedPerOwner. */
   async lease(owner: string): Promise<CheckLease> {
+    if (this.closed) throw stopping();
     const mine = (this.holding.get(owner) ?? 0) + this.waiting.filter((w) => w.owner === owner).length;
     if (mine >= this.options.perOwner + this.options.queuedPerOwner) {
       throw new AppError("TOO_MANY_REQUESTS", `you already have ${mine} template checks running or waiting; try again when one of them has finished`);
     }
-    const slot = await new Promise<Slot>((grant) => {
-      this.waiting.push({ owner, grant });
+    const slot = await new Promise<Slot>((grant, refuse) => {
+      this.waiting.push({ owner, grant, refuse });
       this.pump();
     });
     return new CheckLease(this, slot, owner);
   }
 
-  /** Terminates every thread for good (tests, benchmarks). */
+  /**
+   * Terminates every thread for good (a stopping server, tests, benchmarks): requests in flight
+   * answer "stopped" at once and waiting leases are refused, so nothing holds the process up
+   * for the rest of a check's budget.
+   */
   async close(): Promise<void> {
     this.closed = true;
+    for (const waiter of this.waiting.splice(0)) waiter.refuse(stopping());
+    for (const settle of [...this.unanswered]) settle({ kind: "stopped", reason: "closed", message: "the server is stopping" });
     await Promise.all(
       this.slots.map((slot) => {
         slot.worker.removeAllListeners();
@@ -101,17 +110,21 @@ export class CheckPool {
   }
 
   send(slot: Slot, request: CheckRequest, budgetMs: number): Promise<CheckAnswer> {
+    if (this.closed) return Promise.resolve({ kind: "stopped", reason: "closed", message: "the server is stopping" });
     return new Promise<CheckAnswer>((settle) => {
       const id = ++this.nextId;
       let timer: NodeJS.Timeout | null = null;
       const done = (answer: CheckAnswer) => {
         if (timer) clearTimeout(timer);
         if (slot.pending?.id === id) slot.pending = null;
+        this.unanswered.delete(done);
         settle(answer);
       };
+      this.unanswered.add(done);
       // A thread that could not start gets another try with each request.
       if (slot.startError !== null) this.start(slot);
       void slot.ready.then((started) => {
+        if (!this.unanswered.has(done)) return;
         if (!started) {
           console.error("a template check thread could not start:", slot.startError);
           return done({ kind: "failed", message: "the template checker could not start (the server's log has the details)" });
@@ -155,6 +168,7 @@ export class CheckPool {
 
   /** Terminates the slot's thread (its request answers "stopped") and starts a fresh one in its place. */
   private replace(slot: Slot): void {
+    if (this.closed) return;
     const old = slot.worker;
     old.removeAllListeners();
     old.on("error", () => undefined);
@@ -206,21 +220,13 @@ export class CheckPool {
   }
 }
 
-/**
- * check-entry.mjs beside this module when it runs from the sources; in the working directory
- * when it runs inside the Next.js bundle (import.meta.url then points into .next/).
- */
+/** check-entry.mjs, from the sources or inside the Next.js bundle. */
 export function checkEntryFile(): string {
-  const candidates: string[] = [];
-  try {
-    candidates.push(join(dirname(fileURLToPath(import.meta.url)), "check-entry.mjs"));
-  } catch {
-    // not a file URL inside a bundle
-  }
-  candidates.push(resolve("server", "checks", "check-entry.mjs"));
-  const found = candidates.find((file) => existsSync(file));
-  if (!found) throw new Error(`the template checker's entry was not found (looked in ${candidates.join(", ")})`);
-  return found;
+  return threadEntryFile(import.meta.url, "check-entry.mjs", join("server", "checks"));
+}
+
+function stopping(): AppError {
+  return new AppError("INTERNAL", "the server is stopping; try again once it is back");
 }
 
 const KEY = Symbol.for("loom.check-pool");
@@ -234,4 +240,13 @@ export function checkPool(): CheckPool {
     holder[KEY] = new CheckPool({ size, perOwner: Math.max(1, Math.min(2, size - 1)), queuedPerOwner: 4, entry: checkEntryFile() });
   }
   return holder[KEY];
+}
+
+/** Closes the process's pool, if it was started (a stopping server); a later checkPool() starts a new one. */
+export async function closeCheckPool(): Promise<void> {
+  const holder = globalThis as Holder;
+  const pool = holder[KEY];
+  if (!pool) return;
+  delete holder[KEY];
+  await pool.close();
 }

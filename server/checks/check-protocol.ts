@@ -6,10 +6,13 @@
 import type { DocumentFormat } from "../../lib/openjd/parse-source";
 import type { InspectedTemplate } from "./inspect-template-text";
 import type { JobPlan, TaskBatch } from "./plan-job";
+import type { ReadBundle } from "./read-bundle";
 import type { SubmissionText, SubmitError } from "./validate-submission";
 
 export type CheckRequest =
   | { kind: "inspect"; text: string; format: DocumentFormat }
+  /** A job bundle .zip as uploaded (base64): unzipped, its values parsed, its template inspected. */
+  | { kind: "bundle"; base64: string; fileName: string }
   /** Validate and plan, for a preview: nothing is kept in the thread. */
   | { kind: "validate"; submission: SubmissionText }
   /** Validate and plan, then keep the task rows ready for `rows` requests. */
@@ -18,14 +21,15 @@ export type CheckRequest =
 
 export type CheckAnswer =
   | { kind: "inspected"; inspected: InspectedTemplate }
+  | { kind: "bundle"; bundle: ReadBundle }
   | { kind: "refused"; errors: SubmitError[] }
   | { kind: "planned"; plan: JobPlan }
   /** The next batch of the creation in progress; null once every task has been sent. */
   | { kind: "rows"; batch: TaskBatch | null }
   /** lib/openjd threw (a bug, not a template problem): the thread lives on. */
   | { kind: "failed"; message: string }
-  /** The server stopped the check (its budget ran out) or the thread died (out of memory). */
-  | { kind: "stopped"; reason: "timeout" | "crashed"; message: string };
+  /** The server stopped the check (its budget ran out, or the server is stopping) or the thread died (out of memory). */
+  | { kind: "stopped"; reason: "timeout" | "crashed" | "closed"; message: string };
 
 export interface ToThread {
   id: number;

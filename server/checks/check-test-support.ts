@@ -28,3 +28,11 @@ steps:
       onRun: {command: echo, args: ["{{Task.Param.Frame}}", "{{Task.Param.Tile}}"]}
 `;
 }
+
+/**
+ * A parameter_values.json that the YAML parser takes seconds to read although it is small
+ * (about 200 KB: nested flow lists cost it far more per value than anything else).
+ */
+export function slowParameterValues(lists = 33_000): string {
+  return `{"Many": [${Array.from({ length: lists }, () => "[[1]]").join(",")}]}`;
+}

@@ -8,6 +8,7 @@ import { parentPort } from "node:worker_threads";
 import type { CheckAnswer, CheckRequest, FromThread, ToThread } from "./check-protocol";
 import { inspectTemplateText } from "./inspect-template-text";
 import { planJob, taskBatches, type TaskBatch } from "./plan-job";
+import { readUploadedBundle } from "./read-bundle";
 import { validateSubmission } from "./validate-submission";
 
 const port = parentPort;
@@ -31,6 +32,8 @@ function answer(request: CheckRequest): CheckAnswer {
   switch (request.kind) {
     case "inspect":
       return { kind: "inspected", inspected: inspectTemplateText(request.text, request.format) };
+    case "bundle":
+      return { kind: "bundle", bundle: readUploadedBundle(request.base64, request.fileName) };
     case "validate":
     case "create": {
       rows = null;

@@ -8,7 +8,8 @@ import { appRouter } from "../router/index";
 import { createCallerFactory } from "../router/trpc";
 import { contextAs } from "../auth/test-principals";
 import { testFarm } from "../services/farm-test-support";
-import { productTemplate, slowTemplate } from "./check-test-support";
+import { makeZip } from "../services/zip-test-support";
+import { productTemplate, slowTemplate, slowParameterValues } from "./check-test-support";
 
 const TIMED_OUT = /^checking this template took longer than 1 s, this farm's limit; simplify its expressions/;
 
@@ -36,6 +37,19 @@ describe("checks past the farm's budget", () => {
   it("saving it to the library is refused with that error", async () => {
     const { api, count } = setup();
     await expect(api.templates.save({ name: "slow", text: slowTemplate(), format: "yaml" })).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringMatching(/took longer than 1 s/) });
+    expect(count("templates")).toBe(0);
+  });
+
+  it("importing a bundle whose parameter values are slow to read is refused with that error, on a check thread", async () => {
+    const { api, count } = setup();
+    const zip = makeZip([
+      { name: "template.yaml", data: productTemplate(2, 2) },
+      { name: "parameter_values.json", data: slowParameterValues() },
+    ]);
+    await expect(api.templates.importBundle({ fileName: "slow.zip", base64: zip.toString("base64") })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      message: expect.stringMatching(/^slow\.zip \(1:1\): reading this bundle took longer than 1 s, this farm's limit/),
+    });
     expect(count("templates")).toBe(0);
   });
 

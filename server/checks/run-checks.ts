@@ -11,6 +11,7 @@ import type { CheckAnswer } from "./check-protocol";
 import { checkPool, type CheckLease } from "./check-pool";
 import type { InspectedTemplate } from "./inspect-template-text";
 import type { JobPlan, TaskBatch } from "./plan-job";
+import type { ReadBundle } from "./read-bundle";
 import { submissionText, type Refused, type SubmissionText, type SubmitError } from "./validate-submission";
 
 /** Task rows a thread sends per message (plain strings; ~1–2 MB). */
@@ -29,6 +30,8 @@ export function checkProblem(farm: Farm, answer: CheckAnswer, doing = "checking 
   let message: string;
   if (answer.kind === "stopped" && answer.reason === "timeout") {
     message = `${doing} took longer than ${limit} s, this farm's limit; simplify its expressions (large ranges or comprehensions in let bindings) or ask an admin to raise LOOM_CHECK_TIMEOUT_SECONDS`;
+  } else if (answer.kind === "stopped" && answer.reason === "closed") {
+    message = `${doing} was stopped: the server is stopping; try again once it is back`;
   } else if (answer.kind === "stopped") {
     message = `${doing} used more memory than the template checker has (${answer.message}); simplify its expressions`;
   } else if (answer.kind === "failed") {
@@ -57,6 +60,16 @@ export function inspectOffLoop(farm: Farm, owner: string, text: string, format: 
     if (answer.kind === "inspected") return answer.inspected;
     const { origin: _origin, ...error } = checkProblem(farm, answer);
     return { readable: false, errors: [error satisfies TemplateError] };
+  });
+}
+
+/** An uploaded job bundle read (templates.importBundle); a stopped read is a located error in the zip. */
+export function readBundleOffLoop(farm: Farm, owner: string, base64: string, fileName: string): Promise<ReadBundle> {
+  return withThread(owner, async (lease) => {
+    const answer = await lease.request({ kind: "bundle", base64, fileName }, budgetOf(farm));
+    if (answer.kind === "bundle") return answer.bundle;
+    const { line, column, message } = checkProblem(farm, answer, "reading this bundle");
+    return { ok: false as const, error: { file: fileName, path: "", line, column, message } };
   });
 }
 

@@ -2,7 +2,7 @@
  * Which token a `loom` verb sends (credentials.ts), on real files: the order of the sources, and
  * that ./data/local-admin.token never goes to a server on another machine.
  */
-import { statSync } from "node:fs";
+import { chmodSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { tempTree } from "./cli-test-support";
@@ -44,5 +44,14 @@ describe("resolveToken", () => {
     expect({ file: (statSync(join(config, "credentials.json")).mode & 0o777).toString(8), folder: (statSync(config).mode & 0o777).toString(8) }).toEqual({ file: "600", folder: "700" });
     writeLogin(config, "http://other.example/", null);
     expect(Object.keys(readLogins(config).servers)).toEqual(["http://farm.example:3000"]);
+  });
+
+  it("writeLogin narrows a config folder that already existed wider to 0700, and a credentials file to 0600", () => {
+    const wide = join(tree.dir, "wide-config", "loom");
+    mkdirSync(wide, { recursive: true, mode: 0o755 });
+    chmodSync(wide, 0o755);
+    writeFileSync(join(wide, "credentials.json"), '{"servers": {}}\n', { mode: 0o644 });
+    writeLogin(wide, "http://farm.example:3000", { token: "loom_pat_wide", user: "ada", tokenId: "tok_3", scope: "submit", expiresAt: null });
+    expect({ file: (statSync(join(wide, "credentials.json")).mode & 0o777).toString(8), folder: (statSync(wide).mode & 0o777).toString(8) }).toEqual({ file: "600", folder: "700" });
   });
 });

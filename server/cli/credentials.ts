@@ -10,7 +10,7 @@
  *
  * Each is sent as `Authorization: Bearer <token>`.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 
 export interface StoredLogin {
@@ -66,6 +66,8 @@ export function writeLogin(configDir: string, server: string, login: StoredLogin
   if (login) file.servers[serverKey(server)] = login;
   else delete file.servers[serverKey(server)];
   mkdirSync(configDir, { recursive: true, mode: 0o700 });
+  // mkdir leaves a folder that already existed as it was (a 0755 one made by another tool).
+  if ((statSync(configDir).mode & 0o077) !== 0) chmodSync(configDir, 0o700);
   const path = credentialsPath(configDir);
   const temp = `${path}.${process.pid}.tmp`;
   writeFileSync(temp, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });

@@ -4,6 +4,7 @@
  * process `loom serve` starts for the portal (server/web/web-server.ts).
  */
 import { apiHandler } from "../api/app-handler";
+import { closeCheckPool } from "../checks/check-pool";
 import { startNodeServer } from "../api/node-server";
 import { databaseFile } from "../db/connection";
 import type { ServerEnv } from "../env";
@@ -30,6 +31,8 @@ export async function startHeadless(dataDir: string, env: ServerEnv, host: strin
     url: running.url,
     stop: async () => {
       await loop.stop();
+      // A check in flight would otherwise hold the process for the rest of its budget.
+      await closeCheckPool();
       await running.close();
       store.close();
     },

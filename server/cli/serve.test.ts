@@ -10,6 +10,7 @@ import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
+import { slowTemplate } from "../checks/check-test-support";
 import { runLoom, startServe, tempTree, type ServingLoom } from "./cli-test-support";
 import { farmClient } from "./farm-client";
 
@@ -110,6 +111,19 @@ describe("loom serve's data folder", () => {
     expect(submitted.ok).toBe(true);
     // stop() kills it after 30 s; a process killed so has no exit code.
     expect(await stop(server)).toBe(0);
+  }, 120_000);
+
+  it("exits 0 on SIGTERM while a template check is still running: the check answers that the server is stopping", async () => {
+    const dir = scratch();
+    const data = join(dir, "data");
+    // A budget far longer than stop() waits before it kills the server.
+    const server = await serve(data, dir, { LOOM_CHECK_TIMEOUT_SECONDS: "3600" });
+    const admin = farmClient(server.url, readFileSync(join(data, "local-admin.token"), "utf8").trim());
+    const preview = admin.jobs.preview.mutate({ template: { text: slowTemplate(), format: "yaml" } }).catch((error: Error) => error);
+    // The check has its thread once the request is in; give it a moment to get there.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(await stop(server)).toBe(0);
+    expect(await preview).toMatchObject({ ok: false, errors: [{ message: expect.stringMatching(/was stopped: the server is stopping/) }] });
   }, 120_000);
 
   it("a restart does not undo a rotation of the local pool's token, not even with the old one in LOOM_POOL_TOKEN", async () => {

@@ -7,7 +7,7 @@
  */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { ROLES, type Role } from "../../lib/farm/access";
+import { roleWithArticle, ROLES, type Role } from "../../lib/farm/access";
 import { createUser, listUsers, setUserDisabled, setUserPassword, setUserRole, type UserView } from "../auth/accounts";
 import { databaseFile } from "../db/connection";
 import { shellActor } from "../services/audit";
@@ -71,7 +71,7 @@ export async function runUser(argv: readonly string[], io: CliIo): Promise<numbe
       }
       case "set-role": {
         const user = setUserRole(farm, actor, name, role as Role);
-        io.out(`${user.name} is now ${user.role === "admin" || user.role === "artist" ? "an" : "a"} ${user.role} (from their next request on).`);
+        io.out(`${user.name} is now ${roleWithArticle(user.role)} (from their next request on).`);
         return 0;
       }
       case "disable":

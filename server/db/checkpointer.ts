@@ -6,27 +6,12 @@
  * = 0) and a second connection on a worker thread does, every `intervalMs`; stopping it (or its
  * thread dying) gives the automatic checkpoint back. In-memory databases have no WAL: nothing runs.
  */
-import { existsSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { Worker } from "node:worker_threads";
+import { threadEntryFile } from "../thread-entry";
 import type { Store } from "./connection";
 
 const AUTOMATIC_PAGES = 1000;
-
-/** checkpoint-thread.mjs beside this module from the sources; in the working directory inside the Next.js bundle. */
-function entryFile(): string {
-  const candidates: string[] = [];
-  try {
-    candidates.push(join(dirname(fileURLToPath(import.meta.url)), "checkpoint-thread.mjs"));
-  } catch {
-    // not a file URL inside a bundle
-  }
-  candidates.push(resolve("server", "db", "checkpoint-thread.mjs"));
-  const found = candidates.find((file) => existsSync(file));
-  if (!found) throw new Error(`the checkpoint thread's entry was not found (looked in ${candidates.join(", ")})`);
-  return found;
-}
 
 export class Checkpointer {
   private worker: Worker | null = null;
@@ -40,7 +25,7 @@ export class Checkpointer {
   async start(): Promise<boolean> {
     const { sqlite } = this.store;
     if (this.worker || sqlite.memory) return this.worker !== null;
-    const worker = new Worker(entryFile(), { workerData: { file: sqlite.name, intervalMs: this.intervalMs }, execArgv: [] });
+    const worker = new Worker(threadEntryFile(import.meta.url, "checkpoint-thread.mjs", join("server", "db")), { workerData: { file: sqlite.name, intervalMs: this.intervalMs }, execArgv: [] });
     this.worker = worker;
     const giveBack = () => {
       if (this.worker !== worker) return;

@@ -30,6 +30,9 @@ export const authRouter = router({
     .input(z.object({ name, password }))
     .mutation(async ({ ctx, input }) => {
       const session = await signIn(ctx.farm, input, ctx.origin);
+      // The session this browser held before (another account's, or one planted in it) ends:
+      // its cookie is replaced, and no copy of it outlives that.
+      if (ctx.principal?.via === "session") signOut(ctx.farm, actorFor(ctx), ctx.principal.credentialId);
       setSessionCookie(ctx, session.cookie, (session.expiresAt - ctx.farm.now()) / 1000);
       return { ok: true as const };
     }),

@@ -47,6 +47,22 @@ export function submit(t: TestFarm, yaml: string, options: { parameters?: Record
   return result.jobId;
 }
 
+/** Job `frames`: step Render with one echo task per F = 1…`frames`, and with `encode` a step Encode after it. */
+export function framesJob(frames: number, options: { encode?: boolean } = {}): string {
+  const encode = options.encode ? "- name: Encode\n  dependencies: [{dependsOn: Render}]\n  script:\n    actions:\n      onRun: {command: echo, args: [encode]}\n" : "";
+  return `specificationVersion: jobtemplate-2023-09
+name: frames
+steps:
+- name: Render
+  parameterSpace:
+    taskParameterDefinitions:
+    - {name: F, type: INT, range: '1-${frames}'}
+  script:
+    actions:
+      onRun: {command: echo, args: ['{{Task.Param.F}}']}
+${encode}`;
+}
+
 export type Outcome = Omit<ActionUpdate, "actionId" | "startedAt" | "endedAt"> | "hold";
 
 /** A worker played in-process: it runs every action it receives at once, with the outcome `decide` gives. */

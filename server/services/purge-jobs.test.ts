@@ -14,23 +14,34 @@ import { appRouter } from "../router/index";
 import { createCallerFactory } from "../router/trpc";
 import { SYSTEM_ACTOR } from "./audit";
 import { cancelTasks } from "./cancel-tasks";
-import { LINUX_WORKER, SimulatedWorker, submit, testFarm, type TestFarm } from "./farm-test-support";
+import { refreshCompatibility } from "./compatibility";
+import { framesJob, jobCounts, jobStatus, LINUX_WORKER, SimulatedWorker, submit, testFarm, type TestFarm } from "./farm-test-support";
+import { suspendTasks } from "./suspend-tasks";
 import { ingestLogs } from "./ingest-logs";
 
-const JOB = `
+const JOB = framesJob(3);
+
+/** Two independent steps: Render runs anywhere, Windows needs a Windows worker. */
+const WAITING_JOB = `
 specificationVersion: jobtemplate-2023-09
-name: frames
+name: waiting
 steps:
 - name: Render
-  parameterSpace:
-    taskParameterDefinitions:
-    - {name: F, type: INT, range: '1-3'}
   script:
     actions:
-      onRun: {command: echo, args: ['{{Task.Param.F}}']}
+      onRun: {command: echo, args: [render]}
+- name: Windows
+  hostRequirements:
+    attributes: [{name: attr.worker.os.family, anyOf: [windows]}]
+  script:
+    actions:
+      onRun: {command: echo, args: [windows]}
 `;
 
 const DAY = 24 * 60 * 60 * 1000;
+
+const taskIdOf = (t: TestFarm, jobId: string, index: number) =>
+  t.farm.store.sqlite.prepare<[string, number], { id: number }>("SELECT id FROM tasks WHERE job_id = ? AND task_index = ?").get(jobId, index)!.id;
 
 /** A job run to SUCCEEDED by a worker that logged `lines` lines in its Session. */
 function finishedJob(t: TestFarm, name: string, lines: number): string {
@@ -126,6 +137,35 @@ describe("job retention", () => {
     expect(JSON.parse(audit[0]!.before as string)).toEqual({ name: "frames", tasks: 3, logLines: 4 });
     expect(JSON.parse(audit[0]!.after as string)).toEqual({ file: join("archive", `${logged}.jsonl.gz`) });
     expect(JSON.parse(audit[2]!.after as string)).toMatchObject({ mode: "archive", olderThanDays: 30, jobs: 2, tasks: 6, logLines: 4 });
+  });
+
+  it("leaves alone old jobs with tasks still waiting to run: a step no worker can run yet, and suspended tasks", async () => {
+    const { t, admin, all } = setup();
+    // Render fails; Windows waits for a Windows worker (none yet): the job shows FAILED.
+    const waiting = submit(t, WAITING_JOB);
+    const linux = new SimulatedWorker(t, LINUX_WORKER("linux"), () => ({ status: "FAILED", exitCode: 1 }));
+    refreshCompatibility(t.farm);
+    linux.runUntilIdle();
+    expect([jobStatus(t, waiting), jobCounts(t, waiting)]).toEqual(["FAILED", ["FAILED:1", "NOT_COMPATIBLE:1"]]);
+    // Only a step no worker can run: NOT_COMPATIBLE until one registers.
+    const incompatible = submit(t, WAITING_JOB.replace(/- name: Render[\s\S]*?(?=- name: Windows)/, ""));
+    refreshCompatibility(t.farm);
+    expect(jobStatus(t, incompatible)).toBe("NOT_COMPATIBLE");
+    // Suspended tasks behind a failure: the job shows FAILED, the wrangler resumes them later.
+    const held = submit(t, JOB);
+    await suspendTasks(t.farm, { jobId: held, taskIds: [taskIdOf(t, held, 1), taskIdOf(t, held, 2)] }, SYSTEM_ACTOR);
+    linux.runUntilIdle();
+    expect([jobStatus(t, held), jobCounts(t, held)]).toEqual(["FAILED", ["SUSPENDED:2", "FAILED:1"]]);
+    t.clock.now += 40 * DAY;
+
+    expect(await admin.retention.preview({ olderThanDays: 30 })).toMatchObject({ jobs: 0 });
+    expect(await admin.retention.purge({ olderThanDays: 30, mode: "delete" })).toMatchObject({ jobs: 0 });
+    expect(all("SELECT COUNT(*) AS n FROM jobs")[0]!.n).toBe(3);
+
+    // They were waiting, not finished: a Windows worker runs the Windows steps.
+    new SimulatedWorker(t, { name: "win", capabilities: { amounts: {}, attributes: { "attr.worker.os.family": ["windows"] } } }).runUntilIdle();
+    expect(jobCounts(t, waiting)).toEqual(["FAILED:1", "SUCCEEDED:1"]);
+    expect(jobStatus(t, incompatible)).toBe("SUCCEEDED");
   });
 
   it("refuses to archive without a data folder, and refuses an age that is not whole days", async () => {

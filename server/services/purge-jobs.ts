@@ -1,7 +1,10 @@
 /**
- * Job retention (admins): finished jobs — SUCCEEDED, FAILED, CANCELED or NOT_COMPATIBLE, with no
- * task assigned or running and no Session still open — that ended (or, never having ended, were
- * submitted) more than N days ago. Preview counts them with their tasks and log lines; purge
+ * Job retention (admins): finished jobs — SUCCEEDED, FAILED or CANCELED, with no task that could
+ * still run (assigned, running, waiting for a compatible worker, or suspended) and no Session
+ * still open — that ended (or, never having ended, were submitted) more than N days ago. A job
+ * waiting for a worker that can run it is not finished: it runs once one registers or its pool is
+ * enabled again; an admin who wants it gone cancels it first. Tasks PENDING behind a failed
+ * dependency do not hold a job back: only a wrangler's retry would run them. Preview counts them with their tasks and log lines; purge
  * deletes them with their steps, tasks, Sessions, actions and log lines, after writing each to
  * an archive file in archive mode (archive-job.ts). Everything runs in short slices, job by job
  * under the job's lock; each job gets its audit row as it goes, the run one summary row.
@@ -33,8 +36,9 @@ export interface PurgeResult extends RetentionPreview {
   files: string[];
 }
 
-const FINISHED = `status IN ('SUCCEEDED', 'FAILED', 'CANCELED', 'NOT_COMPATIBLE')
-  AND json_extract(counts, '$.ASSIGNED') + json_extract(counts, '$.RUNNING') = 0
+const FINISHED = `status IN ('SUCCEEDED', 'FAILED', 'CANCELED')
+  AND json_extract(counts, '$.READY') + json_extract(counts, '$.ASSIGNED') + json_extract(counts, '$.RUNNING')
+    + json_extract(counts, '$.NOT_COMPATIBLE') + json_extract(counts, '$.SUSPENDED') = 0
   AND COALESCE(ended_at, submitted_at) < ?
   AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.job_id = jobs.id AND s.state != 'ENDED')
   AND NOT EXISTS (SELECT 1 FROM server_state WHERE key = 'job-creating:' || jobs.id)`;

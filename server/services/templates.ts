@@ -6,17 +6,14 @@
  */
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { nodeToValue, type SourceNode } from "../../lib/openjd/source-node";
-import type { ParameterInput } from "../../lib/openjd/job/parameter-values";
 import type { DocumentFormat } from "../../lib/openjd/parse-source";
 import type { InspectedTemplate, TemplateKind } from "../checks/inspect-template-text";
-import { inspectOffLoop } from "../checks/run-checks";
+import { inspectOffLoop, readBundleOffLoop } from "../checks/run-checks";
 import { templates } from "../db/schema";
 import { decide, type Caller } from "../../lib/farm/access";
 import { audit, type Actor } from "./audit";
 import { AppError } from "./errors";
 import type { Farm } from "./farm";
-import { readZipBundle } from "./job-bundle";
 
 export type { InspectedTemplate, TemplateKind } from "../checks/inspect-template-text";
 
@@ -99,19 +96,17 @@ function store(farm: Farm, name: string, input: SaveTemplateInput, inspected: In
   });
 }
 
-/** A job bundle .zip (as uploaded): its template, kept with the bundle's parameter values. */
+/** A job bundle .zip (as uploaded): its template, kept with the bundle's parameter values; read on a check thread. */
 export async function importBundle(farm: Farm, input: { fileName: string; base64: string; name?: string }, author: TemplateAuthor): Promise<SavedTemplate> {
-  const bytes = Buffer.from(input.base64, "base64");
-  const read = readZipBundle(bytes, input.fileName);
+  const read = await readBundleOffLoop(farm, author.caller.userId, input.base64, input.fileName);
   if (!read.ok) {
     const { file, line, column, message } = read.error;
     throw new AppError("BAD_REQUEST", `${file}${line ? ` (${line}:${column ?? 1})` : ""}: ${message}`, { bundleError: read.error });
   }
-  const { template, parameterValues } = read.bundle;
+  const { template, parameterValues, inspected } = read;
   const fallback = input.fileName.replace(/\.zip$/i, "") || "bundle";
-  const inspected = await inspectTemplate(farm, author.caller.userId, template.text, template.format);
   const name = checkName(input.name?.trim() || (inspected.readable ? inspected.jobName : null) || fallback);
-  return store(farm, name, { name, text: template.text, format: template.format, parameterValues: plainValues(parameterValues) }, inspected, author);
+  return store(farm, name, { name, text: template.text, format: template.format, parameterValues }, inspected, author);
 }
 
 export function deleteTemplate(farm: Farm, id: string, actor: Actor): { deleted: string } {
@@ -122,16 +117,4 @@ export function deleteTemplate(farm: Farm, id: string, actor: Actor): { deleted:
     audit(farm, actor, { action: "template.delete", target: { kind: "template", id }, before: { name: existing.name } });
     return { deleted: id };
   });
-}
-
-/** Bundle values as JSON: integers beyond double precision stay exact as decimal strings (INT accepts them). */
-function plainValues(values: Record<string, ParameterInput>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(values).map(([name, value]) => [name, plain(value)]));
-}
-
-function plain(value: ParameterInput): unknown {
-  if (typeof value === "bigint") return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
-  if (Array.isArray(value)) return value.map(plain);
-  if (value !== null && typeof value === "object") return plain(nodeToValue(value as SourceNode) as ParameterInput);
-  return value;
 }

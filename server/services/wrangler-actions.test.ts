@@ -4,29 +4,13 @@
  */
 import { describe, expect, it } from "vitest";
 import { cancelTasks } from "./cancel-tasks";
-import { jobCounts, jobStatus, LINUX_WORKER, SimulatedWorker, submit, testFarm, type TestFarm } from "./farm-test-support";
+import { framesJob, jobCounts, jobStatus, LINUX_WORKER, SimulatedWorker, submit, testFarm, type TestFarm } from "./farm-test-support";
 import { requeueTasks, retryFailedTasks } from "./requeue-tasks";
 import { setJobPriority } from "./set-priority";
 import { resumeTasks, suspendTasks } from "./suspend-tasks";
 import { SYSTEM_ACTOR } from "./audit";
 
-const JOB = `
-specificationVersion: jobtemplate-2023-09
-name: frames
-steps:
-- name: Render
-  parameterSpace:
-    taskParameterDefinitions:
-    - {name: F, type: INT, range: '1-5'}
-  script:
-    actions:
-      onRun: {command: echo, args: ['{{Task.Param.F}}']}
-- name: Encode
-  dependencies: [{dependsOn: Render}]
-  script:
-    actions:
-      onRun: {command: echo, args: [encode]}
-`;
+const JOB = framesJob(5, { encode: true });
 
 const stepId = (t: TestFarm, jobId: string, index: number) =>
   t.farm.store.sqlite.prepare<[string, number], { id: string }>("SELECT id FROM steps WHERE job_id = ? AND step_index = ?").get(jobId, index)?.id as string;

@@ -18,6 +18,12 @@ import { runJob, type RunJobOptions, type RunJobResult } from "./run-job";
 /** The only variable actions inherit unless a test says otherwise: nothing leaks from the test runner. */
 export const TEST_PATH = "/usr/local/bin:/usr/bin:/bin";
 
+/** A Python helper that writes a line with one system call (print() is not reentrant: a handler that prints while the main code flushes stdout dies). */
+export const SAY = "def say(text): os.write(1, (text + '\\n').encode())";
+
+/** NOTIFY_THEN_TERMINATE with a 1 s grace period, as a template's `cancelation`. */
+export const NOTIFY_1S = { mode: "NOTIFY_THEN_TERMINATE", notifyPeriodInSeconds: 1 };
+
 /** Removes the common indentation so templates can be written indented inside the tests. */
 export function dedent(text: string): string {
   const lines = text.replace(/^\n/, "").split("\n");

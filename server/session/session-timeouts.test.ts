@@ -9,12 +9,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { SessionEvent } from "./events";
-import { buildJob, dedent, eventually, processGone, py, runSession, sh, taskJob } from "./session-test-support";
-
-/** Python's print() is not reentrant: a handler that prints while the main code flushes stdout dies. */
-const SAY = "def say(text): os.write(1, (text + '\\n').encode())";
-
-const NOTIFY_1S = { mode: "NOTIFY_THEN_TERMINATE", notifyPeriodInSeconds: 1 };
+import { buildJob, dedent, eventually, NOTIFY_1S, processGone, py, runSession, SAY, sh, taskJob } from "./session-test-support";
 
 function jobWith(onRun: string, frames = "1"): ReturnType<typeof buildJob> {
   return buildJob(`

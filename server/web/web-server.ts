@@ -9,6 +9,7 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { apiHandler } from "../api/app-handler";
 import { startNodeServer, type RunningServer } from "../api/node-server";
+import { closeCheckPool } from "../checks/check-pool";
 import { farmRuntime } from "../services/farm-runtime";
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -37,6 +38,8 @@ export async function startWebServer(options: { host: string; port: number; trus
       await running.close();
       await app.close();
       await runtime.loop.stop();
+      // A check in flight would otherwise hold the process for the rest of its budget.
+      await closeCheckPool();
       runtime.farm.store.close();
     },
   };

@@ -8,14 +8,11 @@
  */
 import { describe, expect, it } from "vitest";
 import type { SessionEvent } from "../session/events";
-import { buildJob, eventually, py, runSession, sh, taskJob, type RunOptions } from "../session/session-test-support";
+import { buildJob, eventually, NOTIFY_1S, py, runSession, SAY, sh, taskJob, type RunOptions } from "../session/session-test-support";
 import { dataFolder, processesWithArgument, shieldFor, shieldProblem, skipNotice } from "./shield-test-support";
 
 const problem = await shieldProblem();
 const notice = skipNotice(problem);
-
-const SAY = "def say(text): os.write(1, (text + '\\n').encode())";
-const NOTIFY_1S = { mode: "NOTIFY_THEN_TERMINATE", notifyPeriodInSeconds: 1 };
 
 /** A job environment E (onExit echoes "exited") around one step S running `onRun`. */
 function jobWith(onRun: string) {
