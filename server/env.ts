@@ -13,6 +13,8 @@ const schema = z.object({
   LOOM_WORKER_TIMEOUT_SECONDS: z.coerce.number().positive().default(75),
   /** The worker agent's token (so it need not appear on a command line). */
   LOOM_WORKER_TOKEN: z.string().optional(),
+  /** Set by `loom serve` for its local workers: the agent's instance id, recorded in the data folder (local-workers.ts). */
+  LOOM_WORKER_INSTANCE_ID: z.string().min(8).max(100).optional(),
   LOOM_SERVER: z.string().url().optional(),
   /**
    * Where `next build` writes the web app (relative to the repository). Separate folders let

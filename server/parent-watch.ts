@@ -7,7 +7,7 @@
  */
 
 /** Whether a process with this pid exists (EPERM: it exists, it is just not ours to signal). */
-function processExists(pid: number): boolean {
+export function processExists(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

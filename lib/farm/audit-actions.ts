@@ -34,6 +34,7 @@ export const AUDIT_ACTIONS = [
   "worker.disable",
   "worker.enable",
   "worker.remove",
+  "worker.release",
   "template.save",
   "template.delete",
   "retention.purge",

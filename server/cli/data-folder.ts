@@ -8,7 +8,10 @@
  *   never reset afterwards, so a rotation or revocation from the portal stays);
  * - the token files are 0600 too;
  * - the local admin's token file (server/auth/first-start.ts) and, while nobody has an account,
- *   the one-time setup address.
+ *   the one-time setup address;
+ * - the local workers the previous `loom serve` started, if it ended without stopping them
+ *   cleanly, are released: their tasks go back to the queue and the new agents enroll at once
+ *   (server/services/local-workers.ts).
  */
 import { accessSync, chmodSync, constants, existsSync, mkdirSync, readFileSync, rmSync, statfsSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -19,7 +22,10 @@ import type { ServerEnv } from "../env";
 import { SYSTEM_ACTOR } from "../services/audit";
 import { createFarm } from "../services/farm";
 import { settingsFromEnv } from "../services/farm-settings";
+import { releaseLocalWorkers } from "../services/local-workers";
 import { ensurePool, LOCAL_POOL_TOKEN_FILE } from "../services/pools";
+import { processExists } from "../parent-watch";
+import { LOCAL_WORKERS_FILE, readLocalWorkers } from "./local-workers-file";
 
 export { LOCAL_POOL_TOKEN_FILE };
 
@@ -141,6 +147,8 @@ export interface PreparedData {
   localAdmin: LocalAdminState;
   /** The setup token to print, when nobody has an account yet. */
   setupToken: string | null;
+  /** Local workers of the previous start that were still shown connected, now released. */
+  releasedWorkers: string[];
 }
 
 /**
@@ -160,7 +168,7 @@ function localPoolToken(file: string, preset: string | undefined): string {
 
 /** The token files are the server's alone, like the database (corrected when they were wider). */
 export function secureTokenFiles(dataDir: string): void {
-  for (const file of [LOCAL_POOL_TOKEN_FILE, LOCAL_ADMIN_TOKEN_FILE].map((name) => join(dataDir, name))) {
+  for (const file of [LOCAL_POOL_TOKEN_FILE, LOCAL_ADMIN_TOKEN_FILE, LOCAL_WORKERS_FILE].map((name) => join(dataDir, name))) {
     if (existsSync(file) && (statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
   }
 }
@@ -178,7 +186,11 @@ export function prepareDataFolder(dataDir: string, env: ServerEnv): PreparedData
     const setupToken = openSetup(farm, env.LOOM_SETUP_TOKEN);
     secureTokenFiles(dataDir);
     const poolPresetIgnored = env.LOOM_POOL_TOKEN !== undefined && env.LOOM_POOL_TOKEN !== poolToken;
-    return { poolToken, poolTokenFile, poolTokenMatches: pool.tokenMatches, poolPresetIgnored, localAdmin, setupToken };
+    const previous = readLocalWorkers(dataDir);
+    // A `loom serve` still running on this folder keeps its workers (its record is not stale).
+    const previousGone = previous !== null && (previous.servePid === process.pid || !processExists(previous.servePid));
+    const releasedWorkers = previous && previousGone ? releaseLocalWorkers(farm, pool.poolId, previous.workers) : [];
+    return { poolToken, poolTokenFile, poolTokenMatches: pool.tokenMatches, poolPresetIgnored, localAdmin, setupToken, releasedWorkers };
   } catch (error) {
     if (error instanceof StartupError) throw error;
     throw startupProblem(error, `the data folder ${dataDir}`, dataDir);

@@ -48,7 +48,7 @@ function modes(dataDir: string): Record<string, string> {
   return out;
 }
 
-const SECURED = { ".": "700", "local-admin.token": "600", "local-pool.token": "600", "loom.db": "600", "loom.db-shm": "600", "loom.db-wal": "600" };
+const SECURED = { ".": "700", "local-admin.token": "600", "local-pool.token": "600", "local-workers.json": "600", "loom.db": "600", "loom.db-shm": "600", "loom.db-wal": "600" };
 const SETUP_ADDRESS = /No accounts yet\. Create the first admin at this one-time address[^\n]*\n {2}(http:\/\/127\.0\.0\.1:\d+\/setup\?token=(loom_setup_\S+))\n/;
 
 describe("loom serve's data folder", () => {
@@ -65,7 +65,7 @@ describe("loom serve's data folder", () => {
     holder.prepare("SELECT COUNT(*) FROM users").get();
     chmodSync(data, 0o755);
     for (const name of readdirSync(data)) chmodSync(join(data, name), 0o644);
-    expect(modes(data)).toEqual({ ".": "755", "local-admin.token": "644", "local-pool.token": "644", "loom.db": "644", "loom.db-shm": "644", "loom.db-wal": "644" });
+    expect(modes(data)).toEqual({ ".": "755", "local-admin.token": "644", "local-pool.token": "644", "local-workers.json": "644", "loom.db": "644", "loom.db-shm": "644", "loom.db-wal": "644" });
     const added = await runLoom(["user", "add", "first-admin", "--role", "admin", "--password-stdin", "--data", data], { cwd: dir, stdin: PASSWORD });
     expect(added).toMatchObject({ code: 0, stdout: "Created first-admin (admin). They sign in on the portal, or with 'loom login'.\n" });
 

@@ -22,6 +22,8 @@ import { LineSplitter } from "../session/line-splitter";
 import { parseArgs, UsageError } from "./args";
 import { prepareDataFolder, StartupError } from "./data-folder";
 import type { CliIo } from "./io";
+import { newLocalWorkers, writeLocalWorkers } from "./local-workers-file";
+import type { LocalWorker } from "../services/local-workers";
 
 export const SERVE_USAGE = "usage: loom serve [--host 127.0.0.1] [--port 3000] [--data ./data] [--workers 2] [--headless]";
 
@@ -81,7 +83,12 @@ export async function runServe(argv: readonly string[], io: CliIo, signal: Abort
   }
   io.out(`Loom is serving at ${server.url} (data in ${dataDir})`);
   describeAccess(io, server.url, dataDir, prepared);
-  const agents = Array.from({ length: workers }, (_, i) => startAgent(io, server.url, prepared.poolTokenFile, `local-${i + 1}`, dataDir));
+  if (prepared.releasedWorkers.length > 0) {
+    io.out(`The previous loom serve stopped without its workers finishing: ${prepared.releasedWorkers.join(", ")} released, their tasks back in the queue.`);
+  }
+  const local = newLocalWorkers(workers);
+  writeLocalWorkers(dataDir, { servePid: process.pid, workers: local });
+  const agents = local.map((worker) => startAgent(io, server.url, prepared.poolTokenFile, worker, dataDir));
 
   await new Promise<void>((resolveStop) => {
     if (!signal) return;
@@ -198,11 +205,11 @@ async function waitForServer(url: string, child: ChildProcess): Promise<void> {
   throw new StartupError(`the server did not answer at ${url} within 120 s`);
 }
 
-function startAgent(io: CliIo, url: string, tokenFile: string, name: string, dataDir: string): ChildProcess {
+function startAgent(io: CliIo, url: string, tokenFile: string, { name, instanceId }: LocalWorker, dataDir: string): ChildProcess {
   const args = [LOOM_BIN, "worker", "--server", url, "--name", name, "--token-file", tokenFile, "--session-root", join(dataDir, "sessions", name), "--hide", dataDir];
   const child = track(spawn(process.execPath, args, {
     cwd: REPO,
-    env: childEnvironment({ LOOM_PARENT_PID: String(process.pid) }),
+    env: childEnvironment({ LOOM_PARENT_PID: String(process.pid), LOOM_WORKER_INSTANCE_ID: instanceId }),
     stdio: ["ignore", "pipe", "pipe"],
     detached: true, // see webServer: signals come from `loom serve` alone
   }));

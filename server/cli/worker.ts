@@ -37,6 +37,8 @@ export interface WorkerEnvironment {
   tokenFile?: string;
   /** Where the task shield looks for unshare, mount and env (the worker's PATH). */
   searchPath?: string;
+  /** LOOM_WORKER_INSTANCE_ID: the agent's instance id, when `loom serve` chose it (else a random one). */
+  instanceId?: string;
 }
 
 const EXIT: Record<AgentStopReason, number> = { drained: 0, refused: 1, stopped: 130 };
@@ -79,6 +81,7 @@ export async function runWorker(argv: readonly string[], io: CliIo, signal?: Abo
     // A refused credential sends the agent back to enrollment: the admin may have put a rotated token in the file.
     ...(tokenFile !== undefined ? { readToken: () => readFile(resolve(io.cwd, tokenFile), "utf8") } : {}),
     name,
+    ...(env.instanceId ? { instanceId: env.instanceId } : {}),
     capabilities: capabilities.capabilities,
     rootDirectory: sessionRoot,
     ...(choice.shield ? { launcher: choice.shield.launcher } : {}),
@@ -147,6 +150,7 @@ function fromServerEnv(): WorkerEnvironment {
     configDir: configDirFrom(env),
     ...(env.LOOM_TOKEN_FILE ? { tokenFile: env.LOOM_TOKEN_FILE } : {}),
     ...(searchPath ? { searchPath } : {}),
+    ...(env.LOOM_WORKER_INSTANCE_ID ? { instanceId: env.LOOM_WORKER_INSTANCE_ID } : {}),
   };
 }
 

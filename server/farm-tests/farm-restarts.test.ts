@@ -59,6 +59,42 @@ describe("restarts and worker names", () => {
   }, 60_000);
 
   /**
+   * A double Ctrl-C kills the local workers where they stand: their rows still say connected and
+   * their task RUNNING. The next `loom serve` on that data folder knows those agents were its
+   * own and ended with it (issue 11): it takes their names back at once (not after the 75 s
+   * worker timeout) and the task goes back to the queue and runs again.
+   */
+  it("a `loom serve` stopped with a double Ctrl-C gets its local workers back within 5 s of starting again, and its task runs again", async () => {
+    const data = h.tempDir("loom-serve-data-");
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const start = () => h.spawnLoom("serve", ["serve", "--headless", "--port", String(port), "--data", data, "--workers", "1"], { LOOM_SYNC_INTERVAL_SECONDS: "0.25" });
+    const first = start();
+    await waitFor(() => first.output().includes("registered with") || !first.alive(), "the local worker to register", 30_000);
+    const api = localAdminClient(url, data);
+    const jobId = await submitTemplate(api, { specificationVersion: "jobtemplate-2023-09", name: "Long", steps: [{ name: "S", script: { actions: { onRun: shell("echo started; exec sleep 120") } } }] });
+    await waitFor(async () => (await api.jobs.get.query({ jobId })).counts.RUNNING === 1, "the task to run");
+
+    process.kill(first.child.pid!, "SIGINT");
+    await waitFor(() => first.output().includes("Ctrl-C again"), "the first Ctrl-C to be taken");
+    process.kill(first.child.pid!, "SIGINT");
+    await first.exited;
+
+    const second = start();
+    await waitFor(() => second.output().includes("Loom is serving at") || !second.alive(), "the server to serve again", 30_000);
+    const serving = Date.now();
+    await waitFor(() => second.output().includes("registered with") || second.output().includes("is connected to pool"), "the local worker to register again", 10_000);
+    expect(second.output()).not.toContain("is connected to pool");
+    expect(Date.now() - serving).toBeLessThan(5_000);
+    expect(second.output()).toContain("local-1 released, their tasks back in the queue");
+    // The task runs again on the new agent; the run the killed agent had is interrupted, not running.
+    await waitFor(async () => (await api.jobs.get.query({ jobId })).counts.RUNNING === 1, "the task to run again", 10_000);
+    const stepId = (await api.jobs.get.query({ jobId })).steps[0]!.id;
+    const tasks = await api.jobs.tasks.query({ stepId });
+    expect(tasks.tasks[0]).toMatchObject({ status: "RUNNING", interruptionCount: 1 });
+  }, 90_000);
+
+  /**
    * Two agents with one name (two `loom worker` on one host without --name, whose default is the
    * host name): the second is refused while the first is connected and keeps retrying, instead of
    * the two taking the lease from each other on every sync.

@@ -33,6 +33,17 @@ export function interruptWorkerSessions(farm: Farm, workerId: string, now: numbe
   return [...jobs];
 }
 
+/**
+ * Declares a worker lost (inside the caller's farm.tasks.transaction): its Sessions interrupted,
+ * their tasks back to READY on the interruption budget, NOT_RESPONDING with a new lease epoch so
+ * its late reports are refused. Returns the jobs touched.
+ */
+export function loseWorker(farm: Farm, workerId: string, now: number): string[] {
+  const jobs = interruptWorkerSessions(farm, workerId, now);
+  statements(farm.store.sqlite).lose.run(workerId);
+  return jobs;
+}
+
 const statements = perDatabase((sqlite: Database.Database) => ({
   silent: sqlite.prepare<[number], { id: string }>("SELECT id FROM workers WHERE last_heartbeat_at < ? AND status NOT IN ('NOT_RESPONDING', 'STOPPED') AND removed_at IS NULL"),
   lose: sqlite.prepare<[string]>("UPDATE workers SET status = 'NOT_RESPONDING', lease_epoch = lease_epoch + 1 WHERE id = ?"),
@@ -80,10 +91,7 @@ export function sweepWorkers(farm: Farm): { lost: string[]; reclaimed: number; r
   const { lost, reclaimed, removed, jobs } = farm.tasks.transaction(() => {
     const touched = new Set<string>();
     const silent = s.silent.all(now - farm.settings.workerTimeoutSeconds * 1000);
-    for (const worker of silent) {
-      for (const job of interruptWorkerSessions(farm, worker.id, now)) touched.add(job);
-      s.lose.run(worker.id);
-    }
+    for (const worker of silent) for (const job of loseWorker(farm, worker.id, now)) touched.add(job);
     let taken = 0;
     for (const session of stalledSessions(farm, now)) {
       // The actions stay ASSIGNED (the worker still holds them): its next sync is told to cancel them, as for any task taken away.

@@ -102,6 +102,27 @@ describe("WorkerAgent", () => {
     expect(notices.map((n) => n.type)).toEqual(["registered", "session_started", "action_ended", "action_ended", "action_ended", "session_ended", "draining", "stopped"]);
   });
 
+  it("reports a task running within a second of its start when it came in the answer to the last one's end, not at the next interval", async () => {
+    await startFarm();
+    // An interval far longer than the test: only the start report can bring RUNNING in time.
+    farm.syncIntervalSeconds = 60;
+    farm.assignments = [assignment("s1", JOB, [enter("e1", "job:Farm"), work("t1", "0")])];
+    // Like the farm: the next task comes in the answer to the sync that reports the last one ended.
+    let sent = false;
+    farm.onSync = (request) => {
+      if (sent || !request.updates.some((u) => u.actionId === "t1" && u.status === "SUCCEEDED")) return;
+      sent = true;
+      farm.assignments = [assignment("s1", JOB, [work("t2", "30")])];
+    };
+    makeAgent();
+    await waitUntil(() => farm.updates.some((u) => u.actionId === "t2" && u.status === "RUNNING"), "t2's RUNNING to arrive", 5_000);
+    const index = farm.updates.findIndex((u) => u.actionId === "t2" && u.status === "RUNNING");
+    const startedAt = farm.updates[index]?.startedAt ?? Number.NaN;
+    expect(farm.updateArrivals[index]! - startedAt).toBeLessThan(1_000);
+    // One sync per change worth telling, no more: the first, e1's end, t1's end, t2's start.
+    expect(farm.syncs.length).toBeLessThanOrEqual(5);
+  });
+
   it("on 409 LEASE_CONFLICT stops everything, reports nothing of it and registers again", async () => {
     await startFarm();
     farm.assignments = [SESSION("s1", "30")];

@@ -3,7 +3,8 @@
  * a credential of its own, which it keeps in memory only (never on disk, never in an environment
  * a task could inherit) and sends on every later call. Then it loops: ship log lines, sync
  * (report updates and the Sessions it holds, receive assignments, cancels and stop), sleep until
- * the next sync is due or an action ends. A fenced lease (409) interrupts everything and
+ * the next sync is due, an action ends, or within START_REPORT_MS of an action starting (so a
+ * page shows a task Running within a second of its start, not at the next interval). A fenced lease (409) interrupts everything and
  * registers again; so does a refused credential (401: the worker was removed, or its pool's token
  * rotated past the grace period), after rereading the token file where the admin may have put
  * the new token. An unreachable server is retried with capped exponential backoff while the
@@ -53,6 +54,8 @@ export interface WorkerAgentOptions extends SessionRuntimeOptions {
   random?: () => number;
   /** Idle syncs wait on the server for work (default true). */
   longPoll?: boolean;
+  /** Identifies this agent process to the server (default: a random one); `loom serve` chooses its local workers' own. */
+  instanceId?: string;
 }
 
 type Lease = { workerId: string; leaseEpoch: number };
@@ -68,6 +71,12 @@ const MAX_UPDATES_PER_SYNC = 10_000;
 const MAX_WAIT_SECONDS = 20;
 /** An idle long poll that came back empty sooner than this is followed by a pause this long. */
 const MIN_WAIT_MS = 1_000;
+/**
+ * How soon after an action starts the agent syncs to say so. Short enough that live views show
+ * it within a second; long enough that a task ending within it is reported once (its RUNNING
+ * folded into its end) and that starts of several Sessions share a sync.
+ */
+export const START_REPORT_MS = 250;
 
 export class WorkerAgent {
   readonly logs: LogShipper;
@@ -85,7 +94,7 @@ export class WorkerAgent {
   /** How long to pause before the next sync when it is not the interval (0 after a long poll). */
   private nextPauseMs: number | null = null;
   /** Identifies this agent process to the server (a fenced agent may take its own name back). */
-  private readonly instanceId = randomUUID();
+  private readonly instanceId: string;
   private intervalMs = 10_000;
   /** Updates taken from the executor that no sync has delivered yet. */
   private unsent: ActionUpdate[] = [];
@@ -99,6 +108,7 @@ export class WorkerAgent {
   private readonly interruptions: Promise<void>[] = [];
 
   constructor(private readonly options: WorkerAgentOptions) {
+    this.instanceId = options.instanceId ?? randomUUID();
     this.client = new WorkerClient({ serverUrl: options.serverUrl, token: options.token, fetch: options.fetch, timeoutMs: options.requestTimeoutMs });
     this.logs = new LogShipper(options.logHighWaterMark);
     this.executor = new SessionExecutor({
@@ -107,6 +117,7 @@ export class WorkerAgent {
       baseEnvironment: options.baseEnvironment,
       launcher: options.launcher,
       onUrgent: () => this.alarm.wake(),
+      onSoon: () => this.alarm.wakeWithin(START_REPORT_MS),
       onNotice: (notice) => this.notice(notice),
     });
   }

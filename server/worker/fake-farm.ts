@@ -38,6 +38,8 @@ export class FakeFarm {
   private revoked = false;
   readonly requests: Recorded[] = [];
   readonly updates: ActionUpdate[] = [];
+  /** When each of `updates` arrived (Date.now()), by index. */
+  readonly updateArrivals: number[] = [];
   readonly syncs: SyncRequest[] = [];
   readonly registrations: RegisterRequest[] = [];
   /** Stored lines per Session, by seq. */
@@ -47,6 +49,8 @@ export class FakeFarm {
   epoch = 0;
   syncIntervalSeconds = 0.05;
   assignments: SessionAssignment[] = [];
+  /** Called with each sync before it is answered (a test may queue work for this very answer, as the farm does when a task ends). */
+  onSync: ((request: SyncRequest) => void) | null = null;
   cancels: string[] = [];
   stop = false;
   /** When set, logs are acknowledged at most through this seq. */
@@ -133,6 +137,8 @@ export class FakeFarm {
         if (request.leaseEpoch !== this.epoch) return conflict;
         this.syncs.push(request);
         this.updates.push(...request.updates);
+        this.updateArrivals.push(...request.updates.map(() => Date.now()));
+        this.onSync?.(request);
         const response = { leaseEpoch: this.epoch, syncIntervalSeconds: this.syncIntervalSeconds, assignments: this.assignments, cancel: this.cancels, stop: this.stop };
         this.assignments = [];
         this.cancels = [];

@@ -18,6 +18,8 @@ export interface SessionExecutorOptions extends SessionRuntimeOptions {
   logs: LogShipper;
   /** An action or Session ended: the agent syncs at once. */
   onUrgent?: () => void;
+  /** An action started: the next sync should go within a moment (its RUNNING is news). */
+  onSoon?: () => void;
   onNotice?: (notice: ExecutorNotice) => void;
   now?: () => number;
 }
@@ -46,6 +48,7 @@ export class SessionExecutor {
       now,
       draining: () => this.drainingValue,
       urgent: () => options.onUrgent?.(),
+      soon: () => options.onSoon?.(),
       notice: (notice) => options.onNotice?.(notice),
       sessionEnded: (sessionId, status) => this.sessionEnded(sessionId, status),
     };

@@ -30,8 +30,10 @@ export interface SessionHost {
   now(): number;
   /** The worker is shutting down: no new enters or tasks. */
   draining(): boolean;
-  /** Something the server should hear about soon (an action or Session ended). */
+  /** Something the server should hear about now (an action or Session ended). */
   urgent(): void;
+  /** Something the server should hear about within a moment (an action started running). */
+  soon(): void;
   notice(notice: ExecutorNotice): void;
   sessionEnded(sessionId: string, status: SessionEndStatus): void;
 }

@@ -5,8 +5,8 @@
  * Loom secret (server/auth/secrets.ts prefixes them all with `loom_`) goes too, whatever its name.
  */
 
-/** Variables that hold a Loom credential or say where one is. */
-export const CREDENTIAL_VARIABLES: readonly string[] = ["LOOM_WORKER_TOKEN", "LOOM_TOKEN", "LOOM_POOL_TOKEN", "LOOM_SETUP_TOKEN", "LOOM_TOKEN_FILE"];
+/** Variables that hold a Loom credential or say where one is (or, the instance id, let an agent take its name back). */
+export const CREDENTIAL_VARIABLES: readonly string[] = ["LOOM_WORKER_TOKEN", "LOOM_TOKEN", "LOOM_POOL_TOKEN", "LOOM_SETUP_TOKEN", "LOOM_TOKEN_FILE", "LOOM_WORKER_INSTANCE_ID"];
 
 const SECRET_PREFIX = "loom_";
 

@@ -211,7 +211,9 @@ export class WorkerSession {
       case "log":
         return this.log(current?.action.actionId ?? null, event.line, event.time);
       case "action_started":
-        if (current) this.host.updates.started(current.action.actionId, event.time);
+        if (!current) return;
+        this.host.updates.started(current.action.actionId, event.time);
+        this.host.soon();
         return;
       case "progress":
         if (current) this.host.updates.progress(current.action.actionId, { progress: event.value });

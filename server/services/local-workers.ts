@@ -1,0 +1,40 @@
+/**
+ * `loom serve`'s own workers across a restart (issue 11). After a hard stop (a double Ctrl-C,
+ * SIGKILL, a crash) the local workers' rows still say they are connected, and their Sessions
+ * RUNNING: for the worker timeout (75 s) the restarted server would refuse its own new agents
+ * ("a worker named 'local-1' is connected…") and show tasks running that nothing runs.
+ *
+ * `loom serve` knows better: it chose each local agent's instance id and recorded it in its data
+ * folder (server/cli/local-workers-file.ts), so at the next start, once the server that started
+ * them is gone, the rows still holding exactly those ids belong to processes that no longer run.
+ * Those are declared lost at once, before anything listens: their tasks go back to the queue and
+ * the new agents enroll without waiting. A row any other agent enrolled since (another instance
+ * id), a worker elsewhere with the same name, or one that stopped cleanly is left alone.
+ */
+import { audit, SYSTEM_ACTOR } from "./audit";
+import type { Farm } from "./farm";
+import { loseWorker } from "./sweep-workers";
+
+export interface LocalWorker {
+  name: string;
+  instanceId: string;
+}
+
+/** Declares lost the local pool's workers that are still those agents; returns their names. */
+export function releaseLocalWorkers(farm: Farm, poolId: string, workers: readonly LocalWorker[]): string[] {
+  const now = farm.now();
+  const find = farm.store.sqlite.prepare<[string, string, string], { id: string }>(
+    "SELECT id FROM workers WHERE pool_id = ? AND name = ? AND instance_id = ? AND removed_at IS NULL AND status NOT IN ('NOT_RESPONDING', 'STOPPED')",
+  );
+  const released: string[] = [];
+  farm.tasks.transaction(() => {
+    for (const worker of workers) {
+      const row = find.get(poolId, worker.name, worker.instanceId);
+      if (!row) continue;
+      loseWorker(farm, row.id, now);
+      audit(farm, SYSTEM_ACTOR, { action: "worker.release", target: { kind: "worker", id: row.id }, detail: `${worker.name}: its agent ended with the previous loom serve` });
+      released.push(worker.name);
+    }
+  });
+  return released;
+}
