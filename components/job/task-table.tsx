@@ -4,7 +4,7 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useId, useRef, type KeyboardEvent, type MouseEvent } from "react";
-import { elapsed } from "@/lib/farm/display";
+import { activityText, elapsed } from "@/lib/farm/display";
 import type { TaskRowView } from "@/server/queries/jobs";
 import { StatusBadge } from "../ui/status";
 import { useNow } from "../ui/use-now";
@@ -47,8 +47,11 @@ export function TaskTable({ jobId, label, rows, selection, onSelection, onVisibl
   const last = items[items.length - 1]?.index ?? -1;
   useEffect(() => onVisible({ first, last }), [first, last, onVisible]);
 
-  const anyRunning = items.some((item) => rows.row(item.index)?.status === "RUNNING");
-  const now = useNow(anyRunning); // running tasks' durations tick once a second
+  const anyRunning = items.some((item) => {
+    const row = rows.row(item.index);
+    return row?.status === "RUNNING" || Boolean(row?.activity);
+  });
+  const now = useNow(anyRunning); // running tasks' durations, and environment setups, tick once a second
 
   const focusRow = (next: Selection) => {
     onSelection(next);
@@ -143,9 +146,15 @@ function TaskCells({ jobId, task, now }: { jobId: string; task: TaskRowView; now
       <div role="gridcell" className="num" title={`${task.failureCount} failed attempts, ${task.interruptionCount} interrupted`}>
         {task.failureCount} / {task.interruptionCount}
       </div>
-      <div role="gridcell" className="message" title={task.statusMessage ?? undefined}>
-        {task.statusMessage ?? ""}
-      </div>
+      {task.activity ? (
+        <div role="gridcell" className="message activity" title="The task waits while its Session sets up or tears down this environment">
+          {activityText(task.activity, now)}
+        </div>
+      ) : (
+        <div role="gridcell" className="message" title={task.statusMessage ?? undefined}>
+          {task.statusMessage ?? ""}
+        </div>
+      )}
       <div role="gridcell">{progress === null ? "" : <progress max={100} value={progress} aria-label={`Task ${task.index} progress`}>{`${progress}%`}</progress>}</div>
       <div role="gridcell">
         {href && (

@@ -83,6 +83,12 @@ export function elapsed(startedAt: number | null, endedAt: number | null, now: n
   return formatDuration((endedAt ?? now) - startedAt);
 }
 
+/** What a task waits on while its Session sets up or tears down an environment: `Entering Farm, 38 s`. */
+export function activityText(activity: { kind: "ENV_ENTER" | "ENV_EXIT"; environment: string; startedAt: number | null }, now: number): string {
+  const doing = `${activity.kind === "ENV_ENTER" ? "Entering" : "Exiting"} ${activity.environment}`;
+  return activity.startedAt === null ? doing : `${doing}, ${elapsed(activity.startedAt, null, now)}`;
+}
+
 /** How long ago, coarse: `just now`, `42 s ago`, `5 min ago`, `3 h ago`, `2 d ago`. */
 export function ago(at: number | null, now: number): string {
   if (at === null) return "never";

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { TASK_STATUSES, type StatusCounts, type TaskStatus } from "../../lib/farm/statuses";
 import type { HostRequirements } from "../../lib/openjd/capabilities";
+import { environmentNameOf } from "../../lib/openjd/job/session-stack";
 import { perDatabase } from "../db/per-database";
 import { AppError } from "../services/errors";
 import type { Farm } from "../services/farm";
@@ -232,6 +233,35 @@ export interface TaskRowView {
   statusMessage: string | null;
   startedAt: number | null;
   endedAt: number | null;
+  /** What an ASSIGNED task waits on while its Session enters or exits an environment; else null. */
+  activity: TaskActivity | null;
+}
+
+export interface TaskActivity {
+  kind: "ENV_ENTER" | "ENV_EXIT";
+  /** The environment's name, as its template gives it. */
+  environment: string;
+  startedAt: number | null;
+}
+
+/** The first unfinished action of a Session (actions run in order), with its step's name. */
+const firstOpenAction = perDatabase((sqlite) =>
+  sqlite.prepare<[string], { kind: string; status: string; environment_id: string | null; started_at: number | null; step_name: string | null }>(
+    `SELECT a.kind, a.status, a.environment_id, a.started_at, s.name AS step_name FROM session_actions a LEFT JOIN steps s ON s.id = a.step_id
+     WHERE a.session_id = ? AND a.status IN ('ASSIGNED', 'RUNNING') ORDER BY a.seq LIMIT 1`,
+  ),
+);
+
+/** Per Session of the page's ASSIGNED tasks: the environment action it runs now, if that is what they wait on. */
+function activities(farm: Farm, sessionIds: ReadonlySet<string>): Map<string, TaskActivity> {
+  const found = new Map<string, TaskActivity>();
+  const statement = firstOpenAction(farm.store.sqlite);
+  for (const sessionId of sessionIds) {
+    const action = statement.get(sessionId);
+    if (!action || action.status !== "RUNNING" || action.environment_id === null || (action.kind !== "ENV_ENTER" && action.kind !== "ENV_EXIT")) continue;
+    found.set(sessionId, { kind: action.kind, environment: environmentNameOf(action.environment_id, action.step_name), startedAt: action.started_at });
+  }
+  return found;
 }
 
 export function listTasks(farm: Farm, raw: z.input<typeof listTasksInput>): { total: number; tasks: TaskRowView[] } {
@@ -250,6 +280,7 @@ export function listTasks(farm: Farm, raw: z.input<typeof listTasksInput>): { to
        FROM tasks WHERE ${where.join(" AND ")} ORDER BY task_index LIMIT ? OFFSET ?`,
     )
     .all(...params, input.limit, input.offset);
+  const waiting = activities(farm, new Set(rows.flatMap((r) => (r.status === "ASSIGNED" && r.session_id !== null ? [r.session_id] : []))));
   return {
     total,
     tasks: rows.map((r) => ({
@@ -265,6 +296,7 @@ export function listTasks(farm: Farm, raw: z.input<typeof listTasksInput>): { to
       statusMessage: r.status_message,
       startedAt: r.started_at,
       endedAt: r.ended_at,
+      activity: r.status === "ASSIGNED" && r.session_id !== null ? (waiting.get(r.session_id) ?? null) : null,
     })),
   };
 }

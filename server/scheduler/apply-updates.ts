@@ -61,7 +61,8 @@ export class UpdateApplier {
       }
       if (action.kind === "ENV_ENTER" && status !== "NEVER_ATTEMPTED" && status !== "CANCELED") this.chargeQueuedTasks(session, now);
     }
-    if (action.kind !== "TASK_RUN" || action.task_id === null) return ended ? session.job_id : null;
+    // An environment starting to enter or exit changes what its queued tasks wait on (the job page shows it).
+    if (action.kind !== "TASK_RUN" || action.task_id === null) return ended || (status === "RUNNING" && action.status !== "RUNNING") ? session.job_id : null;
     const task = this.tasks.heldBy(action.task_id, session.id);
     if (!task) return null;
     this.followTask(task, status, update, now, action.started_at);

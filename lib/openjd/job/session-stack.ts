@@ -16,6 +16,17 @@ export interface StackEntry {
   redactedEnvVars: boolean;
 }
 
+/**
+ * The environment's own name in a stack id. `stepName` (the step the action was planned for)
+ * tells a step environment's name apart when the step's name holds a colon.
+ */
+export function environmentNameOf(id: string, stepName?: string | null): string {
+  if (id.startsWith("job:")) return id.slice("job:".length);
+  if (id.startsWith("template:")) return id.slice(id.indexOf(":", "template:".length) + 1);
+  if (stepName && id.startsWith(`step:${stepName}:`)) return id.slice(`step:${stepName}:`.length);
+  return id.split(":").at(-1) ?? id;
+}
+
 export function stackFor(job: Job, step: JobStep): StackEntry[] {
   const jobRedaction = job.template.extensions.includes("REDACTED_ENV_VARS");
   return [

@@ -1,0 +1,85 @@
+/**
+ * What a waiting task shows while its Session sets up an environment (issue 11): an ASSIGNED
+ * task behind a running environment enter says which environment and since when, and the live
+ * job page hears of the enter when it starts, not only when it ends.
+ */
+import { describe, expect, it } from "vitest";
+import { environmentNameOf } from "../../lib/openjd/job/session-stack";
+import { LINUX_WORKER, SimulatedWorker, submit, testFarm } from "../services/farm-test-support";
+import { syncWorker } from "../services/sync-worker";
+import { getJob, listTasks } from "./jobs";
+
+const WITH_ENV = `specificationVersion: jobtemplate-2023-09
+name: J
+jobEnvironments:
+- name: Farm venv
+  script:
+    actions:
+      onEnter: {command: setup}
+steps:
+- name: "Render: beauty"
+  stepEnvironments:
+  - name: Licence
+    script:
+      actions:
+        onEnter: {command: licence}
+  script:
+    actions:
+      onRun: {command: echo}
+`;
+
+describe("a task waiting on an environment", () => {
+  it("shows the environment its Session enters, from when it starts until the task runs", () => {
+    const t = testFarm();
+    const jobId = submit(t, WITH_ENV);
+    const stepId = getJob(t.farm, jobId).steps[0]!.id;
+    const jobEvents: string[][] = [];
+    t.farm.events.on("jobs", (ids: string[]) => jobEvents.push(ids));
+    const worker = new SimulatedWorker(t, LINUX_WORKER("w"));
+    const [assignment] = worker.sync({ runActions: false }).assignments;
+    const [enterFarm, enterLicence, run] = assignment!.actions;
+    expect([enterFarm!.kind, enterLicence!.kind, run!.kind]).toEqual(["ENV_ENTER", "ENV_ENTER", "TASK_RUN"]);
+    const base = { workerId: worker.workerId, leaseEpoch: worker.leaseEpoch, sessions: [assignment!.sessionId], actions: [enterFarm!.actionId, enterLicence!.actionId, run!.actionId] };
+    const task = () => listTasks(t.farm, { stepId }).tasks[0]!;
+
+    // Assigned, nothing started yet: nothing to say.
+    expect(task()).toMatchObject({ status: "ASSIGNED", activity: null });
+
+    const started = t.clock.now;
+    jobEvents.length = 0;
+    syncWorker(t.farm, worker.identity, { ...base, updates: [{ actionId: enterFarm!.actionId, status: "RUNNING", startedAt: started }] });
+    expect(task()).toMatchObject({ status: "ASSIGNED", activity: { kind: "ENV_ENTER", environment: "Farm venv", startedAt: started } });
+    expect(jobEvents.flat()).toContain(jobId);
+
+    t.clock.now += 40_000;
+    syncWorker(t.farm, worker.identity, {
+      ...base,
+      updates: [
+        { actionId: enterFarm!.actionId, status: "SUCCEEDED", exitCode: 0, endedAt: t.clock.now },
+        { actionId: enterLicence!.actionId, status: "RUNNING", startedAt: t.clock.now },
+      ],
+    });
+    // The step's environment, named whole although its step's name has a colon.
+    expect(task().activity).toEqual({ kind: "ENV_ENTER", environment: "Licence", startedAt: t.clock.now });
+
+    syncWorker(t.farm, worker.identity, {
+      ...base,
+      updates: [
+        { actionId: enterLicence!.actionId, status: "SUCCEEDED", exitCode: 0, endedAt: t.clock.now },
+        { actionId: run!.actionId, status: "RUNNING", startedAt: t.clock.now },
+      ],
+    });
+    expect(task()).toMatchObject({ status: "RUNNING", activity: null });
+  });
+});
+
+describe("environmentNameOf", () => {
+  it.each([
+    ["job:Farm venv", null, "Farm venv"],
+    ["template:0:Conda: py3.11", null, "Conda: py3.11"],
+    ["step:Render: beauty:Licence", "Render: beauty", "Licence"],
+    ["step:Render:Licence", null, "Licence"],
+  ])("%s (step %s) is %s", (id, step, name) => {
+    expect(environmentNameOf(id, step)).toBe(name);
+  });
+});
