@@ -88,6 +88,9 @@ test("a wrangler cancels a running job and retries failed tasks in bulk", async 
   await dialog.getByRole("button", { name: "Yes, cancel" }).click();
   await expect(page.getByRole("group", { name: "Job actions" }).getByRole("status")).toContainText("Canceled 1 task");
   await expect(heading).toContainText("Canceled");
+  // Canceled is not "done": the bar and the counts say what ended how.
+  await expect(page.getByRole("img", { name: `Job ${longName}: 0% succeeded · 1 canceled; 1 canceled` })).toBeVisible();
+  await expect(page.getByText("1 (0% succeeded · 1 canceled)")).toBeVisible();
   await expect(page.getByRole("grid", { name: "Tasks of step Sleep" }).getByRole("row").nth(1)).toContainText("Canceled");
 
   // A view kept in the URL: failed jobs of this submitter (wes: a job's submitter is who submitted it).

@@ -3,7 +3,7 @@
 import { Background, Controls, Handle, Position, ReactFlow, type Edge, type Node, type NodeProps } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import { useMemo } from "react";
-import { percentDone } from "@/lib/farm/display";
+import { outcomeSummary } from "@/lib/farm/display";
 import { rollUpStatus, type StatusCounts } from "@/lib/farm/statuses";
 import { CountsBar, StatusBadge } from "@/components/ui/status";
 import { layoutSteps, stepEdges, type LayoutStep } from "./step-layout";
@@ -23,8 +23,9 @@ type StepNodeData = { [K in keyof GraphStep]: GraphStep[K] } & { selected: boole
 type StepNode = Node<StepNodeData, "step">;
 
 function StepNodeView({ data }: NodeProps<StepNode>) {
-  const done = data.counts ? percentDone(data.counts) : null;
-  const summary = data.counts ? `${done}% of ${data.taskCount} tasks done` : `${data.taskCount} task${data.taskCount === 1 ? "" : "s"}${data.chunked ? ", chunked" : ""}`;
+  const summary = data.counts
+    ? `${data.taskCount.toLocaleString("en")} task${data.taskCount === 1 ? "" : "s"}: ${outcomeSummary(data.counts).text}`
+    : `${data.taskCount} task${data.taskCount === 1 ? "" : "s"}${data.chunked ? ", chunked" : ""}`;
   return (
     <div className={`step-node${data.selected ? " selected" : ""}`}>
       <Handle type="target" position={Position.Left} isConnectable={false} />

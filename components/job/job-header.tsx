@@ -2,7 +2,7 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import { formatDuration, formatTimestamp, percentDone } from "@/lib/farm/display";
+import { formatDuration, formatTimestamp, outcomeSummary } from "@/lib/farm/display";
 import type { JobDetail } from "@/server/queries/jobs";
 import { useTRPC } from "../trpc";
 import { ConfirmButton } from "../ui/confirm-button";
@@ -21,7 +21,7 @@ export function JobHeader({ job }: { job: JobDetail }) {
         <Fact term="Job id" value={<code>{job.id}</code>} />
         <Fact term="Submitter" value={job.submitter} />
         <Fact term="Priority" value={String(job.priority)} />
-        <Fact term="Tasks" value={`${job.taskCount.toLocaleString("en")} (${percentDone(job.counts)}% done)`} />
+        <Fact term="Tasks" value={`${job.taskCount.toLocaleString("en")} (${outcomeSummary(job.counts).text})`} />
         <Fact term="Submitted" value={formatTimestamp(job.submittedAt)} />
         <Fact term="Started" value={formatTimestamp(job.startedAt)} />
         <Fact term="Ended" value={job.endedAt === null ? "—" : `${formatTimestamp(job.endedAt)}${job.startedAt !== null ? ` (ran ${formatDuration(job.endedAt - job.startedAt)})` : ""}`} />

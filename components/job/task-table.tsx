@@ -152,7 +152,7 @@ function TaskCells({ jobId, task, now }: { jobId: string; task: TaskRowView; now
         </div>
       ) : (
         <div role="gridcell" className="message" title={task.statusMessage ?? undefined}>
-          {task.statusMessage ?? ""}
+          {[task.exitCode !== null ? `Exit code ${task.exitCode}` : null, task.statusMessage].filter(Boolean).join(" · ")}
         </div>
       )}
       <div role="gridcell">{progress === null ? "" : <progress max={100} value={progress} aria-label={`Task ${task.index} progress`}>{`${progress}%`}</progress>}</div>

@@ -5,7 +5,7 @@ import { useSubscription } from "@trpc/tanstack-react-query";
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import { useEffect, useMemo, useRef, type KeyboardEvent } from "react";
-import { formatDuration, formatTimestamp, percentDone } from "@/lib/farm/display";
+import { formatDuration, formatTimestamp, outcomeSummary } from "@/lib/farm/display";
 import type { JobSummary } from "@/server/queries/jobs";
 import { useTRPC } from "../trpc";
 import { CountsBar, StatusBadge } from "../ui/status";
@@ -134,7 +134,7 @@ function JobRow({ job, rowIndex }: { job: JobSummary; rowIndex: number }) {
       </td>
       <td className="progress-cell">
         <CountsBar counts={job.counts} label={job.name} />
-        <span className="muted">{percentDone(job.counts)}%</span>
+        <span className="muted">{outcomeSummary(job.counts).text}</span>
       </td>
       <td className="num">{job.taskCount.toLocaleString("en")}</td>
       <td className="num">{job.priority}</td>

@@ -1,5 +1,5 @@
 /** A status as a coloured badge, and a task-count roll-up as a segmented bar with its legend. */
-import { barSegments, percentDone, STATUS_TONES, statusLabel, toneOf } from "@/lib/farm/display";
+import { barSegments, outcomeSummary, STATUS_TONES, statusLabel, toneOf } from "@/lib/farm/display";
 import type { StatusCounts } from "@/lib/farm/statuses";
 
 export function StatusBadge({ status }: { status: string }) {
@@ -11,7 +11,7 @@ export function CountsBar({ counts, label }: { counts: StatusCounts; label?: str
   const segments = barSegments(counts);
   const words = segments.map((s) => `${s.count} ${statusLabel(s.status).toLowerCase()}`).join(", ") || "no tasks";
   return (
-    <div className="counts-bar" role="img" aria-label={`${label ? `${label}: ` : ""}${percentDone(counts)}% done; ${words}`} title={words}>
+    <div className="counts-bar" role="img" aria-label={`${label ? `${label}: ` : ""}${outcomeSummary(counts).text}; ${words}`} title={words}>
       {segments.map((s) => (
         <span key={s.status} className={`segment tone-${STATUS_TONES[s.status]}`} style={{ width: `${s.percent}%` }} />
       ))}

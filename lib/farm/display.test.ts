@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ago, barSegments, elapsed, formatDuration, formatTimestamp, percentDone, statusLabel, toneOf } from "./display";
+import { ago, barSegments, elapsed, formatDuration, formatTimestamp, outcomeSummary, statusLabel, toneOf } from "./display";
 import { emptyCounts, type StatusCounts } from "./statuses";
 
 function counts(values: Partial<StatusCounts>): StatusCounts {
@@ -49,16 +49,19 @@ describe("roll-up bars", () => {
     ]);
   });
 
-  it("has no segments and 0 % done without tasks", () => {
+  it("has no segments and 0 % succeeded without tasks", () => {
     expect(barSegments(emptyCounts())).toEqual([]);
-    expect(percentDone(emptyCounts())).toBe(0);
+    expect(outcomeSummary(emptyCounts())).toEqual({ percentSucceeded: 0, text: "0% succeeded" });
   });
 
   it.each([
-    [{ SUCCEEDED: 1, READY: 2 }, 33],
-    [{ SUCCEEDED: 1, FAILED: 1, CANCELED: 1, NOT_COMPATIBLE: 1 }, 100],
-    [{ RUNNING: 3, SUCCEEDED: 1 }, 25],
-  ])("percentDone(%j) = %i", (values, percent) => expect(percentDone(counts(values))).toBe(percent));
+    [{ SUCCEEDED: 1, READY: 2 }, 33, "33% succeeded"],
+    [{ SUCCEEDED: 1, FAILED: 1, CANCELED: 1, NOT_COMPATIBLE: 1 }, 25, "25% succeeded · 1 failed · 1 canceled · 1 not compatible"],
+    [{ RUNNING: 3, SUCCEEDED: 1 }, 25, "25% succeeded"],
+    // A canceled job with 40 of 200 frames rendered is 20 % succeeded, not "100 % done".
+    [{ SUCCEEDED: 40, CANCELED: 160 }, 20, "20% succeeded · 160 canceled"],
+    [{ SUCCEEDED: 1_999, FAILED: 1 }, 99, "99% succeeded · 1 failed"],
+  ])("outcomeSummary(%j): %i %%, %s", (values, percent, text) => expect(outcomeSummary(counts(values))).toEqual({ percentSucceeded: percent, text }));
 });
 
 describe("labels", () => {

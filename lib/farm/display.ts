@@ -2,7 +2,7 @@
  * How the portal shows farm values: pure, so the tables, graph nodes and bars agree and are
  * tested with tables of cases. Times are epoch milliseconds; `now` is passed in.
  */
-import { TASK_STATUSES, TERMINAL_TASK_STATUSES, type StatusCounts, type TaskStatus } from "./statuses";
+import { TASK_STATUSES, type StatusCounts, type TaskStatus } from "./statuses";
 
 /** The colour family a status is drawn in (CSS classes `tone-<tone>`). */
 export type Tone = "waiting" | "ready" | "active" | "paused" | "bad" | "good" | "off";
@@ -59,11 +59,17 @@ export function barSegments(counts: Readonly<StatusCounts>): BarSegment[] {
   return BAR_ORDER.filter((s) => counts[s] > 0).map((status) => ({ status, count: counts[status], percent: (100 * counts[status]) / total }));
 }
 
-/** Percent of tasks in a terminal status (succeeded, failed, canceled, not compatible), floored. */
-export function percentDone(counts: Readonly<StatusCounts>): number {
+/**
+ * How a set of tasks ended so far, with the outcomes apart (issue 11: a canceled job with 40 of
+ * 200 frames rendered read "100% done"): the share that succeeded, floored, and the counts of
+ * the other endings. `text` is `20% succeeded`, then `· 3 failed`, `· 160 canceled`,
+ * `· 2 not compatible` for those that are not 0.
+ */
+export function outcomeSummary(counts: Readonly<StatusCounts>): { percentSucceeded: number; text: string } {
   const total = countOf(counts, TASK_STATUSES);
-  if (total === 0) return 0;
-  return Math.floor((100 * countOf(counts, TERMINAL_TASK_STATUSES)) / total);
+  const percentSucceeded = total === 0 ? 0 : Math.floor((100 * counts.SUCCEEDED) / total);
+  const others = (["FAILED", "CANCELED", "NOT_COMPATIBLE"] as const).filter((s) => counts[s] > 0).map((s) => `${counts[s].toLocaleString("en")} ${statusLabel(s).toLowerCase()}`);
+  return { percentSucceeded, text: [`${percentSucceeded}% succeeded`, ...others].join(" · ") };
 }
 
 /** A duration as people read it: `850 ms`, `12.4 s`, `3 min 05 s`, `2 h 07 min`. */

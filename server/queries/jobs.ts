@@ -235,6 +235,8 @@ export interface TaskRowView {
   endedAt: number | null;
   /** What an ASSIGNED task waits on while its Session enters or exits an environment; else null. */
   activity: TaskActivity | null;
+  /** A FAILED task's last attempt's exit code (null: it had none, e.g. it timed out or never started). */
+  exitCode: number | null;
 }
 
 export interface TaskActivity {
@@ -249,6 +251,13 @@ const firstOpenAction = perDatabase((sqlite) =>
   sqlite.prepare<[string], { kind: string; status: string; environment_id: string | null; started_at: number | null; step_name: string | null }>(
     `SELECT a.kind, a.status, a.environment_id, a.started_at, s.name AS step_name FROM session_actions a LEFT JOIN steps s ON s.id = a.step_id
      WHERE a.session_id = ? AND a.status IN ('ASSIGNED', 'RUNNING') ORDER BY a.seq LIMIT 1`,
+  ),
+);
+
+/** The exit code of a task's last finished run. */
+const lastExitCode = perDatabase((sqlite) =>
+  sqlite.prepare<[number], { exit_code: number | null }>(
+    "SELECT exit_code FROM session_actions WHERE task_id = ? AND kind = 'TASK_RUN' AND ended_at IS NOT NULL ORDER BY ended_at DESC, seq DESC LIMIT 1",
   ),
 );
 
@@ -297,6 +306,7 @@ export function listTasks(farm: Farm, raw: z.input<typeof listTasksInput>): { to
       startedAt: r.started_at,
       endedAt: r.ended_at,
       activity: r.status === "ASSIGNED" && r.session_id !== null ? (waiting.get(r.session_id) ?? null) : null,
+      exitCode: r.status === "FAILED" ? (lastExitCode(sqlite).get(r.id)?.exit_code ?? null) : null,
     })),
   };
 }

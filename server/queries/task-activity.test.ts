@@ -1,7 +1,8 @@
 /**
  * What a waiting task shows while its Session sets up an environment (issue 11): an ASSIGNED
  * task behind a running environment enter says which environment and since when, and the live
- * job page hears of the enter when it starts, not only when it ends.
+ * job page hears of the enter when it starts, not only when it ends. A failed task shows its
+ * exit code and how long it ran.
  */
 import { describe, expect, it } from "vitest";
 import { environmentNameOf } from "../../lib/openjd/job/session-stack";
@@ -81,5 +82,32 @@ describe("environmentNameOf", () => {
     ["step:Render:Licence", null, "Licence"],
   ])("%s (step %s) is %s", (id, step, name) => {
     expect(environmentNameOf(id, step)).toBe(name);
+  });
+});
+
+describe("a failed task", () => {
+  const FAILS = "specificationVersion: jobtemplate-2023-09\nname: J\nsteps:\n- name: S\n  script:\n    actions:\n      onRun: {command: 'false'}\n";
+
+  it("shows its last attempt's exit code and its duration, also when its start came folded into its end", () => {
+    const t = testFarm();
+    const jobId = submit(t, FAILS);
+    t.farm.store.sqlite.prepare("UPDATE jobs SET max_retries_per_task = 0 WHERE id = ?").run(jobId);
+    const stepId = getJob(t.farm, jobId).steps[0]!.id;
+    const worker = new SimulatedWorker(t, LINUX_WORKER("w"));
+    const [assignment] = worker.sync({ runActions: false }).assignments;
+    const [run] = assignment!.actions;
+    const startedAt = t.clock.now;
+    t.clock.now += 2_500;
+    // One report, start and end together (a task shorter than the agent's start window).
+    syncWorker(t.farm, worker.identity, {
+      workerId: worker.workerId,
+      leaseEpoch: worker.leaseEpoch,
+      sessions: [assignment!.sessionId],
+      actions: [run!.actionId],
+      updates: [{ actionId: run!.actionId, status: "FAILED", exitCode: 3, startedAt, endedAt: t.clock.now }],
+    });
+    const task = listTasks(t.farm, { stepId }).tasks[0]!;
+    expect(task).toMatchObject({ status: "FAILED", exitCode: 3, startedAt, activity: null });
+    expect(task.endedAt! - task.startedAt!).toBe(2_500);
   });
 });

@@ -88,7 +88,8 @@ export class UpdateApplier {
       }
       case "FAILED":
       case "TIMEOUT":
-        this.fail(task, now, statusMessage ?? update.failMessage ?? undefined);
+        // A failure reported with its start (a short task's RUNNING folded into its end) keeps that start, for its duration.
+        this.fail(task, now, statusMessage ?? update.failMessage ?? undefined, update.startedAt ?? undefined);
         return;
       case "NEVER_ATTEMPTED":
         // Not the task's fault (something before it failed, and was charged for it).
@@ -103,13 +104,13 @@ export class UpdateApplier {
   }
 
   /** A failed attempt: retry while the budget lasts; a task out of retries counts against the job. */
-  private fail(task: TaskRow, now: number, statusMessage?: string): void {
+  private fail(task: TaskRow, now: number, statusMessage?: string, startedAt?: number): void {
     const limits = this.statements.jobLimits.get(task.job_id);
     if (!limits) return;
     const failures = task.failure_count + 1;
     const next = afterFailure(failures, limits.max_retries_per_task);
     // A task out of retries keeps its worker and Session, so a wrangler sees where it failed and opens its log.
-    const released = next === "FAILED" ? {} : { workerId: null, sessionId: null };
+    const released = next === "FAILED" ? (startedAt !== undefined ? { startedAt } : {}) : { workerId: null, sessionId: null };
     this.tasks.change(task, next, { failureCount: failures, ...released, endedAt: next === "FAILED" ? now : null, statusMessage });
     if (next !== "FAILED") return;
     this.statements.countFailed.run(task.job_id);
