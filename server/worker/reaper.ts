@@ -8,7 +8,9 @@
  */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { processEnvironment } from "../env";
 import { actionProcessGroups } from "../session/subprocess";
+import { taskEnvironment } from "./task-environment";
 
 const REAPER = fileURLToPath(new URL("./reaper-process.mjs", import.meta.url));
 
@@ -18,7 +20,8 @@ const REAPER = fileURLToPath(new URL("./reaper-process.mjs", import.meta.url));
  */
 export function startReaper(): () => void {
   if (process.platform === "win32") return () => undefined; // no process groups to leave behind
-  const reaper = spawn(process.execPath, [REAPER], { stdio: ["pipe", "ignore", "ignore"], detached: true });
+  // It needs no credential: it gets the environment a task would (an unshielded task could read its /proc/<pid>/environ).
+  const reaper = spawn(process.execPath, [REAPER], { stdio: ["pipe", "ignore", "ignore"], detached: true, env: taskEnvironment(processEnvironment()) as NodeJS.ProcessEnv });
   const input = reaper.stdin!;
   input.on("error", () => undefined); // the reaper is gone: nothing more to tell it
   // Neither keeps this process alive.
