@@ -74,6 +74,7 @@ export const EXPECTED: Record<string, Record<CallerKey, Verdict>> = {
   "jobs.get": READERS,
   "jobs.tasks": READERS,
   "jobs.sessions": READERS,
+  "jobs.whyWaiting": READERS,
   "jobs.onChange": READERS,
   "jobs.preview": SUBMITTERS,
   "jobs.submit": SUBMITTERS,
@@ -101,6 +102,7 @@ export const EXPECTED: Record<string, Record<CallerKey, Verdict>> = {
 
   "workers.list": READERS,
   "workers.onChange": READERS,
+  "workers.timeline": READERS,
   "workers.drain": ADMINS,
   "workers.undrain": ADMINS,
   "workers.setDisabled": ADMINS,
@@ -258,6 +260,7 @@ export const FIXTURES: Record<string, Fixture> = {
   "jobs.get": wholeJob,
   "jobs.tasks": given((s) => ({ stepId: s.stepId })),
   "jobs.sessions": wholeJob,
+  "jobs.whyWaiting": given((s) => ({ taskId: s.farm.store.sqlite.prepare<[string], { id: number }>("SELECT id FROM tasks WHERE step_id = ? ORDER BY task_index DESC").get(s.stepId)!.id })),
   "jobs.onChange": wholeJob,
   "jobs.preview": fixed(submission),
   "jobs.submit": fixed(submission),
@@ -285,6 +288,7 @@ export const FIXTURES: Record<string, Fixture> = {
 
   "workers.list": fixed({}),
   "workers.onChange": fixed({}),
+  "workers.timeline": given((s) => ({ from: s.t.clock.now - 3_600_000, to: s.t.clock.now + 60_000 })),
   "workers.drain": given((s) => ({ workerId: s.workerId, mode: "NOW" })),
   "workers.undrain": given((s) => ({ workerId: s.workerId })),
   "workers.setDisabled": given((s) => ({ workerId: s.workerId, disabled: true })),

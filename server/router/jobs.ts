@@ -5,6 +5,7 @@ import { z } from "zod";
 import { maxPriorityFor, RULES } from "../../lib/farm/access";
 import { getJob, getJobSummary, listJobs, listJobsInput, listSubmitters, listTasks, listTasksInput, type JobSummary } from "../queries/jobs";
 import { listSessions, listSessionsInput } from "../queries/sessions";
+import { whyWaiting, whyWaitingInput } from "../queries/why-waiting";
 import { cancelTasks } from "../services/cancel-tasks";
 import { requeueTasks, retryFailedTasks } from "../services/requeue-tasks";
 import { setJobPriority } from "../services/set-priority";
@@ -56,6 +57,8 @@ export const jobsRouter = router({
   get: authorized(RULES.read).input(z.object({ jobId: z.string().min(1).max(100) })).query(({ ctx, input }) => getJob(ctx.farm, input.jobId)),
   tasks: authorized(RULES.read).input(listTasksInput).query(({ ctx, input }) => listTasks(ctx.farm, input)),
   sessions: authorized(RULES.read).input(listSessionsInput).query(({ ctx, input }) => listSessions(ctx.farm, input)),
+  /** Every reason a task is not running (dependencies, suspended, compatibility, queue, free workers), in plain words. */
+  whyWaiting: authorized(RULES.read).input(whyWaitingInput).query(({ ctx, input }) => whyWaiting(ctx.farm, input)),
 
   /** Checks a submission without writing anything: errors, or the job's steps, task counts and which pools can run each step. */
   preview: authorized(RULES.submit).input(submitInput).mutation(({ ctx, input }) => previewJob(ctx.farm, toSubmission(ctx, input))),

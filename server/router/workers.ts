@@ -3,6 +3,7 @@ import { tracked } from "@trpc/server";
 import { z } from "zod";
 import { RULES } from "../../lib/farm/access";
 import { DRAIN_MODES } from "../../lib/farm/statuses";
+import { workerTimeline, workerTimelineInput } from "../queries/worker-timeline";
 import { listPools, listWorkers } from "../queries/workers";
 import { drainPool, drainWorker, removeWorker, setWorkerDisabled, undrainWorker } from "../services/drain-worker";
 import { createPool, rotatePoolToken, setPoolEnabled } from "../services/pools";
@@ -46,6 +47,8 @@ export const workersRouter = router({
   list: authorized(RULES.read)
     .input(z.object({ poolId: z.string().max(100).optional() }).default({}))
     .query(({ ctx, input }) => listWorkers(ctx.farm, input.poolId)),
+  /** Each worker's Sessions over a window of at most a day: environment setup, task runs and teardown. */
+  timeline: authorized(RULES.read).input(workerTimelineInput).query(({ ctx, input }) => workerTimeline(ctx.farm, input)),
   drain: authorized(RULES.admin)
     .input(workerId.extend({ mode: z.enum(DRAIN_MODES) }))
     .mutation(({ ctx, input }) => drainWorker(ctx.farm, input.workerId, input.mode, actorFor(ctx))),
