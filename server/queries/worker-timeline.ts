@@ -12,6 +12,7 @@ import type { Farm } from "../services/farm";
 export const MAX_WINDOW_MS = 24 * 3_600_000;
 export const MAX_SESSIONS = 2_000;
 export const MAX_ACTIONS = 50_000;
+const MERGE_GAP_MS = 2_000;
 
 export const workerTimelineInput = z
   .object({ from: z.number().int().nonnegative(), to: z.number().int().nonnegative() })
@@ -78,7 +79,8 @@ export function sessionSegments(actions: readonly TimedAction[], from: number, t
     if (start >= to || (end !== null && end < from)) continue;
     spent[action.kind] += Math.max(0, (end ?? Math.min(now, to)) - start);
     const last = segments.at(-1);
-    if (last && last.kind === action.kind && last.status === action.status && last.endedAt !== null) {
+    // Only back to back (a sync apart at most): an idle gap inside a Session stays visible.
+    if (last && last.kind === action.kind && last.status === action.status && last.endedAt !== null && start - last.endedAt <= MERGE_GAP_MS) {
       last.endedAt = end;
       last.count += 1;
     } else segments.push({ kind: action.kind, status: action.status, startedAt: start, endedAt: end, count: 1 });
