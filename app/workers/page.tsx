@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { requireSignIn } from "@/app/session";
 import { HydrateClient, prefetch, trpc } from "@/app/trpc-server";
 import { pathWithQuery } from "@/components/auth/next-path";
+import { WorkerTimeline } from "@/components/admin/worker-timeline";
 import { WorkersTable } from "@/components/admin/workers-table";
 
 export const dynamic = "force-dynamic";
@@ -23,6 +24,7 @@ export default async function WorkersPage({ searchParams }: { searchParams: Prom
       </p>
       <HydrateClient>
         <WorkersTable {...(poolId ? { poolId } : {})} />
+        <WorkerTimeline {...(poolId ? { poolId } : {})} />
       </HydrateClient>
     </main>
   );

@@ -4,6 +4,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useSubscription } from "@trpc/tanstack-react-query";
 import { useCallback, useState } from "react";
 import { mayActOnJob, maxPriorityFor } from "@/lib/farm/access";
+import { pendingStepNote } from "@/lib/farm/step-blockers";
 import { useMe } from "../auth/me";
 import { StepGraph } from "../graph/step-graph";
 import { useCoalesced } from "../jobs/use-coalesced";
@@ -78,14 +79,14 @@ export function JobDetail({ jobId, initialStepId }: { jobId: string; initialStep
         </div>
         <div>
           <StepGraph
-            steps={data.steps.map((s) => ({ id: s.id, name: s.name, dependencies: s.dependencies, taskCount: s.taskCount, counts: s.counts, chunked: s.chunked, note: s.incompatibleReason ?? undefined }))}
+            steps={data.steps.map((s) => ({ id: s.id, name: s.name, dependencies: s.dependencies, taskCount: s.taskCount, counts: s.counts, chunked: s.chunked, note: s.incompatibleReason ?? pendingStepNote(s, data.steps) ?? undefined }))}
             selectedId={step?.id}
             onSelect={select}
             label={`Steps of job ${data.name}`}
           />
         </div>
       </section>
-      {step && <StepPanel key={step.id} jobId={jobId} step={step} mayAct={mayAct} />}
+      {step && <StepPanel key={step.id} jobId={jobId} step={step} mayAct={mayAct} waitNote={pendingStepNote(step, data.steps)} />}
     </div>
   );
 }

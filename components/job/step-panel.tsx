@@ -10,6 +10,7 @@ import { TargetActions } from "./target-actions";
 import { clampSelection, EMPTY_SELECTION, selectAll, type Selection } from "./task-selection";
 import { TaskTable } from "./task-table";
 import { useTaskRows } from "./use-task-rows";
+import { WhyWaiting } from "./why-waiting";
 
 /** Counts of the selected rows when all of them are loaded (else undefined: every action is offered). */
 function selectionCounts(selection: Selection, row: ReturnType<typeof useTaskRows>["row"]): StatusCounts | undefined {
@@ -23,7 +24,7 @@ function selectionCounts(selection: Selection, row: ReturnType<typeof useTaskRow
 }
 
 /** One step: its roll-up, actions on the whole step, the task table and actions on the selected tasks. */
-export function StepPanel({ jobId, step, mayAct }: { jobId: string; step: StepDetail; mayAct: boolean }) {
+export function StepPanel({ jobId, step, mayAct, waitNote }: { jobId: string; step: StepDetail; mayAct: boolean; waitNote?: string | null }) {
   const [filter, setFilter] = useState<TaskStatus | "">("");
   const statuses = useMemo(() => (filter ? [filter] : undefined), [filter]);
   const [visible, setVisible] = useState({ first: 0, last: 30 });
@@ -52,6 +53,7 @@ export function StepPanel({ jobId, step, mayAct }: { jobId: string; step: StepDe
           {step.dependencies.length > 0 ? ` · after ${step.dependencies.join(", ")}` : ""}
         </span>
         {step.incompatibleReason && <p className="error-text">No pool can run it: {step.incompatibleReason}</p>}
+        {waitNote && <p className={`step-blocked ${waitNote.startsWith("blocked") ? "error-text" : "muted"}`}>Pending: {waitNote}</p>}
       </header>
       {mayAct && <TargetActions label="Step actions" subject={`step ${step.name}`} target={() => ({ jobId, stepId: step.id })} counts={step.counts} />}
       <div className="toolbar task-toolbar">
@@ -91,6 +93,7 @@ export function StepPanel({ jobId, step, mayAct }: { jobId: string; step: StepDe
         />
       )}
       <TaskTable jobId={jobId} label={`Tasks of step ${step.name}`} rows={rows} selection={selection} onSelection={setSelection} onVisible={onVisible} />
+      {focused && focused.status !== "RUNNING" && <WhyWaiting key={focused.id} task={focused} />}
       {focused && <LatestLog jobId={jobId} task={focused} />}
     </section>
   );

@@ -10,6 +10,9 @@ import { actionLabel } from "./timeline";
 export function ActionPanel({ action, report, now }: { action: ActionDetail; report: ActionReport; now: number }) {
   const label = actionLabel(action);
   const progress = report.progress;
+  // Without a value a progress bar is indeterminate and animates: only an action that runs and
+  // has not reported yet may look busy; a finished or waiting one shows where it stopped.
+  const running = action.status === "RUNNING";
   return (
     <section className="action-panel" aria-label="Action status">
       <div className="action-panel-head">
@@ -22,7 +25,13 @@ export function ActionPanel({ action, report, now }: { action: ActionDetail; rep
         {report.status ?? <span className="muted">No status message</span>}
       </p>
       <div className="action-progress">
-        <progress max={100} value={progress ?? undefined} aria-label={`Progress of ${label}`} aria-valuetext={progress === null ? "not reported" : `${formatPercent(progress)}`} />
+        <progress
+          max={100}
+          value={progress ?? (running ? undefined : 0)}
+          className={running ? undefined : "static"}
+          aria-label={`Progress of ${label}`}
+          aria-valuetext={progress === null ? "not reported" : `${formatPercent(progress)}`}
+        />
         <span>{progress === null ? "no progress reported" : formatPercent(progress)}</span>
       </div>
       {action.failMessage ? <p className="error-text">{action.failMessage}</p> : null}

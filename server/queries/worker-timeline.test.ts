@@ -5,6 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import type { AssignedAction } from "../../lib/farm/protocol";
+import { SYSTEM_ACTOR } from "../services/audit";
+import { createPool } from "../services/pools";
 import { LINUX_WORKER, SimulatedWorker, submit, testFarm, type Outcome, type TestFarm } from "../services/farm-test-support";
 import { MAX_WINDOW_MS, workerTimeline } from "./worker-timeline";
 
@@ -91,5 +93,17 @@ describe("workerTimeline", () => {
     expect(() => workerTimeline(t.farm, { from: 0, to: MAX_WINDOW_MS + 1 })).toThrow(/longer than 24 hours/);
     expect(() => workerTimeline(t.farm, { from: -5, to: 10 })).toThrow(/"from"/);
     expect(workerTimeline(t.farm, { from: 0, to: MAX_WINDOW_MS }).workers).toEqual([]);
+  });
+});
+
+describe("workerTimeline of one pool", () => {
+  it("keeps to that pool's workers and their Sessions", () => {
+    const t = testFarm();
+    submit(t, WITH_ENVIRONMENT);
+    timedWorker(t, "w1").runUntilIdle();
+    const other = createPool(t.farm, { name: "empty" }, SYSTEM_ACTOR);
+    const window = { from: t.clock.now - 3_600_000, to: t.clock.now + 1 };
+    expect(workerTimeline(t.farm, { ...window, poolId: t.pool.id }).workers.map((w) => [w.name, w.sessions.length])).toEqual([["w1", 1]]);
+    expect(workerTimeline(t.farm, { ...window, poolId: other.poolId }).workers).toEqual([]);
   });
 });

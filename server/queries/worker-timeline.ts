@@ -15,7 +15,7 @@ export const MAX_ACTIONS = 50_000;
 const MERGE_GAP_MS = 2_000;
 
 export const workerTimelineInput = z
-  .object({ from: z.number().int().nonnegative(), to: z.number().int().nonnegative() })
+  .object({ from: z.number().int().nonnegative(), to: z.number().int().nonnegative(), poolId: z.string().min(1).max(100).optional() })
   .refine((w) => w.to > w.from, { message: "the window ends before it starts (to must be after from)", path: ["to"] })
   .refine((w) => w.to - w.from <= MAX_WINDOW_MS, { message: `the window is longer than ${MAX_WINDOW_MS / 3_600_000} hours`, path: ["to"] });
 
@@ -109,15 +109,16 @@ interface SessionRow {
 }
 
 export function workerTimeline(farm: Farm, raw: z.input<typeof workerTimelineInput>): WorkerTimeline {
-  const { from, to } = workerTimelineInput.parse(raw);
+  const { from, to, poolId } = workerTimelineInput.parse(raw);
   const sqlite = farm.store.sqlite;
   const now = farm.now();
   const sessions = sqlite
-    .prepare<[number, number, number], SessionRow>(
+    .prepare<[number, number, string | null, string | null, number], SessionRow>(
       `SELECT s.id, s.worker_id, s.job_id, j.name AS job_name, s.state, s.started_at, s.ended_at FROM sessions s JOIN jobs j ON j.id = s.job_id
-       WHERE s.started_at < ? AND (s.ended_at IS NULL OR s.ended_at >= ?) ORDER BY s.started_at DESC LIMIT ?`,
+       WHERE s.started_at < ? AND (s.ended_at IS NULL OR s.ended_at >= ?) AND (? IS NULL OR s.worker_id IN (SELECT id FROM workers WHERE pool_id = ?))
+       ORDER BY s.started_at DESC LIMIT ?`,
     )
-    .all(to, from, MAX_SESSIONS + 1);
+    .all(to, from, poolId ?? null, poolId ?? null, MAX_SESSIONS + 1);
   let truncated = sessions.length > MAX_SESSIONS;
   const shown = sessions.slice(0, MAX_SESSIONS);
   const ids = JSON.stringify(shown.map((s) => s.id));
@@ -143,11 +144,11 @@ export function workerTimeline(farm: Farm, raw: z.input<typeof workerTimelineInp
     statuses.set(row.session_id, [...(statuses.get(row.session_id) ?? []), row.status]);
   }
   const workers = sqlite
-    .prepare<[string], { id: string; name: string; pool_name: string; status: WorkerStatus }>(
+    .prepare<[string, string | null, string | null], { id: string; name: string; pool_name: string; status: WorkerStatus }>(
       `SELECT w.id, w.name, p.name AS pool_name, w.status FROM workers w JOIN pools p ON p.id = w.pool_id
-       WHERE w.removed_at IS NULL OR w.id IN (SELECT value FROM json_each(?)) ORDER BY w.name, p.name`,
+       WHERE (w.removed_at IS NULL OR w.id IN (SELECT value FROM json_each(?))) AND (? IS NULL OR w.pool_id = ?) ORDER BY w.name, p.name`,
     )
-    .all(JSON.stringify([...new Set(shown.map((s) => s.worker_id))]))
+    .all(JSON.stringify([...new Set(shown.map((s) => s.worker_id))]), poolId ?? null, poolId ?? null)
     .map((w): TimelineWorker => ({ id: w.id, name: w.name, poolName: w.pool_name, status: w.status, sessions: [] }));
   const byWorker = new Map(workers.map((w) => [w.id, w]));
   for (const s of [...shown].reverse()) {
