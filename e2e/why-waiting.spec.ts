@@ -132,9 +132,9 @@ test("a waiting task says why, a blocked step says what blocks it, a failed acti
     await expect(session.locator('[data-kind="task"]')).toHaveCount(1);
     await expect(session.locator('[data-kind="setup"]')).toHaveAttribute("title", /^Environment setup · Succeeded/);
     await expect(session).toHaveAttribute("title", /setup 1\.\d s/);
-    await page.screenshot({ path: testInfo.outputPath("worker-timeline.png"), fullPage: true });
     await timeline.getByRole("combobox", { name: "Window" }).selectOption({ label: "15 min" });
     await expect(session).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath("worker-timeline.png"), fullPage: true });
     await session.click();
     await expect(page).toHaveURL(new RegExp(`/jobs/${behind}/sessions/session-`));
   } finally {

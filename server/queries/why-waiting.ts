@@ -27,7 +27,6 @@ const parseRequirements = (text: string | null) => (text === null ? null : (JSON
 export function whyWaiting(farm: Farm, input: z.input<typeof whyWaitingInput>): WhyWaiting {
   const { taskId } = whyWaitingInput.parse(input);
   const sqlite = farm.store.sqlite;
-  farm.tasks.flushCounts(); // the steps' counts are read below
   const task = sqlite
     .prepare<[number], { job_id: string; step_id: string; task_index: number; status: TaskStatus; failure_count: number; worker_name: string | null }>(
       "SELECT t.job_id, t.step_id, t.task_index, t.status, t.failure_count, w.name AS worker_name FROM tasks t LEFT JOIN workers w ON w.id = t.worker_id WHERE t.id = ?",

@@ -8,7 +8,7 @@ import type { AssignedAction } from "../../lib/farm/protocol";
 import { SYSTEM_ACTOR } from "../services/audit";
 import { createPool } from "../services/pools";
 import { LINUX_WORKER, SimulatedWorker, submit, testFarm, type Outcome, type TestFarm } from "../services/farm-test-support";
-import { MAX_WINDOW_MS, workerTimeline } from "./worker-timeline";
+import { MAX_WINDOW_MS, sessionSegments, workerTimeline } from "./worker-timeline";
 
 const WITH_ENVIRONMENT = `specificationVersion: jobtemplate-2023-09
 name: shots
@@ -105,5 +105,20 @@ describe("workerTimeline of one pool", () => {
     const window = { from: t.clock.now - 3_600_000, to: t.clock.now + 1 };
     expect(workerTimeline(t.farm, { ...window, poolId: t.pool.id }).workers.map((w) => [w.name, w.sessions.length])).toEqual([["w1", 1]]);
     expect(workerTimeline(t.farm, { ...window, poolId: other.poolId }).workers).toEqual([]);
+  });
+});
+
+describe("sessionSegments", () => {
+  const task = (startedAt: number, endedAt: number | null, status: "SUCCEEDED" | "FAILED" = "SUCCEEDED") => ({ kind: "TASK_RUN" as const, status, startedAt, endedAt });
+
+  it("merges back-to-back tasks of one outcome, keeps an idle gap and a change of outcome apart, and counts a running one to now", () => {
+    const parts = sessionSegments([task(0, 1_000), task(1_500, 2_000), task(10_000, 11_000), task(11_000, 12_000, "FAILED"), task(12_000, null)], 0, 60_000, 15_000);
+    expect(parts.segments.map((s) => [s.startedAt, s.endedAt, s.status, s.count])).toEqual([
+      [0, 2_000, "SUCCEEDED", 2],
+      [10_000, 11_000, "SUCCEEDED", 1],
+      [11_000, 12_000, "FAILED", 1],
+      [12_000, null, "SUCCEEDED", 1],
+    ]);
+    expect(parts.taskMs).toBe(1_000 + 500 + 1_000 + 1_000 + 3_000);
   });
 });
