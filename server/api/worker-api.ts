@@ -13,6 +13,7 @@ import { logsRequest, PROTOCOL_PATHS, registerRequest, syncRequest, type SyncReq
 import { AppError, HTTP_STATUS } from "../services/errors";
 import type { Farm } from "../services/farm";
 import { ingestLogs } from "../services/ingest-logs";
+import { isStoreFull, storeHealth } from "../services/store-health";
 import { authenticateWorker, type WorkerIdentity } from "../services/authenticate-worker";
 import { authenticatePool } from "../services/pools";
 import { registerWorker } from "../services/register-worker";
@@ -58,15 +59,17 @@ export async function workerCall(farm: Farm, call: PlainRequest): Promise<PlainA
     if (call.method !== "POST") throw new AppError("NOT_FOUND", `${call.method} ${call.path} is not part of the worker protocol`);
     switch (call.path) {
       case PROTOCOL_PATHS.register:
-        return json(200, registerWorker(farm, enrollingPool(farm, call.authorization), body(call.body, registerRequest), call.address));
+        return stored(farm, json(200, registerWorker(farm, enrollingPool(farm, call.authorization), body(call.body, registerRequest), call.address)));
       case PROTOCOL_PATHS.sync:
-        return json(200, await longPollSync(farm, authenticateWorker(farm, bearer(call.authorization, "the worker's credential")), body(call.body, syncRequest), call.signal));
+        return stored(farm, json(200, await longPollSync(farm, authenticateWorker(farm, bearer(call.authorization, "the worker's credential")), body(call.body, syncRequest), call.signal)));
       case PROTOCOL_PATHS.logs:
-        return json(200, ingestLogs(farm, authenticateWorker(farm, bearer(call.authorization, "the worker's credential")), body(call.body, logsRequest)));
+        return stored(farm, json(200, ingestLogs(farm, authenticateWorker(farm, bearer(call.authorization, "the worker's credential")), body(call.body, logsRequest))));
       default:
         throw new AppError("NOT_FOUND", `${call.path} is not part of the worker protocol`);
     }
   } catch (error) {
+    // A full disk: the transaction was rolled back, so a 503 tells the agent to keep it and send it again.
+    if (isStoreFull(error)) error = storeHealth(farm.store.sqlite).failed(error);
     if (error instanceof AppError) return json(HTTP_STATUS[error.code], { error: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) });
     console.error("worker API failure", error);
     return json(500, { error: "INTERNAL", message: "internal error" });
@@ -85,6 +88,12 @@ async function longPollSync(farm: Farm, caller: WorkerIdentity, sync: SyncReques
   await farmChange(farm, sync.waitSeconds * 1000, signal);
   if (signal.aborted) return first;
   return syncBatcher(farm).sync(caller, { ...sync, updates: [], waitSeconds: 0 });
+}
+
+/** Every protocol call writes (a heartbeat at least): one that went through says the store writes. */
+function stored(farm: Farm, answer: PlainAnswer): PlainAnswer {
+  storeHealth(farm.store.sqlite).succeeded();
+  return answer;
 }
 
 async function farmChange(farm: Farm, timeoutMs: number, signal: AbortSignal): Promise<void> {

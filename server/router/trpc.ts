@@ -16,6 +16,7 @@ import { actorOf, type Principal, type RequestOrigin } from "../auth/principal";
 import { openStream } from "../auth/streams";
 import { audit } from "../services/audit";
 import { AppError, type ErrorCode } from "../services/errors";
+import { isStoreFull, storeHealth } from "../services/store-health";
 import type { Farm } from "../services/farm";
 
 export interface Context {
@@ -73,6 +74,7 @@ const TRPC_CODES: Record<ErrorCode, TRPCError["code"]> = {
   LEASE_CONFLICT: "CONFLICT",
   PAYLOAD_TOO_LARGE: "PAYLOAD_TOO_LARGE",
   TOO_MANY_REQUESTS: "TOO_MANY_REQUESTS",
+  UNAVAILABLE: "SERVICE_UNAVAILABLE",
   INTERNAL: "INTERNAL_SERVER_ERROR",
 };
 
@@ -81,11 +83,13 @@ export function toTrpcError(error: AppError): TRPCError {
 }
 
 /** Turns an AppError thrown by a service into the matching TRPCError; logs what is not one. */
-const appErrors = t.middleware(async ({ next, path }) => {
+const appErrors = t.middleware(async ({ ctx, next, path }) => {
   const result = await next();
   if (!result.ok) {
     const cause = result.error.cause;
     if (cause instanceof AppError) throw toTrpcError(cause);
+    // A full disk is said as such (503), once in the server's log, not as an internal error per call.
+    if (isStoreFull(cause)) throw toTrpcError(storeHealth(ctx.farm.store.sqlite).failed(cause));
     if (result.error.code === "INTERNAL_SERVER_ERROR") console.error(`tRPC ${path} failed`, cause ?? result.error);
   }
   return result;

@@ -2,7 +2,7 @@
  * The closed set of errors services raise (CONVENTIONS rule 4), mapped to HTTP statuses in one
  * place; tRPC maps the same codes.
  */
-export const ERROR_CODES = ["BAD_REQUEST", "UNAUTHORIZED", "FORBIDDEN", "NOT_FOUND", "CONFLICT", "LEASE_CONFLICT", "PAYLOAD_TOO_LARGE", "TOO_MANY_REQUESTS", "INTERNAL"] as const;
+export const ERROR_CODES = ["BAD_REQUEST", "UNAUTHORIZED", "FORBIDDEN", "NOT_FOUND", "CONFLICT", "LEASE_CONFLICT", "PAYLOAD_TOO_LARGE", "TOO_MANY_REQUESTS", "UNAVAILABLE", "INTERNAL"] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export const HTTP_STATUS: Record<ErrorCode, number> = {
@@ -14,6 +14,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   LEASE_CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
   TOO_MANY_REQUESTS: 429,
+  /** The server cannot store now (its disk is full): the same request later will do. */
+  UNAVAILABLE: 503,
   INTERNAL: 500,
 };
 

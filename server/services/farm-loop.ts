@@ -10,6 +10,7 @@ import { Checkpointer } from "../db/checkpointer";
 import type { Farm } from "./farm";
 import { pause } from "./pause";
 import { removeInterruptedJobs } from "./persist-job";
+import { isStoreFull, storeHealth } from "./store-health";
 import { sweepWorkers } from "./sweep-workers";
 
 export class FarmLoop {
@@ -56,7 +57,8 @@ export class FarmLoop {
       try {
         sweepWorkers(this.farm);
       } catch (error) {
-        console.error("scheduler sweep failed", error);
+        if (isStoreFull(error)) storeHealth(this.farm.store.sqlite).failed(error);
+        else console.error("scheduler sweep failed", error);
       }
       await pause(this.intervalMs, signal);
     }

@@ -15,6 +15,7 @@
 import type Database from "better-sqlite3";
 import { perDatabase } from "../db/per-database";
 import { audit, SYSTEM_ACTOR } from "./audit";
+import { storeHealth } from "./store-health";
 import type { Farm } from "./farm";
 
 /** Interrupts every open Session of the worker (inside the caller's farm.tasks.transaction); returns the jobs touched. */
@@ -88,12 +89,15 @@ function stalledSessions(farm: Farm, now: number): Array<{ id: string; job_id: s
 export function sweepWorkers(farm: Farm): { lost: string[]; reclaimed: number; removed: string[] } {
   const now = farm.now();
   const s = statements(farm.store.sqlite);
+  // A worker whose reports the store could not take is not silent: judge nobody until a whole
+  // timeout has passed since the last failed write (store-health.ts).
+  const judging = storeHealth(farm.store.sqlite).quietFor(farm.settings.workerTimeoutSeconds * 1000);
   const { lost, reclaimed, removed, jobs } = farm.tasks.transaction(() => {
     const touched = new Set<string>();
-    const silent = s.silent.all(now - farm.settings.workerTimeoutSeconds * 1000);
+    const silent = judging ? s.silent.all(now - farm.settings.workerTimeoutSeconds * 1000) : [];
     for (const worker of silent) for (const job of loseWorker(farm, worker.id, now)) touched.add(job);
     let taken = 0;
-    for (const session of stalledSessions(farm, now)) {
+    for (const session of judging ? stalledSessions(farm, now) : []) {
       // The actions stay ASSIGNED (the worker still holds them): its next sync is told to cancel them, as for any task taken away.
       for (const action of farm.sessions.openActions(session.id)) {
         const task = action.task_id === null ? undefined : farm.tasks.heldBy(action.task_id, session.id);

@@ -19,7 +19,7 @@ import { countWithin } from "./body-budget";
 import { LogShipper } from "./log-shipper";
 import { SessionExecutor } from "./session-executor";
 import type { ExecutorNotice, SessionRuntimeOptions } from "./session-host";
-import { CredentialRefusedError, LeaseConflictError, RequestRefusedError, WorkerClient } from "./worker-client";
+import { CredentialRefusedError, LeaseConflictError, RequestRefusedError, ServerUnavailableError, WorkerClient } from "./worker-client";
 
 export type AgentStopReason = "drained" | "stopped" | "refused";
 
@@ -180,8 +180,17 @@ export class WorkerAgent {
   private async cycle(signal: AbortSignal): Promise<"ok" | "failed" | "again"> {
     try {
       const lease = this.lease ?? (await this.register(signal));
-      await this.shipLogs(lease, signal);
+      // Lines the server cannot take now (503: its disk is full) stay held; the sync still goes,
+      // so the server keeps hearing from this worker and gets its reports as soon as it can.
+      const unshipped = await this.shipLogs(lease, signal).then(
+        () => null,
+        (error: unknown) => {
+          if (error instanceof ServerUnavailableError && !signal.aborted) return error;
+          throw error;
+        },
+      );
       await this.sync(lease, signal);
+      if (unshipped) throw unshipped;
       if (this.failures > 0) this.notice({ type: "server_available" });
       this.failures = 0;
       return "ok";
