@@ -123,6 +123,31 @@ describe("WorkerAgent", () => {
     expect(farm.syncs.length).toBeLessThanOrEqual(5);
   });
 
+  it("uploads a running task's new log lines within the log window, without a sync", async () => {
+    await startFarm();
+    // An interval far longer than the test: only the log-only upload can bring the late line in time.
+    farm.syncIntervalSeconds = 60;
+    const slow = definition(
+      "job-3",
+      `
+      specificationVersion: jobtemplate-2023-09
+      name: Slow
+      steps:
+      - name: Print
+        script:
+          actions:
+            onRun: ${py("import time\nprint('EARLY', flush=True)\ntime.sleep(2)\nprint('LATE', flush=True)\ntime.sleep(30)")}
+      `,
+    );
+    farm.assignments = [assignment("s1", slow, [task("t1", "Print", {}, "STRING")])];
+    makeAgent();
+    await waitUntil(() => farm.storedText("s1").includes("EARLY") && farm.updates.some((u) => u.actionId === "t1" && u.status === "RUNNING"), "the start and the first line", 5_000);
+    farm.assignments = [];
+    const syncs = farm.syncs.length;
+    await waitUntil(() => farm.storedText("s1").includes("LATE"), "the late line to reach the server", 10_000);
+    expect({ late: farm.storedText("s1").filter((line) => line === "LATE").length, syncsSince: farm.syncs.length - syncs }).toEqual({ late: 1, syncsSince: 0 });
+  });
+
   it("on 409 LEASE_CONFLICT stops everything, reports nothing of it and registers again", async () => {
     await startFarm();
     farm.assignments = [SESSION("s1", "30")];

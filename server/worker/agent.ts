@@ -78,6 +78,13 @@ const MIN_WAIT_MS = 1_000;
  */
 export const START_REPORT_MS = 250;
 
+/**
+ * A live log reaches the server within this long of a line being printed: new lines are
+ * uploaded on their own (no sync), batched over the window, so a chatty task's log is live while
+ * the sync rate stays what the interval makes it.
+ */
+export const LOG_UPLOAD_MS = 500;
+
 export class WorkerAgent {
   readonly logs: LogShipper;
   readonly executor: SessionExecutor;
@@ -106,6 +113,11 @@ export class WorkerAgent {
   private stopMessage: string | undefined;
   private loop: Promise<AgentStopReason> | null = null;
   private readonly interruptions: Promise<void>[] = [];
+  /** A cycle is under way (it ships the logs itself). */
+  private cycling = false;
+  /** The log-only upload waiting for its window, and the one in flight. */
+  private logTimer: NodeJS.Timeout | null = null;
+  private logUpload: Promise<void> | null = null;
 
   constructor(private readonly options: WorkerAgentOptions) {
     this.instanceId = options.instanceId ?? randomUUID();
@@ -120,6 +132,24 @@ export class WorkerAgent {
       onSoon: () => this.alarm.wakeWithin(START_REPORT_MS),
       onNotice: (notice) => this.notice(notice),
     });
+    this.logs.onLine = () => this.scheduleLogUpload();
+  }
+
+  private scheduleLogUpload(): void {
+    if (this.logTimer || this.stopping.signal.aborted) return;
+    this.logTimer = setTimeout(() => {
+      this.logTimer = null;
+      // A cycle under way ships them; so does one after a failure (its backoff decides when).
+      if (this.cycling || this.failures > 0 || !this.lease || this.logUpload) return;
+      const lease = this.lease;
+      this.logUpload = this.shipLogs(lease, this.stopping.signal)
+        .catch(() => undefined) // the next cycle ships them again and deals with the error
+        .finally(() => {
+          this.logUpload = null;
+          if (this.logs.pending > 0 && !this.cycling) this.scheduleLogUpload();
+        });
+    }, LOG_UPLOAD_MS);
+    this.logTimer.unref?.();
   }
 
   /** Runs until drained or stopped; resolves with why it stopped. */
@@ -138,6 +168,7 @@ export class WorkerAgent {
   /** Stops at once: kills every action and forgets the Sessions (the server will requeue their work). */
   async stop(): Promise<void> {
     this.stopReason ??= "stopped";
+    if (this.logTimer) clearTimeout(this.logTimer);
     this.waitAbort?.abort();
     this.interruptions.push(this.executor.interruptAll());
     this.stopping.abort();
@@ -178,6 +209,17 @@ export class WorkerAgent {
   }
 
   private async cycle(signal: AbortSignal): Promise<"ok" | "failed" | "again"> {
+    this.cycling = true;
+    try {
+      // One upload of a Session's lines at a time: the log-only one finishes first.
+      await this.logUpload;
+      return await this.cycleOnce(signal);
+    } finally {
+      this.cycling = false;
+    }
+  }
+
+  private async cycleOnce(signal: AbortSignal): Promise<"ok" | "failed" | "again"> {
     try {
       const lease = this.lease ?? (await this.register(signal));
       // Lines the server cannot take now (503: its disk is full) stay held; the sync still goes,

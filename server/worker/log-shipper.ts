@@ -71,6 +71,9 @@ export class LogShipper {
   private limits: LogLimits = UNLIMITED;
   private total = 0;
 
+  /** Called when a line is taken to ship (the agent uploads it soon, without waiting for a sync). */
+  onLine: (() => void) | null = null;
+
   constructor(private readonly highWaterMark = 200_000) {}
 
   /** The server's caps, from its registration answer. */
@@ -171,5 +174,6 @@ export class LogShipper {
   private push(session: SessionLines, line: LogLine): void {
     session.push(line);
     this.total++;
+    this.onLine?.();
   }
 }
