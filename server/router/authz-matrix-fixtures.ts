@@ -44,6 +44,7 @@ const SIGNED_IN = row("no       yes    yes    yes         yes      yes");
 const READERS = row("  no       yes    yes    yes         yes      yes");
 const SUBMITTERS = row("no      no     yes    yes         yes      yes");
 const OWNER = row("    no       no     yes    no          yes      yes");
+const WRANGLERS = row("no       no     no     no          yes      yes");
 const ADMINS = row("   no       no     no     no          no       yes");
 
 /** The expected verdict of every procedure for every caller. */
@@ -74,6 +75,7 @@ export const EXPECTED: Record<string, Record<CallerKey, Verdict>> = {
   "jobs.get": READERS,
   "jobs.tasks": READERS,
   "jobs.sessions": READERS,
+  "jobs.workerFailures": READERS,
   "jobs.onChange": READERS,
   "jobs.preview": SUBMITTERS,
   "jobs.submit": SUBMITTERS,
@@ -83,6 +85,7 @@ export const EXPECTED: Record<string, Record<CallerKey, Verdict>> = {
   "jobs.requeue": OWNER,
   "jobs.retryFailed": OWNER,
   "jobs.setPriority": OWNER,
+  "jobs.clearWorkerFailures": WRANGLERS,
 
   "logs.session": READERS,
   "logs.lines": READERS,
@@ -258,6 +261,7 @@ export const FIXTURES: Record<string, Fixture> = {
   "jobs.get": wholeJob,
   "jobs.tasks": given((s) => ({ stepId: s.stepId })),
   "jobs.sessions": wholeJob,
+  "jobs.workerFailures": wholeJob,
   "jobs.onChange": wholeJob,
   "jobs.preview": fixed(submission),
   "jobs.submit": fixed(submission),
@@ -267,6 +271,14 @@ export const FIXTURES: Record<string, Fixture> = {
   "jobs.requeue": wholeJob,
   "jobs.retryFailed": wholeJob,
   "jobs.setPriority": given((s) => ({ jobId: s.jobId, priority: 60 })),
+  "jobs.clearWorkerFailures": {
+    input: (s) => ({ jobId: s.jobId, workerId: s.workerId }),
+    // The seed's worker kept away from the artist's job, as after its failures.
+    prepare: (s) =>
+      void s.farm.store.sqlite
+        .prepare("INSERT INTO worker_job_failures (job_id, worker_id, failures, last_failure_at, blocked_at) VALUES (?, ?, 3, ?, ?)")
+        .run(s.jobId, s.workerId, s.t.clock.now, s.t.clock.now),
+  },
 
   "logs.session": given((s) => ({ sessionId: s.sessionId })),
   "logs.lines": given((s) => ({ sessionId: s.sessionId })),

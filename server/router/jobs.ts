@@ -4,7 +4,9 @@ import { tracked } from "@trpc/server";
 import { z } from "zod";
 import { maxPriorityFor, RULES } from "../../lib/farm/access";
 import { getJob, getJobSummary, listJobs, listJobsInput, listSubmitters, listTasks, listTasksInput, type JobSummary } from "../queries/jobs";
+import { jobWorkerFailures, jobWorkerFailuresInput } from "../queries/retry-rules";
 import { listSessions, listSessionsInput } from "../queries/sessions";
+import { clearWorkerFailures } from "../services/clear-worker-failures";
 import { cancelTasks } from "../services/cancel-tasks";
 import { requeueTasks, retryFailedTasks } from "../services/requeue-tasks";
 import { setJobPriority } from "../services/set-priority";
@@ -30,6 +32,8 @@ const submitInput = z.object({
       initialState: z.enum(["READY", "SUSPENDED"]).optional(),
       maxRetriesPerTask: z.number().optional(),
       maxFailedTasks: z.number().optional(),
+      retryDelaySeconds: z.number().optional(),
+      maxWorkerFailures: z.number().optional(),
     })
     .default({}),
 });
@@ -56,6 +60,8 @@ export const jobsRouter = router({
   get: authorized(RULES.read).input(z.object({ jobId: z.string().min(1).max(100) })).query(({ ctx, input }) => getJob(ctx.farm, input.jobId)),
   tasks: authorized(RULES.read).input(listTasksInput).query(({ ctx, input }) => listTasks(ctx.farm, input)),
   sessions: authorized(RULES.read).input(listSessionsInput).query(({ ctx, input }) => listSessions(ctx.farm, input)),
+  /** The per-worker failure rule for the job: where its tasks failed, and which workers are kept away. */
+  workerFailures: authorized(RULES.read).input(jobWorkerFailuresInput).query(({ ctx, input }) => jobWorkerFailures(ctx.farm, input.jobId)),
 
   /** Checks a submission without writing anything: errors, or the job's steps, task counts and which pools can run each step. */
   preview: authorized(RULES.submit).input(submitInput).mutation(({ ctx, input }) => previewJob(ctx.farm, toSubmission(ctx, input))),
@@ -66,6 +72,10 @@ export const jobsRouter = router({
   resume: authorized(RULES.ownJob).input(taskTarget).mutation(({ ctx, input }) => resumeTasks(ctx.farm, input, actorFor(ctx))),
   requeue: authorized(RULES.ownJob).input(taskTarget).mutation(({ ctx, input }) => requeueTasks(ctx.farm, input, actorFor(ctx))),
   retryFailed: authorized(RULES.ownJob).input(taskTarget).mutation(({ ctx, input }) => retryFailedTasks(ctx.farm, input, actorFor(ctx))),
+  /** Lets one worker (or every worker) take the job's tasks again: a wrangler's call, not the job owner's (it is about the farm's machines). */
+  clearWorkerFailures: authorized(RULES.wrangle)
+    .input(z.object({ jobId: z.string().min(1).max(100), workerId: z.string().min(1).max(100).optional() }))
+    .mutation(({ ctx, input }) => clearWorkerFailures(ctx.farm, input, actorFor(ctx))),
   setPriority: authorized(RULES.ownJob)
     .input(z.object({ jobId: z.string().min(1).max(100), priority: z.number() }))
     .mutation(({ ctx, input }) => setJobPriority(ctx.farm, input.jobId, input.priority, actorFor(ctx), maxPriorityFor(signedIn(ctx)))),
