@@ -40,7 +40,7 @@ const statements = perDatabase((sqlite) => ({
   ofJob: sqlite.prepare<[string], FailureRow>(`SELECT ${COLUMNS} WHERE f.job_id = ? ORDER BY f.blocked_at IS NULL, f.failures DESC, w.name`),
   blocked: sqlite.prepare<[], FailureRow>(`SELECT ${COLUMNS} WHERE f.blocked_at IS NOT NULL ORDER BY w.name, j.seq`),
   pair: sqlite.prepare<[string, string], { blocked_at: number | null; failures: number }>("SELECT blocked_at, failures FROM worker_job_failures WHERE job_id = ? AND worker_id = ?"),
-  maxFailures: sqlite.prepare<[string], { max_worker_failures: number }>("SELECT max_worker_failures FROM jobs WHERE id = ?"),
+  rules: sqlite.prepare<[string], { max_worker_failures: number; retry_delay_seconds: number }>("SELECT max_worker_failures, retry_delay_seconds FROM jobs WHERE id = ?"),
   task: sqlite.prepare<[number], { status: string; retry_at: number | null; last_failed_worker_id: string | null }>("SELECT status, retry_at, last_failed_worker_id FROM tasks WHERE id = ?"),
 }));
 
@@ -59,12 +59,12 @@ function toView(row: FailureRow): WorkerFailureView {
 
 export const jobWorkerFailuresInput = z.object({ jobId: z.string().min(1).max(100) });
 
-/** Every worker on which the job's tasks failed, kept-away ones first, with the job's threshold. */
-export function jobWorkerFailures(farm: Farm, jobId: string): { maxWorkerFailures: number; workers: WorkerFailureView[] } {
+/** Every worker on which the job's tasks failed, kept-away ones first, with the job's retry settings. */
+export function jobWorkerFailures(farm: Farm, jobId: string): { maxWorkerFailures: number; retryDelaySeconds: number; workers: WorkerFailureView[] } {
   const s = statements(farm.store.sqlite);
-  const job = s.maxFailures.get(jobId);
+  const job = s.rules.get(jobId);
   if (!job) throw new AppError("NOT_FOUND", `no job ${jobId}`);
-  return { maxWorkerFailures: job.max_worker_failures, workers: s.ofJob.all(jobId).map(toView) };
+  return { maxWorkerFailures: job.max_worker_failures, retryDelaySeconds: job.retry_delay_seconds, workers: s.ofJob.all(jobId).map(toView) };
 }
 
 /** Per worker id, the jobs it is kept away from (only workers with some). */
