@@ -94,7 +94,7 @@ export class UpdateApplier {
       case "FAILED":
       case "TIMEOUT":
         // A failure reported with its start (a short task's RUNNING folded into its end) keeps that start, for its duration.
-        this.fail(task, now, statusMessage ?? update.failMessage ?? undefined, update.startedAt ?? undefined);
+        this.fail(task, now, statusMessage ?? update.failMessage ?? undefined, update.startedAt ?? undefined, true, failureWords(status, update));
         return;
       case "NEVER_ATTEMPTED":
         // Not the task's fault (something before it failed, and was charged for it).
@@ -114,12 +114,12 @@ export class UpdateApplier {
    * false: the failure is counted against the worker once by the caller (a broken environment
    * fails every task queued behind it, but it is one failure of the worker).
    */
-  private fail(task: TaskRow, now: number, statusMessage?: string, startedAt?: number, chargeWorker = true): void {
+  private fail(task: TaskRow, now: number, statusMessage?: string, startedAt?: number, chargeWorker = true, why = statusMessage): void {
     const limits = this.statements.jobLimits.get(task.job_id);
     if (!limits) return;
     const failures = task.failure_count + 1;
     const next = afterFailure(failures, limits.max_retries_per_task);
-    if (chargeWorker && task.worker_id !== null) this.workerFailures.record(task.job_id, task.worker_id, now, statusMessage ?? null, limits.max_worker_failures);
+    if (chargeWorker && task.worker_id !== null) this.workerFailures.record(task.job_id, task.worker_id, now, why ?? null, limits.max_worker_failures);
     const delay = retryDelayMs(limits.retry_delay_seconds, failures);
     const retryAt = next === "READY" && delay > 0 ? now + delay : null;
     // A task out of retries keeps its worker and Session, so a wrangler sees where it failed and opens its log.
@@ -154,4 +154,12 @@ export class UpdateApplier {
       if (task) this.fail(task, now, message, undefined, false);
     }
   }
+}
+
+/** What a failed attempt is remembered by on its worker's failure row: its message, else its exit code or timeout. */
+function failureWords(status: "FAILED" | "TIMEOUT", update: ActionUpdate): string | undefined {
+  const message = update.statusMessage ?? update.failMessage;
+  if (message) return message;
+  if (status === "TIMEOUT") return "timed out";
+  return update.exitCode !== null && update.exitCode !== undefined ? `exit code ${update.exitCode}` : undefined;
 }

@@ -102,7 +102,7 @@ describe("the per-worker failure rule", () => {
 
     const failures = jobWorkerFailures(t.farm, jobId);
     expect(failures.maxWorkerFailures).toBe(2);
-    expect(failures.workers.map((f) => [f.workerName, f.failures, f.blockedAt !== null])).toEqual([["w", 2, true]]);
+    expect(failures.workers.map((f) => [f.workerName, f.failures, f.blockedAt !== null, f.lastMessage])).toEqual([["w", 2, true, "exit 1"]]);
     expect(listWorkers(t.farm).map((x) => [x.name, x.keptAwayFrom.map((k) => k.jobName)])).toEqual([["v", []], ["w", ["flaky"]]]);
 
     for (const role of ["viewer", "artist"] as const) {
@@ -138,9 +138,11 @@ describe("the per-worker failure rule", () => {
   it("with maxWorkerFailures 0 never keeps a worker away", () => {
     const t = testFarm();
     const jobId = submit(t, job("1"), { settings: { maxRetriesPerTask: 4, retryDelaySeconds: 0, maxWorkerFailures: 0 } });
-    const w = new SimulatedWorker(t, LINUX_WORKER("w"), failTasks);
+    // A bare non-zero exit: the failure row remembers its exit code.
+    const w = new SimulatedWorker(t, LINUX_WORKER("w"), (a) => (a.kind === "TASK_RUN" ? { status: "FAILED", exitCode: 7 } : { status: "SUCCEEDED", exitCode: 0 }));
     w.runUntilIdle();
     expect(runs(w)).toBe(5);
+    expect(jobWorkerFailures(t.farm, jobId).workers.map((f) => f.lastMessage)).toEqual(["exit code 7"]);
     expect(workerRule(t.farm, jobId, w.workerId)).toEqual({ blocked: false, failures: 5 });
   });
 
