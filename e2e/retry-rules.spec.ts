@@ -50,7 +50,7 @@ test("a worker that failed a job is kept away from it, shown on the job and Work
 
   await page.goto(`/jobs/${jobId}`);
   const rule = page.getByRole("region", { name: "Workers kept away" });
-  await expect(rule).toContainText("Retries wait 1 s, doubling with each failure");
+  await expect(rule).toContainText("Retries wait 1 s, doubling with each failure (at most 1 h)");
   await expect(rule).toContainText("a worker on which 1 attempt failed gets no more of its tasks");
   // One failure on each local worker: the retry went to the other one, then nobody is left.
   const keptRows = rule.getByRole("row").filter({ hasText: "Kept away since" });

@@ -34,7 +34,7 @@ export function WorkerRule({ jobId }: { jobId: string }) {
   if (!rule.data) return null;
   const { maxWorkerFailures, retryDelaySeconds, workers } = rule.data;
   const kept = workers.filter((w) => w.blockedAt !== null);
-  const delay = retryDelaySeconds === 0 ? "Retries start at once" : `Retries wait ${retryDelaySeconds} s, doubling with each failure (at most ${MAX_RETRY_DELAY_SECONDS / 60} min)`;
+  const delay = retryDelaySeconds === 0 ? "Retries start at once" : `Retries wait ${retryDelaySeconds} s, doubling with each failure (at most ${MAX_RETRY_DELAY_SECONDS / 3600} h)`;
   const threshold = maxWorkerFailures === 0 ? "no worker is kept away from this job" : `a worker on which ${maxWorkerFailures} attempt${maxWorkerFailures === 1 ? "" : "s"} failed gets no more of its tasks`;
   return (
     <section className="worker-rule" aria-label="Workers kept away">
