@@ -48,7 +48,7 @@ export function WorkersTable({ poolId }: { poolId?: string }) {
       {list.error && <p role="alert" className="error-text">{list.error.message}</p>}
       <DataTable
         label="Workers"
-        columns={["Worker", "Pool", "Status", "Capabilities", "Current work", "Last heartbeat", "Drain", admin && "Actions"]}
+        columns={["Worker", "Pool", "Status", "Capabilities", "Current work", "Kept away from", "Last heartbeat", "Drain", admin && "Actions"]}
         onKeyDown={moveBetweenRows}
         empty={
           workers.length === 0 && (
@@ -82,6 +82,9 @@ function WorkerRow({ worker, admin, onError }: { worker: WorkerView; admin: bool
         <CurrentWork worker={worker} />
       </td>
       <td>
+        <KeptAway worker={worker} />
+      </td>
+      <td>
         <Ago at={worker.lastHeartbeatAt} />
       </td>
       <td>{drain.tone ? <span className={`badge tone-${drain.tone}`}>{drain.label}</span> : <span className="muted">{drain.label}</span>}</td>
@@ -91,6 +94,23 @@ function WorkerRow({ worker, admin, onError }: { worker: WorkerView; admin: bool
         </td>
       )}
     </tr>
+  );
+}
+
+/** Jobs whose failures on this worker keep it away (the per-worker failure rule); cleared on the job's page. */
+function KeptAway({ worker }: { worker: WorkerView }) {
+  if (worker.keptAwayFrom.length === 0) return <span className="muted">—</span>;
+  return (
+    <ul className="kept-away">
+      {worker.keptAwayFrom.map((k) => (
+        <li key={k.jobId}>
+          <Link href={`/jobs/${k.jobId}`} title={`${k.failures} attempts of this job failed on ${worker.name}; a wrangler clears it on the job's page`}>
+            {k.jobName}
+          </Link>{" "}
+          <span className="muted">({k.failures} failures)</span>
+        </li>
+      ))}
+    </ul>
   );
 }
 

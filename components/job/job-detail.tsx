@@ -12,6 +12,7 @@ import { useTRPC } from "../trpc";
 import { JobHeader, PriorityControl } from "./job-header";
 import { StepPanel } from "./step-panel";
 import { TargetActions } from "./target-actions";
+import { WorkerRule } from "./worker-rule";
 import "./job.css";
 
 /** The selected step is part of the address, so a link can point at one step's tasks. */
@@ -37,6 +38,7 @@ export function JobDetail({ jobId, initialStepId }: { jobId: string; initialStep
     void queryClient.invalidateQueries(trpc.jobs.get.queryFilter({ jobId }));
     void queryClient.invalidateQueries(trpc.jobs.tasks.pathFilter());
     void queryClient.invalidateQueries(trpc.jobs.sessions.queryFilter({ jobId }));
+    void queryClient.invalidateQueries(trpc.jobs.workerFailures.queryFilter({ jobId }));
   }, [queryClient, trpc, jobId]);
   const push = useCoalesced<unknown>(refresh, 500);
   const live = useSubscription(trpc.jobs.onChange.subscriptionOptions({ jobId }, { onData: push }));
@@ -87,6 +89,7 @@ export function JobDetail({ jobId, initialStepId }: { jobId: string; initialStep
         </div>
       </section>
       {step && <StepPanel key={step.id} jobId={jobId} step={step} mayAct={mayAct} waitNote={pendingStepNote(step, data.steps)} />}
+      <WorkerRule jobId={jobId} />
     </div>
   );
 }

@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useId, useRef, type KeyboardEvent, type MouseEvent } from "react";
 import { activityText, elapsed } from "@/lib/farm/display";
+import { retryText } from "@/lib/farm/retry";
 import type { TaskRowView } from "@/server/queries/jobs";
 import { StatusBadge } from "../ui/status";
 import { useNow } from "../ui/use-now";
@@ -49,7 +50,7 @@ export function TaskTable({ jobId, label, rows, selection, onSelection, onVisibl
 
   const anyRunning = items.some((item) => {
     const row = rows.row(item.index);
-    return row?.status === "RUNNING" || Boolean(row?.activity);
+    return row?.status === "RUNNING" || Boolean(row?.activity) || (row?.retryAt ?? null) !== null;
   });
   const now = useNow(anyRunning); // running tasks' durations, and environment setups, tick once a second
 
@@ -151,8 +152,8 @@ function TaskCells({ jobId, task, now }: { jobId: string; task: TaskRowView; now
           {activityText(task.activity, now)}
         </div>
       ) : (
-        <div role="gridcell" className="message" title={task.statusMessage ?? undefined}>
-          {[task.exitCode !== null ? `Exit code ${task.exitCode}` : null, task.statusMessage].filter(Boolean).join(" · ")}
+        <div role="gridcell" className="message" title={task.retryAt !== null ? `Waiting out the job's retry delay (it doubles with each failure); then the next free worker takes it` : (task.statusMessage ?? undefined)}>
+          {[task.retryAt !== null ? retryText(task.retryAt, now) : null, task.exitCode !== null ? `Exit code ${task.exitCode}` : null, task.statusMessage].filter(Boolean).join(" · ")}
         </div>
       )}
       <div role="gridcell">{progress === null ? "" : <progress max={100} value={progress} aria-label={`Task ${task.index} progress`}>{`${progress}%`}</progress>}</div>

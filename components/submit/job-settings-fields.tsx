@@ -1,5 +1,6 @@
 "use client";
 
+import type { WholeNumberSetting } from "@/lib/farm/job-settings";
 import { JOB_INITIAL_STATES } from "@/lib/farm/statuses";
 import type { SettingsText } from "./job-settings";
 
@@ -11,10 +12,12 @@ interface Props {
   onChange: (value: SettingsText) => void;
 }
 
-const NUMBERS: Array<{ key: "priority" | "maxRetriesPerTask" | "maxFailedTasks"; label: string; hint: string }> = [
+const NUMBERS: Array<{ key: WholeNumberSetting; label: string; hint: string }> = [
   { key: "priority", label: "Priority", hint: "Higher runs first" },
   { key: "maxRetriesPerTask", label: "Max retries per task", hint: "A failed task runs again up to this many times" },
   { key: "maxFailedTasks", label: "Max failed tasks", hint: "The job stops dispatching after this many failed tasks" },
+  { key: "retryDelaySeconds", label: "Retry delay (s)", hint: "A failed task waits this long before its retry, twice as long after each further failure (at most 1 h)" },
+  { key: "maxWorkerFailures", label: "Max failures per worker", hint: "A worker on which this many attempts failed gets no more of this job (0: never)" },
 ];
 
 const STATE_WORDS: Record<(typeof JOB_INITIAL_STATES)[number], string> = { READY: "Ready: start when workers are free", SUSPENDED: "Suspended: hold until resumed" };

@@ -4,7 +4,9 @@ import { DEFAULT_SETTINGS, readSettings, type SettingsText } from "./job-setting
 
 describe("readSettings", () => {
   it.each<[string, Partial<SettingsText>, object, object]>([
-    ["defaults", {}, { priority: 50, initialState: "READY", maxRetriesPerTask: 2, maxFailedTasks: 100 }, {}],
+    ["defaults", {}, { priority: 50, initialState: "READY", maxRetriesPerTask: 2, maxFailedTasks: 100, retryDelaySeconds: 5, maxWorkerFailures: 3 }, {}],
+    ["retry delay over an hour", { retryDelaySeconds: "3601" }, {}, { retryDelaySeconds: expect.stringMatching(/Retry delay must be a whole number from 0 to 3600/) }],
+    ["worker rule off", { maxWorkerFailures: "0" }, { maxWorkerFailures: 0 }, {}],
     ["held", { initialState: "SUSPENDED" }, { initialState: "SUSPENDED" }, {}],
     ["priority above 100", { priority: "101" }, {}, { priority: "Priority must be a whole number from 0 to 100" }],
     ["priority not whole", { priority: "5.5" }, {}, { priority: expect.stringMatching(/whole number/) }],

@@ -3,7 +3,7 @@
  * again (submit-job.ts checkSettings); checking here too lets the form say so while typing.
  * There is no submitter setting: a job's submitter is the signed-in user who submits it.
  */
-import { JOB_SETTING_DEFAULTS, JOB_SETTING_MAXIMA } from "@/lib/farm/job-settings";
+import { JOB_SETTING_DEFAULTS, JOB_SETTING_MAXIMA, type WholeNumberSetting } from "@/lib/farm/job-settings";
 import { JOB_INITIAL_STATES, type JobInitialState } from "@/lib/farm/statuses";
 import type { SubmitSettings } from "@/server/services/submit-job";
 
@@ -12,6 +12,8 @@ export interface SettingsText {
   initialState: JobInitialState;
   maxRetriesPerTask: string;
   maxFailedTasks: string;
+  retryDelaySeconds: string;
+  maxWorkerFailures: string;
 }
 
 /** The farm's own defaults (submit-job.ts), shown so the artist sees what they get. */
@@ -20,10 +22,18 @@ export const DEFAULT_SETTINGS: SettingsText = {
   initialState: JOB_SETTING_DEFAULTS.initialState,
   maxRetriesPerTask: String(JOB_SETTING_DEFAULTS.maxRetriesPerTask),
   maxFailedTasks: String(JOB_SETTING_DEFAULTS.maxFailedTasks),
+  retryDelaySeconds: String(JOB_SETTING_DEFAULTS.retryDelaySeconds),
+  maxWorkerFailures: String(JOB_SETTING_DEFAULTS.maxWorkerFailures),
 };
 
-type NumberField = "priority" | "maxRetriesPerTask" | "maxFailedTasks";
-const WORDS: Record<NumberField, string> = { priority: "Priority", maxRetriesPerTask: "Retries per task", maxFailedTasks: "Failed tasks" };
+type NumberField = WholeNumberSetting;
+const WORDS: Record<NumberField, string> = {
+  priority: "Priority",
+  maxRetriesPerTask: "Retries per task",
+  maxFailedTasks: "Failed tasks",
+  retryDelaySeconds: "Retry delay",
+  maxWorkerFailures: "Failures per worker",
+};
 
 /**
  * The settings to submit and what is wrong with them. `maxPriority` is the caller's cap

@@ -23,6 +23,7 @@ export const AUDIT_ACTIONS = [
   "job.priority",
   "job.archive",
   "job.delete",
+  "job.clear-worker-failures",
   "pool.create",
   "pool.rotate-token",
   "pool.enable",

@@ -31,6 +31,10 @@ export interface SubmitSettings {
   initialState?: JobInitialState;
   maxRetriesPerTask?: number;
   maxFailedTasks?: number;
+  /** Seconds before the first retry of a failed task; each further failure doubles it (lib/farm/retry.ts). */
+  retryDelaySeconds?: number;
+  /** Failed attempts on one worker after which it gets no more of the job (0: never). */
+  maxWorkerFailures?: number;
   submitter?: string;
 }
 
@@ -68,6 +72,8 @@ export interface ResolvedSettings {
   initialState: JobInitialState;
   maxRetriesPerTask: number;
   maxFailedTasks: number;
+  retryDelaySeconds: number;
+  maxWorkerFailures: number;
   submitter: string;
 }
 
@@ -141,6 +147,8 @@ function checkSettings(settings: SubmitSettings, maxPriority: number): { value: 
     initialState: settings.initialState ?? JOB_SETTING_DEFAULTS.initialState,
     maxRetriesPerTask: whole("maxRetriesPerTask", settings.maxRetriesPerTask, JOB_SETTING_DEFAULTS.maxRetriesPerTask, JOB_SETTING_MAXIMA.maxRetriesPerTask),
     maxFailedTasks: whole("maxFailedTasks", settings.maxFailedTasks, JOB_SETTING_DEFAULTS.maxFailedTasks, JOB_SETTING_MAXIMA.maxFailedTasks),
+    retryDelaySeconds: whole("retryDelaySeconds", settings.retryDelaySeconds, JOB_SETTING_DEFAULTS.retryDelaySeconds, JOB_SETTING_MAXIMA.retryDelaySeconds),
+    maxWorkerFailures: whole("maxWorkerFailures", settings.maxWorkerFailures, JOB_SETTING_DEFAULTS.maxWorkerFailures, JOB_SETTING_MAXIMA.maxWorkerFailures),
     submitter: settings.submitter ?? JOB_SETTING_DEFAULTS.submitter,
   };
   if (resolved.priority > maxPriority && resolved.priority <= JOB_SETTING_MAXIMA.priority) {

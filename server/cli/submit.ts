@@ -1,6 +1,6 @@
 /**
  * `loom submit FILE|BUNDLE [-p K=V]… [--environment FILE]… [--priority N] [--suspended] 
- * [--max-retries N] [--max-failed-tasks N] [--server URL] [--json]`: submits a
+ * [--max-retries N] [--max-failed-tasks N] [--retry-delay SECONDS] [--max-worker-failures N] [--server URL] [--json]`: submits a
  * job template (or a job bundle: a folder or .zip with template.yaml|json and
  * parameter_values.yaml|json) to a Loom server and prints the new job's id. Errors are printed
  * with their file, path and line:column; nothing is submitted then. The job is owned by, and
@@ -17,12 +17,12 @@ import type { CliIo } from "./io";
 import { parseJobParameters } from "./job-params";
 
 export const SUBMIT_USAGE =
-  "usage: loom submit FILE|BUNDLE [-p KEY=VALUE]... [--environment FILE]... [--priority N] [--suspended] [--max-retries N] [--max-failed-tasks N] [--server URL] [--json]";
+  "usage: loom submit FILE|BUNDLE [-p KEY=VALUE]... [--environment FILE]... [--priority N] [--suspended] [--max-retries N] [--max-failed-tasks N] [--retry-delay SECONDS] [--max-worker-failures N] [--server URL] [--json]";
 
 export async function runSubmit(argv: readonly string[], io: CliIo, access: FarmAccess = {}): Promise<number> {
   const args = parseArgs(argv, {
     // --submitter is parsed only to say why it is gone.
-    values: ["--priority", "--max-retries", "--max-failed-tasks", "--server", "--submitter"],
+    values: ["--priority", "--max-retries", "--max-failed-tasks", "--retry-delay", "--max-worker-failures", "--server", "--submitter"],
     repeated: ["--job-param", "--environment"],
     booleans: ["--suspended", "--json"],
     aliases: { "-p": "--job-param" },
@@ -40,6 +40,8 @@ export async function runSubmit(argv: readonly string[], io: CliIo, access: Farm
     ...(number("--priority") !== undefined ? { priority: number("--priority") } : {}),
     ...(number("--max-retries") !== undefined ? { maxRetriesPerTask: number("--max-retries") } : {}),
     ...(number("--max-failed-tasks") !== undefined ? { maxFailedTasks: number("--max-failed-tasks") } : {}),
+    ...(number("--retry-delay") !== undefined ? { retryDelaySeconds: number("--retry-delay") } : {}),
+    ...(number("--max-worker-failures") !== undefined ? { maxWorkerFailures: number("--max-worker-failures") } : {}),
     ...(args.booleans.has("--suspended") ? { initialState: "SUSPENDED" as const } : {}),
   };
   const fail = (message: string) => {

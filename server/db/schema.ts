@@ -7,7 +7,7 @@
  * same transaction as every task status change, so dashboards never count 100,000 rows.
  */
 import { sql } from "drizzle-orm";
-import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { Role, TokenScope } from "../../lib/farm/access";
 import type { ActionKind, ActionStatus, DrainMode, SessionState, StatusCounts, TaskStatus, WorkerStatus } from "../../lib/farm/statuses";
 
@@ -194,6 +194,10 @@ export const jobs = sqliteTable(
     maxFailedTasks: integer("max_failed_tasks").notNull(),
     /** Tasks that used up their retries. */
     failedTaskCount: integer("failed_task_count").notNull().default(0),
+    /** A retried task waits this × 2^(failures−1), capped (lib/farm/retry.ts), before it is dispatched again. */
+    retryDelaySeconds: integer("retry_delay_seconds").notNull().default(5),
+    /** Failed attempts on one worker after which it gets no more of this job's tasks (0: never kept away). */
+    maxWorkerFailures: integer("max_worker_failures").notNull().default(3),
     submittedAt: integer("submitted_at").notNull(),
     startedAt: integer("started_at"),
     endedAt: integer("ended_at"),
@@ -254,8 +258,31 @@ export const tasks = sqliteTable(
     statusMessage: text("status_message"),
     startedAt: integer("started_at"),
     endedAt: integer("ended_at"),
+    /** A READY task after a failed attempt is not dispatched before this time (the retry delay). */
+    retryAt: integer("retry_at"),
+    /** The worker its last failed attempt ran on: its retry goes to another worker when one is free. */
+    lastFailedWorkerId: text("last_failed_worker_id"),
   },
   (t) => [uniqueIndex("tasks_step_index").on(t.stepId, t.taskIndex), index("tasks_dispatch").on(t.stepId, t.status, t.taskIndex), index("tasks_job_status").on(t.jobId, t.status)],
+);
+
+/**
+ * The per-worker failure rule (Flamenco's job blocklist): failed attempts of a job's tasks per
+ * worker; at the job's maxWorkerFailures the worker is kept away from the job (blocked_at) until
+ * a wrangler clears it.
+ */
+export const workerJobFailures = sqliteTable(
+  "worker_job_failures",
+  {
+    jobId: text("job_id").notNull().references(() => jobs.id, { onDelete: "cascade" }),
+    workerId: text("worker_id").notNull().references(() => workers.id, { onDelete: "cascade" }),
+    failures: integer("failures").notNull().default(0),
+    lastFailureAt: integer("last_failure_at").notNull(),
+    /** What the last failed attempt said (its status message or fail message). */
+    lastMessage: text("last_message"),
+    blockedAt: integer("blocked_at"),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.workerId] }), index("worker_job_failures_worker").on(t.workerId, t.blockedAt)],
 );
 
 export const sessions = sqliteTable(

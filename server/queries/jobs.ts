@@ -237,6 +237,8 @@ export interface TaskRowView {
   activity: TaskActivity | null;
   /** A FAILED task's last attempt's exit code (null: it had none, e.g. it timed out or never started). */
   exitCode: number | null;
+  /** A READY task waiting out its retry delay is not dispatched before this time (null: not waiting). */
+  retryAt: number | null;
 }
 
 export interface TaskActivity {
@@ -284,8 +286,8 @@ export function listTasks(farm: Farm, raw: z.input<typeof listTasksInput>): { to
   const sqlite = farm.store.sqlite;
   const total = sqlite.prepare<unknown[], { n: number }>(`SELECT COUNT(*) AS n FROM tasks WHERE ${where.join(" AND ")}`).get(...params)?.n ?? 0;
   const rows = sqlite
-    .prepare<unknown[], { id: number; task_index: number; parameters: string; status: TaskStatus; worker_id: string | null; session_id: string | null; failure_count: number; interruption_count: number; progress: number | null; status_message: string | null; started_at: number | null; ended_at: number | null }>(
-      `SELECT id, task_index, parameters, status, worker_id, session_id, failure_count, interruption_count, progress, status_message, started_at, ended_at
+    .prepare<unknown[], { id: number; task_index: number; parameters: string; status: TaskStatus; worker_id: string | null; session_id: string | null; failure_count: number; interruption_count: number; progress: number | null; status_message: string | null; started_at: number | null; ended_at: number | null; retry_at: number | null }>(
+      `SELECT id, task_index, parameters, status, worker_id, session_id, failure_count, interruption_count, progress, status_message, started_at, ended_at, retry_at
        FROM tasks WHERE ${where.join(" AND ")} ORDER BY task_index LIMIT ? OFFSET ?`,
     )
     .all(...params, input.limit, input.offset);
@@ -307,6 +309,8 @@ export function listTasks(farm: Farm, raw: z.input<typeof listTasksInput>): { to
       endedAt: r.ended_at,
       activity: r.status === "ASSIGNED" && r.session_id !== null ? (waiting.get(r.session_id) ?? null) : null,
       exitCode: r.status === "FAILED" ? (lastExitCode(sqlite).get(r.id)?.exit_code ?? null) : null,
+      // The browser counts down to it (and says "Retrying" past it, until a worker takes the task).
+      retryAt: r.status === "READY" ? r.retry_at : null,
     })),
   };
 }

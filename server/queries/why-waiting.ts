@@ -8,6 +8,7 @@ import { z } from "zod";
 import type { DrainMode, StatusCounts, TaskStatus, WorkerStatus } from "../../lib/farm/statuses";
 import type { HostRequirements, WorkerCapabilities } from "../../lib/openjd/capabilities";
 import { explainWait, type WaitFacts, type WaitReason } from "../scheduler/why-waiting";
+import { taskRetryFacts, workerRule } from "./retry-rules";
 import { AppError } from "../services/errors";
 import type { Farm } from "../services/farm";
 
@@ -45,13 +46,24 @@ export function whyWaiting(farm: Farm, input: z.input<typeof whyWaitingInput>): 
   if (!step) throw new AppError("NOT_FOUND", `no step for task ${taskId}`);
 
   const workers = sqlite
-    .prepare<[], { name: string; status: WorkerStatus; drain: DrainMode | null; disabled: number; pool_enabled: number; busy: number; capabilities: string }>(
-      `SELECT w.name, w.status, w.drain, w.disabled, p.enabled AS pool_enabled, w.capabilities,
+    .prepare<[], { id: string; name: string; status: WorkerStatus; drain: DrainMode | null; disabled: number; pool_enabled: number; busy: number; capabilities: string }>(
+      `SELECT w.id, w.name, w.status, w.drain, w.disabled, p.enabled AS pool_enabled, w.capabilities,
               EXISTS (SELECT 1 FROM sessions s WHERE s.worker_id = w.id AND s.state != 'ENDED') AS busy
        FROM workers w JOIN pools p ON p.id = w.pool_id WHERE w.removed_at IS NULL`,
     )
     .all()
-    .map((w) => ({ name: w.name, status: w.status, drain: w.drain, disabled: w.disabled === 1, poolEnabled: w.pool_enabled === 1, busy: w.busy === 1, capabilities: JSON.parse(w.capabilities) as WorkerCapabilities }));
+    .map((w) => ({
+      name: w.name,
+      status: w.status,
+      drain: w.drain,
+      disabled: w.disabled === 1,
+      poolEnabled: w.pool_enabled === 1,
+      busy: w.busy === 1,
+      keptAway: workerRule(farm, task.job_id, w.id).blocked,
+      capabilities: JSON.parse(w.capabilities) as WorkerCapabilities,
+    }));
+  const now = farm.now();
+  const { retryNotBefore } = taskRetryFacts(farm, taskId, now);
 
   // The dispatcher's order (plan.ts compareCandidates): priority, submission, step order.
   const otherJobs = sqlite
@@ -66,7 +78,8 @@ export function whyWaiting(farm: Farm, input: z.input<typeof whyWaitingInput>): 
     sqlite.prepare<[string, number], { n: number }>("SELECT COUNT(*) AS n FROM tasks WHERE step_id = ? AND status = 'READY' AND task_index < ?").get(task.step_id, task.task_index)?.n ?? 0;
 
   const facts: WaitFacts = {
-    task: { index: task.task_index, status: task.status, failureCount: task.failure_count, workerName: task.worker_name },
+    now,
+    task: { index: task.task_index, status: task.status, failureCount: task.failure_count, workerName: task.worker_name, retryNotBefore },
     job: { suspended: job.suspended === 1, canceled: job.canceled === 1 },
     step: { ...step, hostRequirements: parseRequirements(step.host_requirements), incompatibleReason: step.incompatible_reason },
     steps,

@@ -2,6 +2,7 @@
 import { WORKER_STATUSES, type DrainMode, type WorkerStatus } from "../../lib/farm/statuses";
 import type { WorkerCapabilities } from "../../lib/openjd/capabilities";
 import type { Farm } from "../services/farm";
+import { keptAwayByWorker } from "./retry-rules";
 
 export type WorkerCounts = Record<WorkerStatus, number>;
 
@@ -81,6 +82,8 @@ export interface WorkerView {
   taskId: number | null;
   stepName: string | null;
   taskIndex: number | null;
+  /** Jobs whose tasks failed on it too often (the job's maxWorkerFailures): it gets none of their tasks until a wrangler clears it. */
+  keptAwayFrom: Array<{ jobId: string; jobName: string; failures: number; blockedAt: number }>;
 }
 
 interface WorkerRow {
@@ -123,6 +126,7 @@ export function listWorkers(farm: Farm, poolId?: string): WorkerView[] {
      LEFT JOIN steps st ON st.id = t.step_id
      WHERE s.worker_id = ? AND s.state != 'ENDED' ORDER BY s.started_at DESC LIMIT 1`,
   );
+  const keptAway = keptAwayByWorker(farm);
   return rows.map((w) => {
     const session = current.get(w.id);
     return {
@@ -142,6 +146,7 @@ export function listWorkers(farm: Farm, poolId?: string): WorkerView[] {
       taskId: session?.task_id ?? null,
       stepName: session?.step_name ?? null,
       taskIndex: session?.task_index ?? null,
+      keptAwayFrom: (keptAway.get(w.id) ?? []).map((f) => ({ jobId: f.jobId, jobName: f.jobName, failures: f.failures, blockedAt: f.blockedAt ?? f.lastFailureAt })),
     };
   });
 }

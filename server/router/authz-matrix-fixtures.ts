@@ -44,6 +44,7 @@ const SIGNED_IN = row("no       yes    yes    yes         yes      yes");
 const READERS = row("  no       yes    yes    yes         yes      yes");
 const SUBMITTERS = row("no      no     yes    yes         yes      yes");
 const OWNER = row("    no       no     yes    no          yes      yes");
+const WRANGLERS = row("no       no     no     no          yes      yes");
 const ADMINS = row("   no       no     no     no          no       yes");
 
 /** The expected verdict of every procedure for every caller. */
@@ -75,6 +76,7 @@ export const EXPECTED: Record<string, Record<CallerKey, Verdict>> = {
   "jobs.tasks": READERS,
   "jobs.sessions": READERS,
   "jobs.whyWaiting": READERS,
+  "jobs.workerFailures": READERS,
   "jobs.onChange": READERS,
   "jobs.preview": SUBMITTERS,
   "jobs.submit": SUBMITTERS,
@@ -84,6 +86,7 @@ export const EXPECTED: Record<string, Record<CallerKey, Verdict>> = {
   "jobs.requeue": OWNER,
   "jobs.retryFailed": OWNER,
   "jobs.setPriority": OWNER,
+  "jobs.clearWorkerFailures": WRANGLERS,
 
   "logs.session": READERS,
   "logs.lines": READERS,
@@ -261,6 +264,7 @@ export const FIXTURES: Record<string, Fixture> = {
   "jobs.tasks": given((s) => ({ stepId: s.stepId })),
   "jobs.sessions": wholeJob,
   "jobs.whyWaiting": given((s) => ({ taskId: s.farm.store.sqlite.prepare<[string], { id: number }>("SELECT id FROM tasks WHERE step_id = ? ORDER BY task_index DESC").get(s.stepId)!.id })),
+  "jobs.workerFailures": wholeJob,
   "jobs.onChange": wholeJob,
   "jobs.preview": fixed(submission),
   "jobs.submit": fixed(submission),
@@ -270,6 +274,14 @@ export const FIXTURES: Record<string, Fixture> = {
   "jobs.requeue": wholeJob,
   "jobs.retryFailed": wholeJob,
   "jobs.setPriority": given((s) => ({ jobId: s.jobId, priority: 60 })),
+  "jobs.clearWorkerFailures": {
+    input: (s) => ({ jobId: s.jobId, workerId: s.workerId }),
+    // The seed's worker kept away from the artist's job, as after its failures.
+    prepare: (s) =>
+      void s.farm.store.sqlite
+        .prepare("INSERT INTO worker_job_failures (job_id, worker_id, failures, last_failure_at, blocked_at) VALUES (?, ?, 3, ?, ?)")
+        .run(s.jobId, s.workerId, s.t.clock.now, s.t.clock.now),
+  },
 
   "logs.session": given((s) => ({ sessionId: s.sessionId })),
   "logs.lines": given((s) => ({ sessionId: s.sessionId })),

@@ -4,8 +4,10 @@ import { tracked } from "@trpc/server";
 import { z } from "zod";
 import { maxPriorityFor, RULES } from "../../lib/farm/access";
 import { getJob, getJobSummary, listJobs, listJobsInput, listSubmitters, listTasks, listTasksInput, type JobSummary } from "../queries/jobs";
+import { jobWorkerFailures, jobWorkerFailuresInput } from "../queries/retry-rules";
 import { listSessions, listSessionsInput } from "../queries/sessions";
 import { whyWaiting, whyWaitingInput } from "../queries/why-waiting";
+import { clearWorkerFailures } from "../services/clear-worker-failures";
 import { cancelTasks } from "../services/cancel-tasks";
 import { requeueTasks, retryFailedTasks } from "../services/requeue-tasks";
 import { setJobPriority } from "../services/set-priority";
@@ -31,6 +33,8 @@ const submitInput = z.object({
       initialState: z.enum(["READY", "SUSPENDED"]).optional(),
       maxRetriesPerTask: z.number().optional(),
       maxFailedTasks: z.number().optional(),
+      retryDelaySeconds: z.number().optional(),
+      maxWorkerFailures: z.number().optional(),
     })
     .default({}),
 });
@@ -59,6 +63,8 @@ export const jobsRouter = router({
   sessions: authorized(RULES.read).input(listSessionsInput).query(({ ctx, input }) => listSessions(ctx.farm, input)),
   /** Every reason a task is not running (dependencies, suspended, compatibility, queue, free workers), in plain words. */
   whyWaiting: authorized(RULES.read).input(whyWaitingInput).query(({ ctx, input }) => whyWaiting(ctx.farm, input)),
+  /** The per-worker failure rule for the job: where its tasks failed, and which workers are kept away. */
+  workerFailures: authorized(RULES.read).input(jobWorkerFailuresInput).query(({ ctx, input }) => jobWorkerFailures(ctx.farm, input.jobId)),
 
   /** Checks a submission without writing anything: errors, or the job's steps, task counts and which pools can run each step. */
   preview: authorized(RULES.submit).input(submitInput).mutation(({ ctx, input }) => previewJob(ctx.farm, toSubmission(ctx, input))),
@@ -69,6 +75,10 @@ export const jobsRouter = router({
   resume: authorized(RULES.ownJob).input(taskTarget).mutation(({ ctx, input }) => resumeTasks(ctx.farm, input, actorFor(ctx))),
   requeue: authorized(RULES.ownJob).input(taskTarget).mutation(({ ctx, input }) => requeueTasks(ctx.farm, input, actorFor(ctx))),
   retryFailed: authorized(RULES.ownJob).input(taskTarget).mutation(({ ctx, input }) => retryFailedTasks(ctx.farm, input, actorFor(ctx))),
+  /** Lets one worker (or every worker) take the job's tasks again: a wrangler's call, not the job owner's (it is about the farm's machines). */
+  clearWorkerFailures: authorized(RULES.wrangle)
+    .input(z.object({ jobId: z.string().min(1).max(100), workerId: z.string().min(1).max(100).optional() }))
+    .mutation(({ ctx, input }) => clearWorkerFailures(ctx.farm, input, actorFor(ctx))),
   setPriority: authorized(RULES.ownJob)
     .input(z.object({ jobId: z.string().min(1).max(100), priority: z.number() }))
     .mutation(({ ctx, input }) => setJobPriority(ctx.farm, input.jobId, input.priority, actorFor(ctx), maxPriorityFor(signedIn(ctx)))),

@@ -9,9 +9,11 @@ import type Database from "better-sqlite3";
 import type { ActionUpdate } from "../../lib/farm/protocol";
 import { TERMINAL_ACTION_STATUSES, type ActionStatus } from "../../lib/farm/statuses";
 import type { Store } from "../db/connection";
+import { retryDelayMs } from "../../lib/farm/retry";
 import { afterFailure, afterInterruption } from "./plan";
 import type { ActionRow, SessionRow, SessionStore } from "./session-store";
 import type { TaskRow, TaskState } from "./task-state";
+import type { WorkerFailures } from "./worker-failures";
 
 export class UpdateApplier {
   private readonly sqlite: Database.Database;
@@ -21,6 +23,9 @@ export class UpdateApplier {
     store: Store,
     private readonly sessions: SessionStore,
     private readonly tasks: TaskState,
+    private readonly workerFailures: WorkerFailures,
+    /** A retry was delayed until `at` (the farm wakes idle workers then). */
+    private readonly onRetryDelayed: (at: number) => void = () => {},
   ) {
     this.sqlite = store.sqlite;
     this.statements = {
@@ -29,8 +34,8 @@ export class UpdateApplier {
          status_message = COALESCE(?, status_message), fail_message = COALESCE(?, fail_message),
          started_at = COALESCE(started_at, ?), ended_at = COALESCE(ended_at, ?) WHERE id = ?`,
       ),
-      jobLimits: this.sqlite.prepare<[string], { max_retries_per_task: number; max_failed_tasks: number; failed_task_count: number }>(
-        "SELECT max_retries_per_task, max_failed_tasks, failed_task_count FROM jobs WHERE id = ?",
+      jobLimits: this.sqlite.prepare<[string], { max_retries_per_task: number; max_failed_tasks: number; failed_task_count: number; retry_delay_seconds: number; max_worker_failures: number }>(
+        "SELECT max_retries_per_task, max_failed_tasks, failed_task_count, retry_delay_seconds, max_worker_failures FROM jobs WHERE id = ?",
       ),
       countFailed: this.sqlite.prepare<[string]>("UPDATE jobs SET failed_task_count = failed_task_count + 1 WHERE id = ?"),
       cancelWaiting: this.sqlite.prepare<[number, string]>("UPDATE tasks SET status = 'CANCELED', ended_at = ? WHERE job_id = ? AND status IN ('READY', 'PENDING', 'SUSPENDED', 'NOT_COMPATIBLE')"),
@@ -89,7 +94,7 @@ export class UpdateApplier {
       case "FAILED":
       case "TIMEOUT":
         // A failure reported with its start (a short task's RUNNING folded into its end) keeps that start, for its duration.
-        this.fail(task, now, statusMessage ?? update.failMessage ?? undefined, update.startedAt ?? undefined);
+        this.fail(task, now, statusMessage ?? update.failMessage ?? undefined, update.startedAt ?? undefined, true, failureWords(status, update));
         return;
       case "NEVER_ATTEMPTED":
         // Not the task's fault (something before it failed, and was charged for it).
@@ -103,15 +108,24 @@ export class UpdateApplier {
     }
   }
 
-  /** A failed attempt: retry while the budget lasts; a task out of retries counts against the job. */
-  private fail(task: TaskRow, now: number, statusMessage?: string, startedAt?: number): void {
+  /**
+   * A failed attempt: retry while the budget lasts, after the job's retry delay (doubling with each
+   * failure) and preferably elsewhere; a task out of retries counts against the job. `chargeWorker`
+   * false: the failure is counted against the worker once by the caller (a broken environment
+   * fails every task queued behind it, but it is one failure of the worker).
+   */
+  private fail(task: TaskRow, now: number, statusMessage?: string, startedAt?: number, chargeWorker = true, why = statusMessage): void {
     const limits = this.statements.jobLimits.get(task.job_id);
     if (!limits) return;
     const failures = task.failure_count + 1;
     const next = afterFailure(failures, limits.max_retries_per_task);
+    if (chargeWorker && task.worker_id !== null) this.workerFailures.record(task.job_id, task.worker_id, now, why ?? null, limits.max_worker_failures);
+    const delay = retryDelayMs(limits.retry_delay_seconds, failures);
+    const retryAt = next === "READY" && delay > 0 ? now + delay : null;
     // A task out of retries keeps its worker and Session, so a wrangler sees where it failed and opens its log.
-    const released = next === "FAILED" ? (startedAt !== undefined ? { startedAt } : {}) : { workerId: null, sessionId: null };
+    const released = next === "FAILED" ? (startedAt !== undefined ? { startedAt } : {}) : { workerId: null, sessionId: null, retryAt, lastFailedWorkerId: task.worker_id };
     this.tasks.change(task, next, { failureCount: failures, ...released, endedAt: next === "FAILED" ? now : null, statusMessage });
+    if (retryAt !== null) this.onRetryDelayed(retryAt);
     if (next !== "FAILED") return;
     this.statements.countFailed.run(task.job_id);
     if (limits.failed_task_count + 1 > limits.max_failed_tasks) {
@@ -131,10 +145,21 @@ export class UpdateApplier {
    * attempt (otherwise a broken environment would bounce the same task between workers forever).
    */
   private chargeQueuedTasks(session: SessionRow, now: number): void {
+    const message = "an environment of its Session failed to enter";
+    const limits = this.statements.jobLimits.get(session.job_id);
+    if (limits) this.workerFailures.record(session.job_id, session.worker_id, now, message, limits.max_worker_failures);
     for (const queued of this.sessions.openActions(session.id)) {
       if (queued.kind !== "TASK_RUN" || queued.task_id === null) continue;
       const task = this.tasks.heldBy(queued.task_id, session.id);
-      if (task) this.fail(task, now, "an environment of its Session failed to enter");
+      if (task) this.fail(task, now, message, undefined, false);
     }
   }
+}
+
+/** What a failed attempt is remembered by on its worker's failure row: its message, else its exit code or timeout. */
+function failureWords(status: "FAILED" | "TIMEOUT", update: ActionUpdate): string | undefined {
+  const message = update.statusMessage ?? update.failMessage;
+  if (message) return message;
+  if (status === "TIMEOUT") return "timed out";
+  return update.exitCode !== null && update.exitCode !== undefined ? `exit code ${update.exitCode}` : undefined;
 }

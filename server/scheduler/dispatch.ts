@@ -2,15 +2,22 @@
  * Giving a worker its next piece of work (inside the sync transaction): gather the candidate
  * steps, let the pure core decide (plan.ts), then issue the actions — environment exits and
  * enters for the stack difference, and the task — and bind the task to the Session.
+ *
+ * Retries that help: jobs the worker is kept away from (worker-failures.ts) are no candidates for
+ * it; a READY task waiting out its retry delay (tasks.retry_at) is not taken before its time; and
+ * the retry of a task that failed on this worker goes to another compatible idle worker when there
+ * is one (a preference: with nobody else free, the same worker takes it).
  */
 import { randomBytes } from "node:crypto";
 import type Database from "better-sqlite3";
 import type { SessionAssignment } from "../../lib/farm/protocol";
 import type { HostRequirements, WorkerCapabilities } from "../../lib/openjd/capabilities";
 import type { Store } from "../db/connection";
+import { matchHostRequirements } from "../../lib/openjd/capabilities";
 import { decide, stackPlan, taskBuffer, type CandidateStep, type HeldSession } from "./plan";
 import { plannedStack, type NewAction, type SessionRow, type SessionStore } from "./session-store";
 import type { TaskRow, TaskState } from "./task-state";
+import type { WorkerFailures } from "./worker-failures";
 
 /** How many jobs (best first) are considered per decision. */
 const CANDIDATE_JOBS = 50;
@@ -43,6 +50,7 @@ export class Dispatcher {
     store: Store,
     private readonly sessions: SessionStore,
     private readonly tasks: TaskState,
+    private readonly failures: WorkerFailures,
   ) {
     const s: Database.Database = store.sqlite;
     this.statements = {
@@ -54,8 +62,17 @@ export class Dispatcher {
          JOIN steps st ON st.job_id = j.id
          WHERE json_extract(st.counts, '$.READY') > 0`,
       ),
-      nextTasks: s.prepare<[string, number], TaskRow>(
-        "SELECT id, job_id, step_id, task_index, parameters, status, failure_count, interruption_count, session_id, worker_id FROM tasks WHERE step_id = ? AND status = 'READY' ORDER BY task_index LIMIT ?",
+      nextTasks: s.prepare<[string, number, number], TaskRow>(
+        `SELECT id, job_id, step_id, task_index, parameters, status, failure_count, interruption_count, session_id, worker_id, retry_at, last_failed_worker_id
+         FROM tasks WHERE step_id = ? AND status = 'READY' AND (retry_at IS NULL OR retry_at <= ?) ORDER BY task_index LIMIT ?`,
+      ),
+      // Idle workers that could take a retry instead of the worker it failed on (workers_status index).
+      // IDLE is a status a silent worker loses (sweep-workers.ts): no heartbeat check needed.
+      idleOthers: s.prepare<[string, string], { capabilities: string }>(
+        `SELECT w.capabilities FROM workers w JOIN pools p ON p.id = w.pool_id
+         WHERE w.status = 'IDLE' AND w.id != ? AND w.drain IS NULL AND w.disabled = 0 AND w.removed_at IS NULL AND p.enabled = 1
+           AND NOT EXISTS (SELECT 1 FROM worker_job_failures f WHERE f.job_id = ? AND f.worker_id = w.id AND f.blocked_at IS NOT NULL)
+         LIMIT 200`,
       ),
       jobOrder: s.prepare<[string], { priority: number; seq: number }>("SELECT priority, seq FROM jobs WHERE id = ?"),
     };
@@ -76,22 +93,44 @@ export class Dispatcher {
 
   private decideOne(worker: WorkerContext, held: SessionRow | null, now: number): SessionAssignment | null {
     this.tasks.flushCounts(); // the candidates are read from the step counts
-    const candidates = this.statements.candidates.all(CANDIDATE_JOBS).map(toCandidate);
+    const blocked = this.failures.blockedJobs(worker.id);
+    let candidates = this.statements.candidates.all(CANDIDATE_JOBS).map(toCandidate);
+    if (blocked.size > 0) candidates = candidates.filter((c) => !blocked.has(c.jobId));
     const heldView = held ? this.heldView(held) : null;
-    const decision = decide({ capabilities: worker.capabilities, acceptsWork: worker.acceptsWork }, heldView, candidates);
-    switch (decision.kind) {
-      case "idle":
-        return null;
-      case "end":
-        return held && heldView ? this.end(held, heldView.stack, now) : null;
-      case "continue":
-        return held && heldView ? this.runTask(held.id, held.job_id, heldView.stack, decision.step, worker.id, now) : null;
-      case "start": {
-        const sessionId = `session-${randomBytes(6).toString("hex")}`;
-        this.sessions.start(sessionId, decision.step.jobId, worker.id, worker.leaseEpoch, reserve(decision.step.hostRequirements, worker.capabilities), now, decision.probe);
-        return this.runTask(sessionId, decision.step.jobId, [], decision.step, worker.id, now);
+    // A step counted READY may have nothing this worker takes now (retries waiting, or left to
+    // another worker): it drops out and the decision is made again without it.
+    for (;;) {
+      const decision = decide({ capabilities: worker.capabilities, acceptsWork: worker.acceptsWork }, heldView, candidates);
+      switch (decision.kind) {
+        case "idle":
+          return null;
+        case "end":
+          return held && heldView ? this.end(held, heldView.stack, now) : null;
+        case "continue":
+        case "start": {
+          const tasks = this.takeTasks(decision.step, worker, now);
+          if (tasks.length === 0) {
+            candidates = candidates.filter((c) => c.stepId !== decision.step.stepId);
+            continue;
+          }
+          if (decision.kind === "continue") return held && heldView ? this.runTask(held.id, heldView.stack, decision.step, tasks, worker.id, now) : null;
+          const sessionId = `session-${randomBytes(6).toString("hex")}`;
+          this.sessions.start(sessionId, decision.step.jobId, worker.id, worker.leaseEpoch, reserve(decision.step.hostRequirements, worker.capabilities), now, decision.probe);
+          return this.runTask(sessionId, [], decision.step, tasks, worker.id, now);
+        }
       }
     }
+  }
+
+  /** The step's next tasks for this worker: due ones, leaving a retry that failed here to an idle other worker. */
+  private takeTasks(step: CandidateStep, worker: WorkerContext, now: number): TaskRow[] {
+    const tasks = this.statements.nextTasks.all(step.stepId, now, taskBuffer(step.averageRuntimeMs ?? null));
+    if (!tasks.some((t) => t.last_failed_worker_id === worker.id) || !this.anotherWorkerFree(step, worker.id)) return tasks;
+    return tasks.filter((t) => t.last_failed_worker_id !== worker.id);
+  }
+
+  private anotherWorkerFree(step: CandidateStep, workerId: string): boolean {
+    return this.statements.idleOthers.all(workerId, step.jobId).some((w) => matchHostRequirements(step.hostRequirements, JSON.parse(w.capabilities) as WorkerCapabilities).ok);
   }
 
   private heldView(held: SessionRow): HeldSession {
@@ -100,9 +139,8 @@ export class Dispatcher {
   }
 
   /** The stack changes, then the next task of the step — or several when its tasks are short (taskBuffer). */
-  private runTask(sessionId: string, jobId: string, current: readonly string[], step: CandidateStep, workerId: string, now: number): SessionAssignment | null {
-    const tasks = this.statements.nextTasks.all(step.stepId, taskBuffer(step.averageRuntimeMs ?? null));
-    if (tasks.length === 0) return null;
+  private runTask(sessionId: string, current: readonly string[], step: CandidateStep, tasks: readonly TaskRow[], workerId: string, now: number): SessionAssignment {
+    const jobId = step.jobId;
     const stepName = this.sessions.stepName(step.stepId) ?? "";
     const plan = stackPlan(current, step.stack);
     const actions: NewAction[] = [

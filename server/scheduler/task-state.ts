@@ -20,6 +20,9 @@ export interface TaskRow {
   interruption_count: number;
   session_id: string | null;
   worker_id: string | null;
+  /** Read by the dispatcher only (its nextTasks). */
+  retry_at?: number | null;
+  last_failed_worker_id?: string | null;
 }
 
 export interface TaskPatch {
@@ -31,6 +34,8 @@ export interface TaskPatch {
   interruptionCount?: number;
   progress?: number | null;
   statusMessage?: string | null;
+  retryAt?: number | null;
+  lastFailedWorkerId?: string | null;
 }
 
 const PATCH_COLUMNS: Record<keyof TaskPatch, string> = {
@@ -42,6 +47,8 @@ const PATCH_COLUMNS: Record<keyof TaskPatch, string> = {
   interruptionCount: "interruption_count",
   progress: "progress",
   statusMessage: "status_message",
+  retryAt: "retry_at",
+  lastFailedWorkerId: "last_failed_worker_id",
 };
 
 export class TaskState {

@@ -9,7 +9,7 @@ import type { TaskStatus, WorkerStatus, DrainMode } from "../../lib/farm/statuse
 import { matchHostRequirements, type HostRequirements, type WorkerCapabilities } from "../../lib/openjd/capabilities";
 import { incompatibility } from "./plan";
 
-export const WAIT_REASON_KINDS = ["finished", "running", "assigned", "jobCanceled", "suspended", "dependencies", "notCompatible", "noWorkers", "queue", "noFreeWorker", "startsSoon"] as const;
+export const WAIT_REASON_KINDS = ["finished", "running", "assigned", "jobCanceled", "suspended", "dependencies", "notCompatible", "noWorkers", "queue", "noFreeWorker", "startsSoon", "retryDelay", "keptAway"] as const;
 export type WaitReasonKind = (typeof WAIT_REASON_KINDS)[number];
 
 export interface WaitReason {
@@ -26,6 +26,8 @@ export interface WaitWorker {
   poolEnabled: boolean;
   /** Holds a Session that has not ended. */
   busy: boolean;
+  /** The job's per-worker failure rule keeps it away from this job. */
+  keptAway: boolean;
   capabilities: WorkerCapabilities;
 }
 
@@ -36,7 +38,9 @@ export interface QueuedStep {
 }
 
 export interface WaitFacts {
-  task: { index: number; status: TaskStatus; failureCount: number; workerName: string | null };
+  now: number;
+  /** retryNotBefore: a READY task waiting out its retry delay is not dispatched before then. */
+  task: { index: number; status: TaskStatus; failureCount: number; workerName: string | null; retryNotBefore: number | null };
   job: { suspended: boolean; canceled: boolean };
   step: BlockerStep & { hostRequirements: HostRequirements | null; incompatibleReason: string | null };
   steps: readonly BlockerStep[];
@@ -123,25 +127,36 @@ const freeWorker: Check = (facts) => {
   if (facts.task.status !== "READY") return [];
   const compatible = compatibleWorkers(facts);
   if (compatible.length === 0) return []; // compatibility's reason says why
-  const tally = { busy: 0, offline: 0, draining: 0, disabled: 0, free: 0 };
+  const tally = { busy: 0, offline: 0, draining: 0, disabled: 0, "kept away by the failure rule": 0, free: 0 };
   for (const w of compatible) {
     if (w.disabled || !w.poolEnabled) tally.disabled++;
+    else if (w.keptAway) tally["kept away by the failure rule"]++;
     else if (OFFLINE.has(w.status)) tally.offline++;
     else if (w.drain !== null || w.status === "STOPPING") tally.draining++;
     else if (w.busy) tally.busy++;
     else tally.free++;
   }
   if (tally.free > 0) return [{ kind: "startsSoon", text: `${plural(tally.free, "compatible worker is", "compatible workers are")} free: the next one to sync takes it (within seconds).` }];
-  const parts = (["busy", "offline", "draining", "disabled"] as const).filter((k) => tally[k] > 0).map((k) => `${tally[k].toLocaleString("en")} ${k === "disabled" ? "disabled (or in a disabled pool)" : k}`);
+  const parts = (["busy", "offline", "draining", "disabled", "kept away by the failure rule"] as const).filter((k) => tally[k] > 0).map((k) => `${tally[k].toLocaleString("en")} ${k === "disabled" ? "disabled (or in a disabled pool)" : k}`);
   return [{ kind: "noFreeWorker", text: `No free worker: of ${plural(compatible.length, "compatible worker")}, ${parts.join(", ")}.` }];
 };
 
-/**
- * The checks, in the order their reasons are shown.
- * ── Issue 11 point 4 (retry delay "retry at …", per-worker failure rule): add their checks here,
- *    with their kinds in WAIT_REASON_KINDS and their facts in WaitFacts. ──
- */
-const CHECKS: readonly Check[] = [finished, underWay, canceledJob, suspended, dependencies, compatibility, queue, freeWorker];
+const retryDelay: Check = ({ task, now }) => {
+  if (task.status !== "READY" || task.retryNotBefore === null || task.retryNotBefore <= now) return [];
+  const seconds = Math.ceil((task.retryNotBefore - now) / 1000);
+  return [{ kind: "retryDelay", text: `It waits out its retry delay after ${plural(task.failureCount, "failed attempt")}: it may start again in ${plural(seconds, "second")}.` }];
+};
+
+const keptAway: Check = (facts) => {
+  if (!WAITING_FOR_WORK.has(facts.task.status)) return [];
+  const away = eligible(compatibleWorkers(facts)).filter((w) => w.keptAway);
+  if (away.length === 0) return [];
+  const names = away.slice(0, 5).map((w) => w.name).join(", ") + (away.length > 5 ? ` and ${away.length - 5} more` : "");
+  return [{ kind: "keptAway", text: `The job's failure rule keeps ${plural(away.length, "compatible worker")} away (${names}): its tasks failed there too often. A wrangler can clear it on this page.` }];
+};
+
+/** The checks, in the order their reasons are shown. */
+const CHECKS: readonly Check[] = [finished, underWay, canceledJob, suspended, dependencies, compatibility, retryDelay, keptAway, queue, freeWorker];
 
 export function explainWait(facts: WaitFacts): WaitReason[] {
   return CHECKS.flatMap((check) => check(facts));

@@ -7,7 +7,9 @@ import { UpdateApplier } from "../scheduler/apply-updates";
 import { Dispatcher } from "../scheduler/dispatch";
 import { SessionStore } from "../scheduler/session-store";
 import { TaskState } from "../scheduler/task-state";
+import { WorkerFailures } from "../scheduler/worker-failures";
 import type { Store } from "../db/connection";
+import { RetryAlarm } from "./retry-alarm";
 
 export interface FarmSettings {
   /** How often workers sync when nothing happens. */
@@ -91,14 +93,18 @@ export function createFarm(store: Store, options: { settings?: Partial<FarmSetti
   const sessions = new SessionStore(store);
   const events = new EventEmitter();
   events.setMaxListeners(0);
+  const now = options.now ?? Date.now;
+  const failures = new WorkerFailures(store);
+  // A delayed retry coming due is dispatchable work: it wakes idle workers as a release does.
+  const retries = new RetryAlarm(now, () => events.emit("workers"));
   return {
     store,
     tasks,
     sessions,
-    updates: new UpdateApplier(store, sessions, tasks),
-    dispatcher: new Dispatcher(store, sessions, tasks),
+    updates: new UpdateApplier(store, sessions, tasks, failures, (at) => retries.at(at)),
+    dispatcher: new Dispatcher(store, sessions, tasks, failures),
     settings: { ...DEFAULT_SETTINGS, ...options.settings },
-    now: options.now ?? Date.now,
+    now,
     events,
   };
 }

@@ -154,4 +154,11 @@ describe("readJobBundle", () => {
     const bad = await readJobBundle(folder({ "template.yaml": TEMPLATE, "parameter_values.yaml": "deadline:priority: high\n" }));
     expect(bad).toMatchObject({ ok: false, error: { path: "deadline:priority", line: 1, message: "deadline:priority must be a whole number" } });
   });
+
+  it("reads Loom's own retry settings, and refuses a loom: name that is not one", async () => {
+    const good = await readJobBundle(folder({ "template.yaml": TEMPLATE, "parameter_values.yaml": "Shot: a\nloom:retryDelaySeconds: 30\nloom:maxWorkerFailures: 0\n" }));
+    expect(good).toMatchObject({ ok: true, bundle: { settings: { retryDelaySeconds: 30, maxWorkerFailures: 0 }, parameterValues: { Shot: expect.anything() } } });
+    const typo = await readJobBundle(folder({ "template.yaml": TEMPLATE, "parameter_values.yaml": "Shot: a\nloom:retryDelay: 30\n" }));
+    expect(typo).toMatchObject({ ok: false, error: { path: "loom:retryDelay", line: 2, message: expect.stringContaining("not a Loom setting") } });
+  });
 });

@@ -24,7 +24,10 @@ export interface JobBundle {
   parameterValues: Record<string, ParameterInput>;
   /** The bundle folder (relative PATH defaults join it); null for a zip, which has no folder on disk. */
   templateDir: string | null;
-  /** From `deadline:priority`, `deadline:targetTaskRunStatus`, `deadline:maxFailedTasksCount`, `deadline:maxRetriesPerTask`. */
+  /**
+   * From `deadline:priority`, `deadline:targetTaskRunStatus`, `deadline:maxFailedTasksCount`,
+   * `deadline:maxRetriesPerTask`, and Loom's own `loom:retryDelaySeconds`, `loom:maxWorkerFailures`.
+   */
   settings: SubmitSettings;
   /** Other `deadline:*` values (queue settings with no meaning here), left out of parameterValues. */
   ignored: string[];
@@ -168,6 +171,9 @@ const DEADLINE_SETTINGS: Record<string, keyof SubmitSettings> = {
   "deadline:targetTaskRunStatus": "initialState",
   "deadline:maxFailedTasksCount": "maxFailedTasks",
   "deadline:maxRetriesPerTask": "maxRetriesPerTask",
+  // Deadline has no such settings; a bundle written for Loom names them in its own namespace.
+  "loom:retryDelaySeconds": "retryDelaySeconds",
+  "loom:maxWorkerFailures": "maxWorkerFailures",
 };
 
 function splitDeadlineValues(pairs: ReadonlyArray<{ name: string; value: SourceNode; at: PathSegment[] }>, fail: (at: PathSegment[], message: string) => never): Values {
@@ -176,8 +182,13 @@ function splitDeadlineValues(pairs: ReadonlyArray<{ name: string; value: SourceN
   const settings: Record<string, unknown> = {};
   const ignored: string[] = [];
   for (const { name, value, at } of pairs) {
-    if (!name.startsWith("deadline:")) values.push([name, value]);
-    else if (!Object.hasOwn(DEADLINE_SETTINGS, name)) ignored.push(name);
+    const loom = name.startsWith("loom:");
+    if (!name.startsWith("deadline:") && !loom) values.push([name, value]);
+    else if (!Object.hasOwn(DEADLINE_SETTINGS, name)) {
+      // Deadline's queue settings mean nothing here; a `loom:` name that is not ours is a typo.
+      if (loom) fail(at, `${name} is not a Loom setting (${Object.keys(DEADLINE_SETTINGS).filter((n) => n.startsWith("loom:")).join(", ")})`);
+      ignored.push(name);
+    }
     else if (DEADLINE_SETTINGS[name] === "initialState") {
       if (value.kind !== "string") fail(at, `${name} must be READY or SUSPENDED`);
       settings.initialState = value.kind === "string" ? value.value : "";

@@ -78,6 +78,8 @@ function insertJobAndSteps(store: Store, jobId: string, input: SubmitJobInput, p
       taskCount: starts ? plan.taskCount : 0,
       maxRetriesPerTask: settings.maxRetriesPerTask,
       maxFailedTasks: settings.maxFailedTasks,
+      retryDelaySeconds: settings.retryDelaySeconds,
+      maxWorkerFailures: settings.maxWorkerFailures,
       submittedAt: input.now,
     })
     .run();

@@ -11,7 +11,8 @@ import type { Farm } from "./farm";
 import { withJobLock } from "./job-lock";
 import { describeTarget, moveTasks, resolveTarget, type TaskTarget } from "./task-target";
 
-const RESET = ", worker_id = NULL, session_id = NULL, failure_count = 0, interruption_count = 0, progress = NULL, status_message = NULL, started_at = NULL, ended_at = NULL";
+// A wrangler's requeue runs at once, anywhere: the retry delay and the failed-here preference go with the budgets.
+const RESET = ", worker_id = NULL, session_id = NULL, failure_count = 0, interruption_count = 0, progress = NULL, status_message = NULL, started_at = NULL, ended_at = NULL, retry_at = NULL, last_failed_worker_id = NULL";
 
 function requeue(farm: Farm, target: TaskTarget, from: readonly TaskStatus[], actor: Actor, action: AuditAction): Promise<{ changed: number }> {
   return withJobLock(farm, target.jobId, async () => {

@@ -243,6 +243,9 @@ steps:
     [{ priority: 2.5 }, "settings.priority"],
     [{ maxRetriesPerTask: -1 }, "settings.maxRetriesPerTask"],
     [{ maxFailedTasks: 0.5 }, "settings.maxFailedTasks"],
+    [{ retryDelaySeconds: 3601 }, "settings.retryDelaySeconds"],
+    [{ retryDelaySeconds: -1 }, "settings.retryDelaySeconds"],
+    [{ maxWorkerFailures: 1.5 }, "settings.maxWorkerFailures"],
     [{ initialState: "RUNNING" as never }, "settings.initialState"],
     [{ submitter: "" }, "settings.submitter"],
   ])("refuses settings %j", (settings, path) => {

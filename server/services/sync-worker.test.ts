@@ -172,7 +172,7 @@ describe("failures", () => {
 
   it("retries a failed task up to maxRetriesPerTask, then FAILED; the job fails after maxFailedTasks", () => {
     const t = testFarm();
-    const jobId = submit(t, failing, { settings: { maxRetriesPerTask: 1, maxFailedTasks: 0 } });
+    const jobId = submit(t, failing, { settings: { maxRetriesPerTask: 1, maxFailedTasks: 0, retryDelaySeconds: 0 } });
     const worker = new SimulatedWorker(t, LINUX_WORKER("w"), (a) => (a.kind === "TASK_RUN" && a.parameters?.F?.value === "2" ? { status: "FAILED", exitCode: 3 } : { status: "SUCCEEDED", exitCode: 0 }));
     worker.runUntilIdle();
     const attempts = worker.log.filter((l) => l === "TASK_RUN S 2");
