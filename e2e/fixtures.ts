@@ -25,7 +25,7 @@ export interface AllowedConsoleError {
   url: string;
 }
 
-const STATUS_TEXT = { 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 409: "Conflict", 429: "Too Many Requests" } as const;
+const STATUS_TEXT = { 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 409: "Conflict", 429: "Too Many Requests" } as const;
 
 /** Chromium's console error for a response of `status` from `url`, for `allowConsoleError`. */
 export function failedLoad(status: keyof typeof STATUS_TEXT, url: string): AllowedConsoleError {
