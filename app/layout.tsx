@@ -18,7 +18,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   return (
     <html lang="en">
       <body>
-        <Providers>
+        <Providers renderedAt={Date.now()}>
           <MeProvider me={principal ? meOf(principal) : null}>
             <Nav />
             {children}

@@ -5,8 +5,9 @@
  * caller of this request (app/session.ts), so prefetches obey the same rules as the browser's calls.
  */
 import "server-only";
-import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
+import { dehydrate, HydrationBoundary, type FetchQueryOptions, type QueryKey } from "@tanstack/react-query";
 import { createTRPCOptionsProxy, type TRPCQueryOptions } from "@trpc/tanstack-react-query";
+import { notFound } from "next/navigation";
 import { cache, type ReactNode } from "react";
 import { makeQueryClient } from "@/components/query-client";
 import { appRouter } from "@/server/router";
@@ -25,6 +26,21 @@ export const trpc = createTRPCOptionsProxy({
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function prefetch<T extends ReturnType<TRPCQueryOptions<any>>>(options: T): void {
   void getQueryClient().prefetchQuery(options);
+}
+
+/**
+ * A query the page cannot be drawn without, read before anything streams: a missing record (or
+ * one the caller may not see, which the router answers the same way) is the segment's
+ * not-found page with HTTP 404 (issue 11: a wrong link answered 200 and a spinner). The result
+ * stays in the request's QueryClient, so the client leaves start with it.
+ */
+export async function fetchOrNotFound<TQueryFnData, TError, TData, TQueryKey extends QueryKey>(options: FetchQueryOptions<TQueryFnData, TError, TData, TQueryKey>): Promise<TData> {
+  try {
+    return await getQueryClient().fetchQuery(options);
+  } catch (error) {
+    if ((error as { code?: string }).code === "NOT_FOUND") notFound();
+    throw error;
+  }
 }
 
 export function HydrateClient({ children }: { children: ReactNode }) {

@@ -6,6 +6,7 @@ import { useState, type ReactNode } from "react";
 import type { AppRouter } from "@/server/router";
 import { makeQueryClient } from "./query-client";
 import { TRPCProvider } from "./trpc";
+import { RenderTimeProvider } from "./ui/render-time";
 
 let browserQueryClient: QueryClient | undefined;
 
@@ -15,8 +16,11 @@ function queryClient(): QueryClient {
   return (browserQueryClient ??= makeQueryClient());
 }
 
-/** Same-origin only: subscriptions over SSE (EventSource), everything else batched over HTTP. */
-export function Providers({ children }: { children: ReactNode }) {
+/**
+ * Same-origin only: subscriptions over SSE (EventSource), everything else batched over HTTP.
+ * `renderedAt`: when the server rendered the page (the clock the browser hydrates with).
+ */
+export function Providers({ renderedAt, children }: { renderedAt: number; children: ReactNode }) {
   const client = queryClient();
   const [trpcClient] = useState(() =>
     createTRPCClient<AppRouter>({
@@ -32,7 +36,7 @@ export function Providers({ children }: { children: ReactNode }) {
   return (
     <QueryClientProvider client={client}>
       <TRPCProvider trpcClient={trpcClient} queryClient={client}>
-        {children}
+        <RenderTimeProvider at={renderedAt}>{children}</RenderTimeProvider>
       </TRPCProvider>
     </QueryClientProvider>
   );

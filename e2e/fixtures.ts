@@ -2,16 +2,71 @@
  * The `test` every end-to-end file uses. Each test fails when:
  * - a request leaves the app's own origin (no CDN, no remote font, no telemetry);
  * - the browser reports a Content Security Policy violation (the portal's pages carry a strict
- *   CSP, server/api/security-headers.ts: Monaco, React Flow and Next.js must all work under it).
+ *   CSP, server/api/security-headers.ts: Monaco, React Flow and Next.js must all work under it);
+ * - any page logs a console error or throws an uncaught error (issue 11: React's #418, a
+ *   server/browser render mismatch, was logged on every live Session page and no test saw it).
+ *   A test that expects one exact error (a 404 page's own resource load) says so with
+ *   `allowConsoleError`, for that text on that address only.
  * It keeps a full-page screenshot of where each test ended as an artifact (test-results/), and
  * offers `personaPage(name)`: a page signed in as another persona, for tests with two people.
  */
-import { test as base, expect, type BrowserContext, type Page } from "@playwright/test";
+import { test as base, expect, type BrowserContext, type ConsoleMessage, type Page } from "@playwright/test";
 import { statePath, type PersonaName } from "./personas";
 
 const CSP_MESSAGE = /Content[- ]Security[- ]Policy/i;
 
-export const test = base.extend<{ requests: string[]; cspViolations: string[]; finalScreenshot: void; personaPage: (name: PersonaName) => Promise<Page> }>({
+/**
+ * One console error a test expects: its exact text, about exactly `url` (for "Failed to load
+ * resource", the address that answered the error: a 404 page's own address, or the API call a
+ * test makes to prove a refusal).
+ */
+export interface AllowedConsoleError {
+  text: string;
+  url: string;
+}
+
+const STATUS_TEXT = { 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 409: "Conflict", 429: "Too Many Requests" } as const;
+
+/** Chromium's console error for a response of `status` from `url`, for `allowConsoleError`. */
+export function failedLoad(status: keyof typeof STATUS_TEXT, url: string): AllowedConsoleError {
+  return { text: `Failed to load resource: the server responded with a status of ${status} (${STATUS_TEXT[status]})`, url };
+}
+
+interface Watch {
+  csp: string[];
+  errors: string[];
+  allowed: AllowedConsoleError[];
+}
+
+/** Where a message came from: the page, and the resource it is about when that is another address. */
+function origins(message: ConsoleMessage): string {
+  const page = message.page()?.url() ?? "?";
+  const about = message.location().url;
+  return about && about !== page ? `${page} (${about})` : page;
+}
+
+/** Records what a browser context's pages report: CSP violations apart, and every other console error or uncaught error. */
+function watch(context: BrowserContext, label: string, into: Watch): void {
+  context.on("console", (message) => {
+    const text = message.text();
+    if (CSP_MESSAGE.test(text)) into.csp.push(`${label}${origins(message)}: ${text}`);
+    else if (message.type() === "error" && !into.allowed.some((a) => a.text === text && a.url === message.location().url)) into.errors.push(`${label}${origins(message)}: ${text}`);
+  });
+  context.on("weberror", (error) => into.errors.push(`${label}${error.page()?.url() ?? "?"}: uncaught ${error.error().stack ?? error.error().message}`));
+}
+
+function check(seen: Watch): void {
+  expect(seen.csp, "Content Security Policy violations reported by the browser").toEqual([]);
+  expect(seen.errors, "console errors and uncaught errors in the browser").toEqual([]);
+}
+
+export const test = base.extend<{
+  requests: string[];
+  browserReports: Watch;
+  allowConsoleError: (allowed: AllowedConsoleError) => void;
+  finalScreenshot: void;
+  personaPage: (name: PersonaName) => Promise<Page>;
+}>({
   requests: [
     async ({ context, baseURL }, use, testInfo) => {
       const seen: string[] = [];
@@ -24,17 +79,18 @@ export const test = base.extend<{ requests: string[]; cspViolations: string[]; f
     },
     { auto: true },
   ],
-  cspViolations: [
+  browserReports: [
     async ({ context }, use) => {
-      const violations: string[] = [];
-      context.on("console", (message) => {
-        if (CSP_MESSAGE.test(message.text())) violations.push(`${message.page()?.url() ?? "?"}: ${message.text()}`);
-      });
-      await use(violations);
-      expect(violations, "Content Security Policy violations reported by the browser").toEqual([]);
+      const seen: Watch = { csp: [], errors: [], allowed: [] };
+      watch(context, "", seen);
+      await use(seen);
+      check(seen);
     },
     { auto: true },
   ],
+  allowConsoleError: async ({ browserReports }, use) => {
+    await use((allowed) => browserReports.allowed.push(allowed));
+  },
   // A fixture, not an afterEach hook: a hook registered in this shared module would apply to
   // the first spec file that imports it only.
   finalScreenshot: [
@@ -44,19 +100,17 @@ export const test = base.extend<{ requests: string[]; cspViolations: string[]; f
     },
     { auto: true },
   ],
-  personaPage: async ({ browser, baseURL, viewport }, use) => {
+  personaPage: async ({ browser, baseURL, viewport, browserReports }, use) => {
     const contexts: BrowserContext[] = [];
-    const violations: string[] = [];
+    const seen: Watch = { csp: [], errors: [], allowed: browserReports.allowed };
     await use(async (name) => {
       const context = await browser.newContext({ baseURL, viewport, storageState: statePath(name) });
       contexts.push(context);
-      context.on("console", (message) => {
-        if (CSP_MESSAGE.test(message.text())) violations.push(`${name}: ${message.text()}`);
-      });
+      watch(context, `${name}: `, seen);
       return context.newPage();
     });
     for (const context of contexts) await context.close();
-    expect(violations, "Content Security Policy violations reported by the browser").toEqual([]);
+    check(seen);
   },
 });
 

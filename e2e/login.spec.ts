@@ -4,14 +4,16 @@
  * navigation shows who is signed in and their role; signing out ends the session on the server
  * (the old cookie no longer opens anything).
  */
-import { expect, test } from "./fixtures";
-import { PERSONAS } from "./personas";
+import { expect, failedLoad, test } from "./fixtures";
+import { BASE_URL, PERSONAS } from "./personas";
 
 test.use({ storageState: { cookies: [], origins: [] } });
 
 const vic = PERSONAS.vic;
 
-test("sign in, come back to the page asked for, see who you are, and sign out", async ({ page, context }) => {
+test("sign in, come back to the page asked for, see who you are, and sign out", async ({ page, context, allowConsoleError }) => {
+  // The wrong password below is refused with 401, which Chromium logs.
+  allowConsoleError(failedLoad(401, `${BASE_URL}/api/trpc/auth.signIn?batch=1`));
   await page.goto("/workers?pool=nope");
   await expect(page).toHaveURL(/\/login\?next=%2Fworkers%3Fpool%3Dnope$/);
   await expect(page.getByRole("heading", { name: "Sign in to Loom", level: 1 })).toBeVisible();
@@ -54,7 +56,12 @@ test("sign in, come back to the page asked for, see who you are, and sign out", 
   await expect(page).toHaveURL(/\/login\?next=%2Fjobs$/);
 });
 
-test("the sign-in page says when failed sign-ins hit the limit, and never where a next address points off the portal", async ({ page }) => {
+test("the sign-in page says when failed sign-ins hit the limit, and never where a next address points off the portal", async ({ page, allowConsoleError }) => {
+  // Every refused sign-in below is logged by Chromium: 401s, then the limit's 429.
+  for (const url of [`${BASE_URL}/api/trpc/auth.signIn`, `${BASE_URL}/api/trpc/auth.signIn?batch=1`]) {
+    allowConsoleError(failedLoad(401, url));
+    allowConsoleError(failedLoad(429, url));
+  }
   const name = "nobody-e2e";
   // Ten failures for one account (the farm's limit per account), sent as the sign-in form sends them.
   await page.goto("/login?next=https://evil.example/");

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { requireSignIn } from "@/app/session";
-import { HydrateClient, prefetch, trpc } from "@/app/trpc-server";
+import { fetchOrNotFound, HydrateClient, trpc } from "@/app/trpc-server";
 import { pathWithQuery } from "@/components/auth/next-path";
 import { TemplateEditor } from "@/components/editor/template-editor";
 
@@ -13,7 +13,8 @@ export default async function EditorPage({ searchParams }: { searchParams: Promi
   await requireSignIn(pathWithQuery("/editor", search));
   const param = search.template;
   const templateId = typeof param === "string" && param !== "" ? param : null;
-  if (templateId) prefetch(trpc.templates.get.queryOptions({ id: templateId }));
+  // A wrong library link is a 404 page at once (not-found.tsx), not an editor that never loads.
+  if (templateId) await fetchOrNotFound(trpc.templates.get.queryOptions({ id: templateId }));
   return (
     <main className="wide">
       <h1>Template editor</h1>

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { allows, requireSignIn } from "@/app/session";
-import { HydrateClient, prefetch, trpc } from "@/app/trpc-server";
+import { fetchOrNotFound, HydrateClient, trpc } from "@/app/trpc-server";
 import { NeedsRole } from "@/components/auth/needs-role";
 import { pathWithQuery } from "@/components/auth/next-path";
 import { SubmitJob } from "@/components/submit/submit-job";
@@ -16,7 +16,8 @@ export default async function SubmitPage({ searchParams }: { searchParams: Promi
   const raw = search.template;
   const templateId = typeof raw === "string" && raw !== "" ? raw : null;
   const may = allows(me, RULES.submit);
-  if (may && templateId) prefetch(trpc.templates.get.queryOptions({ id: templateId }));
+  // A wrong library link is a 404 page at once (not-found.tsx), not a form that never loads.
+  if (may && templateId) await fetchOrNotFound(trpc.templates.get.queryOptions({ id: templateId }));
   return (
     <main>
       <h1>Submit a job</h1>

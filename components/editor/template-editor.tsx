@@ -1,6 +1,6 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import dynamic from "next/dynamic";
 import { useRouter } from "next/navigation";
 import { useDeferredValue, useMemo, useRef, useState } from "react";
@@ -13,6 +13,7 @@ import { RULES } from "@/lib/farm/access";
 import { useAllows } from "@/components/auth/me";
 import { useTRPC } from "@/components/trpc";
 import { NoticeLine, type Notice } from "@/components/ui/notice";
+import { useLibrarySave } from "@/components/templates/use-library-save";
 import { convertTemplate, detectContentFormat } from "./convert-format";
 import { ErrorList } from "./error-list";
 import { FormatSwitch } from "./format-switch";
@@ -32,6 +33,7 @@ interface Initial {
   id: string;
   name: string;
   text: string;
+  updatedAt: number;
 }
 
 /** /editor: a new template, or `?template=<id>` opened from the library. */
@@ -67,25 +69,28 @@ function EditorWorkspace({ initial }: { initial: Initial | null }) {
   const suggested = suggestedName(text);
   const saveName = name.trim() || suggested;
 
-  const save = useMutation(
-    trpc.templates.save.mutationOptions({
-      onSuccess: (saved) => {
-        void queryClient.invalidateQueries(trpc.templates.list.queryFilter());
-        void queryClient.invalidateQueries(trpc.templates.get.queryFilter({ id: saved.id }));
-        setName(saved.name);
-        const errorsNote = saved.errorCount === 0 ? "" : ` with ${saved.errorCount} error${saved.errorCount === 1 ? "" : "s"}`;
-        setNotice({ tone: "good", text: `${saved.replaced ? "Updated" : "Saved"} “${saved.name}” in the library${errorsNote}.` });
-        // Keep the address pointing at the saved template without remounting the editor.
-        window.history.replaceState(null, "", `/editor?template=${encodeURIComponent(saved.id)}`);
-      },
-      onError: (error) => setNotice({ tone: "bad", text: `Not saved: ${error.message}` }),
-    }),
-  );
+  // The library entry this editor holds (opened or last saved): saving it again under its own
+  // name replaces that version without asking; any other entry of the name is asked about.
+  const [entry, setEntry] = useState(initial ? { id: initial.id, name: initial.name, updatedAt: initial.updatedAt } : null);
+  const thenSubmit = useRef(false);
+  const save = useLibrarySave({
+    onSaved: (saved) => {
+      void queryClient.invalidateQueries(trpc.templates.list.queryFilter());
+      void queryClient.invalidateQueries(trpc.templates.get.queryFilter({ id: saved.id }));
+      setName(saved.name);
+      setEntry({ id: saved.id, name: saved.name, updatedAt: saved.updatedAt });
+      const errorsNote = saved.errorCount === 0 ? "" : ` with ${saved.errorCount} error${saved.errorCount === 1 ? "" : "s"}`;
+      setNotice({ tone: "good", text: `${saved.replaced ? "Updated" : "Saved"} “${saved.name}” in the library${errorsNote}.` });
+      if (thenSubmit.current) return router.push(`/submit?template=${encodeURIComponent(saved.id)}`);
+      // Keep the address pointing at the saved template without remounting the editor.
+      window.history.replaceState(null, "", `/editor?template=${encodeURIComponent(saved.id)}`);
+    },
+    onFailed: (error) => setNotice({ tone: "bad", text: `Not saved: ${error.message}` }),
+  });
 
-  const saveTemplate = () => save.mutateAsync({ name: saveName, text, format });
-  const submit = async () => {
-    const saved = await saveTemplate().catch(() => null);
-    if (saved) router.push(`/submit?template=${encodeURIComponent(saved.id)}`);
+  const saveTemplate = (andSubmit: boolean) => {
+    thenSubmit.current = andSubmit;
+    save.save({ name: saveName, text, format, ...(entry && entry.name === saveName ? { replace: { id: entry.id, updatedAt: entry.updatedAt } } : {}) });
   };
 
   const switchFormat = (target: DocumentFormat) => {
@@ -114,13 +119,13 @@ function EditorWorkspace({ initial }: { initial: Initial | null }) {
               Template name
               <input value={name} onChange={(e) => setName(e.target.value)} placeholder={suggested} maxLength={128} />
             </label>
-            <button type="button" className="primary" onClick={() => void saveTemplate().catch(() => undefined)} disabled={save.isPending}>
+            <button type="button" className="primary" onClick={() => saveTemplate(false)} disabled={save.busy}>
               Save to library
             </button>
             <button
               type="button"
-              onClick={() => void submit()}
-              disabled={save.isPending || kind !== "job"}
+              onClick={() => saveTemplate(true)}
+              disabled={save.busy || kind !== "job"}
               title={kind !== "job" ? "Environment templates are applied around jobs, not submitted" : undefined}
             >
               Submit with this template
@@ -130,6 +135,7 @@ function EditorWorkspace({ initial }: { initial: Initial | null }) {
         <FormatSwitch format={format} onSwitch={switchFormat} />
       </div>
       <NoticeLine notice={notice} />
+      {save.dialog}
       <div className="editor-layout">
         <CodeEditor value={text} format={format} errors={errors} onChange={setText} onReady={(e) => (instance.current = e)} />
         <ErrorList errors={errors} kind={kind} onSelect={moveTo} />

@@ -1,14 +1,15 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { detectContentFormat } from "@/components/editor/convert-format";
 import { suggestedName } from "@/components/editor/starter-template";
 import { useTRPC } from "@/components/trpc";
 import { NoticeLine, type Notice } from "@/components/ui/notice";
 import { bytesToBase64, libraryName, UPLOAD_ACCEPT, uploadKind } from "./upload";
+import { useLibrarySave } from "./use-library-save";
 
-/** Upload a template file or a job bundle (.zip), or paste a template, into the library. */
+/** Upload a template file or a job bundle (.zip), or paste a template, into the library; over an existing name it asks first. */
 export function AddTemplates() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -22,16 +23,15 @@ export function AddTemplates() {
     void refresh();
   };
   const failed = (error: { message: string }) => setNotice({ tone: "bad", text: `Not saved: ${error.message}` });
-  const save = useMutation(trpc.templates.save.mutationOptions({ onSuccess: done, onError: failed }));
-  const importBundle = useMutation(trpc.templates.importBundle.mutationOptions({ onSuccess: done, onError: failed }));
-  const busy = save.isPending || importBundle.isPending;
+  const library = useLibrarySave({ onSaved: done, onFailed: failed });
+  const busy = library.busy;
 
   const onFile = async (file: File) => {
     const kind = uploadKind(file.name);
     if (kind === null) return setNotice({ tone: "bad", text: `“${file.name}” is not a template (.yaml, .yml, .json) or a job bundle (.zip).` });
-    if (kind === "zip") return importBundle.mutate({ fileName: file.name, base64: bytesToBase64(new Uint8Array(await file.arrayBuffer())) });
+    if (kind === "zip") return library.importBundle({ fileName: file.name, base64: bytesToBase64(new Uint8Array(await file.arrayBuffer())) });
     const text = await file.text();
-    save.mutate({ name: libraryName(file.name, text), text, format: kind });
+    library.save({ name: libraryName(file.name, text), text, format: kind });
   };
 
   return (
@@ -56,7 +56,7 @@ export function AddTemplates() {
         <form
           onSubmit={(e) => {
             e.preventDefault();
-            save.mutate({ name: pastedName.trim() || suggestedName(pasted), text: pasted, format: detectContentFormat(pasted) });
+            library.save({ name: pastedName.trim() || suggestedName(pasted), text: pasted, format: detectContentFormat(pasted) });
           }}
         >
           <label htmlFor="pasted-template">Paste a template</label>
@@ -73,6 +73,7 @@ export function AddTemplates() {
         </form>
       </div>
       <NoticeLine notice={notice} />
+      {library.dialog}
     </section>
   );
 }

@@ -5,6 +5,7 @@
  * `active`. It reads no data, so it is not polling: the data itself is pushed by subscriptions.
  */
 import { useCallback, useSyncExternalStore } from "react";
+import { useRenderTime } from "./render-time";
 
 interface Ticker {
   now: number;
@@ -41,9 +42,14 @@ function subscribe(t: Ticker, periodMs: number, listener: () => void): () => voi
   };
 }
 
-/** The current time in ms, re-read every `periodMs` while `active` (then frozen: nothing runs). */
+/**
+ * The current time in ms, re-read every `periodMs` while `active` (then frozen: nothing runs).
+ * On the server and while the browser hydrates it is the page's render time (render-time.tsx),
+ * so both draw the same text; React then re-renders with the browser's clock.
+ */
 export function useNow(active = true, periodMs = 1_000): number {
   const t = ticker(periodMs);
+  const renderedAt = useRenderTime();
   const listen = useCallback((listener: () => void) => (active ? subscribe(t, periodMs, listener) : () => {}), [t, periodMs, active]);
-  return useSyncExternalStore(listen, () => t.now, () => t.now);
+  return useSyncExternalStore(listen, () => t.now, () => renderedAt ?? t.now);
 }

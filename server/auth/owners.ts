@@ -16,7 +16,9 @@ const statements = perDatabase((sqlite: Database.Database) => ({
 
 /**
  * The owner id (null: owned by nobody, e.g. from before accounts existed), or undefined when the
- * named template does not exist yet (saving a new one is the caller's own).
+ * named template does not exist yet (saving a new one is the caller's own). A save by name
+ * changes someone's entry only with `replace`; without it, it overwrites nothing (the service
+ * answers CONFLICT or keeps both), so only the role part is decided.
  */
 export function ownerOf(farm: Farm, rule: Extract<Rule, { kind: "ownJob" | "ownTemplate" }>, rawInput: unknown): string | null | undefined {
   const value = rawInput !== null && typeof rawInput === "object" ? (rawInput as Record<string, unknown>)[rule.key] : undefined;
@@ -27,6 +29,7 @@ export function ownerOf(farm: Farm, rule: Extract<Rule, { kind: "ownJob" | "ownT
     if (!job) throw new AppError("NOT_FOUND", `no job ${value}`);
     return job.owner_id;
   }
+  if (rule.key === "name" && (rawInput as Record<string, unknown>).replace === undefined) return undefined;
   const template = rule.key === "id" ? s.templateById.get(value) : s.templateByName.get(value.trim());
   if (!template) {
     if (rule.key === "id") throw new AppError("NOT_FOUND", `no template ${value}`);

@@ -12,7 +12,7 @@ import type { SubmissionText, SubmitError } from "./validate-submission";
 export type CheckRequest =
   | { kind: "inspect"; text: string; format: DocumentFormat }
   /** A job bundle .zip as uploaded (base64): unzipped, its values parsed, its template inspected. */
-  | { kind: "bundle"; base64: string; fileName: string }
+  | { kind: "bundle"; base64: string; fileName: string; files?: Record<string, string> }
   /** Validate and plan, for a preview: nothing is kept in the thread. */
   | { kind: "validate"; submission: SubmissionText }
   /** Validate and plan, then keep the task rows ready for `rows` requests. */

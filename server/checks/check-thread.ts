@@ -33,7 +33,7 @@ function answer(request: CheckRequest): CheckAnswer {
     case "inspect":
       return { kind: "inspected", inspected: inspectTemplateText(request.text, request.format) };
     case "bundle":
-      return { kind: "bundle", bundle: readUploadedBundle(request.base64, request.fileName) };
+      return { kind: "bundle", bundle: readUploadedBundle(request.base64, request.fileName, request.files) };
     case "validate":
     case "create": {
       rows = null;

@@ -6,7 +6,7 @@
  */
 import type { ParameterInput } from "../../lib/openjd/job/parameter-values";
 import { nodeToValue, type SourceNode } from "../../lib/openjd/source-node";
-import { readZipBundle, type BundleError } from "../services/job-bundle";
+import { readBundleTexts, readZipBundle, type BundleError, type JobBundleResult } from "../services/job-bundle";
 import { inspectTemplateText, type InspectedTemplate } from "./inspect-template-text";
 import type { TemplateText } from "./validate-submission";
 
@@ -14,8 +14,12 @@ export type ReadBundle =
   | { ok: true; template: TemplateText; parameterValues: Record<string, unknown>; inspected: InspectedTemplate }
   | { ok: false; error: BundleError };
 
-export function readUploadedBundle(base64: string, fileName: string): ReadBundle {
-  const read = readZipBundle(Buffer.from(base64, "base64"), fileName);
+/** A .zip (base64), or a folder's bundle files sent as texts (`files`, named `fileName`). */
+export function readUploadedBundle(base64: string, fileName: string, files?: Readonly<Record<string, string>>): ReadBundle {
+  return prepared(files ? readBundleTexts(files, fileName) : readZipBundle(Buffer.from(base64, "base64"), fileName));
+}
+
+function prepared(read: JobBundleResult): ReadBundle {
   if (!read.ok) return read;
   const { template, parameterValues } = read.bundle;
   return { ok: true, template, parameterValues: plainValues(parameterValues), inspected: inspectTemplateText(template.text, template.format) };

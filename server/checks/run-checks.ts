@@ -63,10 +63,10 @@ export function inspectOffLoop(farm: Farm, owner: string, text: string, format: 
   });
 }
 
-/** An uploaded job bundle read (templates.importBundle); a stopped read is a located error in the zip. */
-export function readBundleOffLoop(farm: Farm, owner: string, base64: string, fileName: string): Promise<ReadBundle> {
+/** An uploaded job bundle read (templates.importBundle, readBundle): a zip, or a folder's `files`; a stopped read is a located error in it. */
+export function readBundleOffLoop(farm: Farm, owner: string, base64: string, fileName: string, files?: Record<string, string>): Promise<ReadBundle> {
   return withThread(owner, async (lease) => {
-    const answer = await lease.request({ kind: "bundle", base64, fileName }, budgetOf(farm));
+    const answer = await lease.request({ kind: "bundle", base64, fileName, ...(files ? { files } : {}) }, budgetOf(farm));
     if (answer.kind === "bundle") return answer.bundle;
     const { line, column, message } = checkProblem(farm, answer, "reading this bundle");
     return { ok: false as const, error: { file: fileName, path: "", line, column, message } };

@@ -114,6 +114,7 @@ export const EXPECTED: Record<string, Record<CallerKey, Verdict>> = {
   "templates.list": READERS,
   "templates.get": READERS,
   "templates.importBundle": SUBMITTERS,
+  "templates.readBundle": SUBMITTERS,
   "templates.save": OWNER,
   "templates.delete": OWNER,
 
@@ -145,6 +146,8 @@ export interface Seed {
   poolId: string;
   templateId: string;
   templateName: string;
+  /** The seeded template's version (templates.save replaces it only when told which version it saw). */
+  templateUpdatedAt: number;
   /** A token of each person (tokens.revoke revokes the caller's own). */
   tokenIds: Record<Person, string>;
 }
@@ -177,7 +180,7 @@ export async function seedFarm(): Promise<Seed> {
       return [p, issued.view.id];
     }),
   ) as Record<Person, string>;
-  return { t, farm, people, jobId: submitted.jobId, stepId, sessionId, workerId: worker.workerId, poolId: t.pool.id, templateId: template.id, templateName: template.name, tokenIds };
+  return { t, farm, people, jobId: submitted.jobId, stepId, sessionId, workerId: worker.workerId, poolId: t.pool.id, templateId: template.id, templateName: template.name, templateUpdatedAt: template.updatedAt, tokenIds };
 }
 
 /** A valid input for a procedure, and what the farm needs before it (beyond the seed). */
@@ -309,7 +312,9 @@ export const FIXTURES: Record<string, Fixture> = {
   "templates.list": fixed(undefined),
   "templates.get": given((s) => ({ id: s.templateId })),
   "templates.importBundle": fixed({ fileName: "shot.zip", base64: bundleZip("template.yaml", JOB_TEMPLATE.replace("name: matrix", "name: imported")).toString("base64") }),
-  "templates.save": given((s) => ({ name: s.templateName, text: JOB_TEMPLATE, format: "yaml" })),
+  // Replacing the artist's entry: the owner and wranglers may, another artist may not (keeping both is anyone's: templates.test.ts).
+  "templates.readBundle": fixed({ folderName: "shot", files: { "template.yaml": JOB_TEMPLATE, "parameter_values.yaml": "parameterValues: []\n" } }),
+  "templates.save": given((s) => ({ name: s.templateName, text: JOB_TEMPLATE, format: "yaml", replace: { id: s.templateId, updatedAt: s.templateUpdatedAt } })),
   "templates.delete": given((s) => ({ id: s.templateId })),
 
   "retention.preview": fixed({}),

@@ -90,13 +90,82 @@ describe("templates", () => {
     expect(await caller.templates.list()).toEqual([]);
   });
 
-  it("replaces the template of the same name", async () => {
+  it("replaces the template of the same name only when told which version it replaces", async () => {
     const { api: caller } = api();
     const first = await caller.templates.save({ name: "Render", text: JOB, format: "yaml" });
-    const second = await caller.templates.save({ name: "Render", text: JOB.replace("name: Render", "name: Render v2"), format: "yaml" });
+    const v2 = JOB.replace("name: Render", "name: Render v2");
+    // Unasked, a save over the name is refused with what it met, and changes nothing.
+    await expect(caller.templates.save({ name: "Render", text: v2, format: "yaml" })).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: expect.stringMatching(/^a template named 'Render' exists, saved by test-admin on 2023-11-14 22:13:20 UTC/),
+    });
+    expect((await caller.templates.get({ id: first.id })).text).toBe(JOB);
+    const second = await caller.templates.save({ name: "Render", text: v2, format: "yaml", replace: { id: first.id, updatedAt: first.updatedAt } });
     expect(second).toMatchObject({ id: first.id, replaced: true });
+    expect(second.updatedAt).toBeGreaterThan(first.updatedAt);
     expect((await caller.templates.list()).length).toBe(1);
     expect((await caller.templates.get({ id: first.id })).text).toContain("Render v2");
+    // A second tab still holding the first version cannot clobber the second.
+    const stale = caller.templates.save({ name: "Render", text: JOB, format: "yaml", replace: { id: first.id, updatedAt: first.updatedAt } });
+    await expect(stale).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringContaining("(it changed since you asked)") });
+    expect((await caller.templates.get({ id: first.id })).text).toContain("Render v2");
+    await expect(caller.templates.save({ name: "Render", text: JOB, format: "yaml", replace: { id: first.id, updatedAt: second.updatedAt }, keepBoth: true })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+  });
+
+  it("keeps both under the first free name, for anyone who may submit", async () => {
+    const { t, api: caller } = api();
+    const ana = createCallerFactory(appRouter)(contextAs(t.farm, "artist", "ana"));
+    const ben = createCallerFactory(appRouter)(contextAs(t.farm, "artist", "ben"));
+    const first = await ana.templates.save({ name: "Render", text: JOB, format: "yaml" });
+    await caller.templates.save({ name: "Render (2)", text: JOB, format: "yaml" });
+    const kept = await ben.templates.save({ name: "Render", text: JOB, format: "yaml", keepBoth: true });
+    expect(kept).toMatchObject({ name: "Render (3)", replaced: false });
+    expect(kept.id).not.toBe(first.id);
+    expect((await ben.templates.list()).map((r) => r.name).sort()).toEqual(["Render", "Render (2)", "Render (3)"]);
+  });
+
+  it("lets the owner, wranglers and admins replace an entry, and refuses another artist", async () => {
+    const { t } = api();
+    const as = (role: "artist" | "wrangler" | "admin", name: string) => createCallerFactory(appRouter)(contextAs(t.farm, role, name));
+    const ana = as("artist", "ana");
+    let saved = await ana.templates.save({ name: "Shot", text: JOB, format: "yaml" });
+    // Ben is told it exists and that he may not replace it (the portal then offers Keep both only).
+    const met = await as("artist", "ben").templates.save({ name: "Shot", text: JOB, format: "yaml" }).catch((e: unknown) => e);
+    expect(met).toMatchObject({ code: "CONFLICT", cause: { details: { existing: { id: saved.id, name: "Shot", ownerName: "ana", updatedAt: saved.updatedAt, mayReplace: false } } } });
+    await expect(as("artist", "ben").templates.save({ name: "Shot", text: JOB, format: "yaml", replace: { id: saved.id, updatedAt: saved.updatedAt } })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    for (const who of [ana, as("wrangler", "wes"), as("admin", "ada")]) {
+      saved = await who.templates.save({ name: "Shot", text: JOB, format: "yaml", replace: { id: saved.id, updatedAt: saved.updatedAt } });
+      expect(saved.replaced).toBe(true);
+    }
+  });
+
+  it("opens a bundle for /submit, as a zip or a folder's files, keeping nothing", async () => {
+    const { api: caller } = api();
+    const values = "parameterValues:\n- {name: Frames, value: 4-8}\n- {name: 'deadline:priority', value: 60}\n";
+    const zip = storedZip({ "shot/template.yaml": JOB, "shot/parameter_values.yaml": values });
+    const fromZip = await caller.templates.readBundle({ fileName: "shot.zip", base64: zip.toString("base64") });
+    expect(fromZip).toEqual({ source: "shot.zip", template: { text: JOB, format: "yaml" }, parameterValues: { Frames: "4-8" } });
+    const fromFolder = await caller.templates.readBundle({ folderName: "shot", files: { "template.yaml": JOB, "parameter_values.yaml": values } });
+    expect(fromFolder).toEqual({ ...fromZip, source: "shot" });
+    expect(await caller.templates.list()).toEqual([]);
+    // Located errors, in the file they are in.
+    await expect(caller.templates.readBundle({ folderName: "shot", files: { "template.yaml": JOB, "parameter_values.yaml": "parameterValues:\n- {name: Frames}\n" } })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      message: "shot/parameter_values.yaml (2:3): parameter Frames has no value",
+    });
+    await expect(caller.templates.readBundle({ folderName: "shot", files: { "parameter_values.yaml": values } })).rejects.toMatchObject({ code: "BAD_REQUEST", message: "shot: 'shot' holds no template.yaml or template.json" });
+    await expect(caller.templates.readBundle({ fileName: "shot.zip", base64: Buffer.from(JOB).toString("base64") })).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringContaining("is not a zip file") });
+    // Only the bundle's own files are taken.
+    await expect(caller.templates.readBundle({ folderName: "shot", files: { "template.yaml": JOB, "../etc/passwd": "x" } as never })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+  });
+
+  it("asks before a bundle replaces an entry of the same name too", async () => {
+    const { api: caller } = api();
+    const zip = storedZip({ "template.yaml": JOB });
+    const first = await caller.templates.importBundle({ fileName: "shot.zip", base64: zip.toString("base64") });
+    await expect(caller.templates.importBundle({ fileName: "shot.zip", base64: zip.toString("base64") })).rejects.toMatchObject({ code: "CONFLICT" });
+    expect(await caller.templates.importBundle({ fileName: "shot.zip", base64: zip.toString("base64"), keepBoth: true })).toMatchObject({ name: "Render (2)" });
+    expect(await caller.templates.importBundle({ fileName: "shot.zip", base64: zip.toString("base64"), replace: { id: first.id, updatedAt: first.updatedAt } })).toMatchObject({ id: first.id, replaced: true });
   });
 
   it("imports a job bundle with its parameter values, named after the job", async () => {

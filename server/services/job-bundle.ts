@@ -87,6 +87,23 @@ export function readZipBundle(bytes: Uint8Array, label = "bundle.zip"): JobBundl
   }
 }
 
+/**
+ * A bundle folder's files as a browser sent them (a folder chosen with `<input webkitdirectory>`):
+ * bundle file name → text; other names are ignored. `label` names the folder in errors.
+ */
+export function readBundleTexts(files: Readonly<Record<string, string>>, label: string): JobBundleResult {
+  try {
+    const present = new Map<string, string>();
+    for (const name of [...TEMPLATE_NAMES, ...VALUES_NAMES]) if (Object.hasOwn(files, name)) present.set(name, files[name]!);
+    const lookup = (name: string) => (present.has(name) ? name : null);
+    const read = (name: string) => ({ text: present.get(name)!, file: `${label}/${name}` });
+    return { ok: true, bundle: assemble(lookup, read, label, null) };
+  } catch (error) {
+    if (error instanceof BundleProblem) return { ok: false, error: error.error };
+    throw error;
+  }
+}
+
 async function readFolder(folder: string): Promise<JobBundleResult> {
   const present = new Map<string, string>();
   for (const name of [...TEMPLATE_NAMES, ...VALUES_NAMES]) {

@@ -9,7 +9,8 @@ import { eq } from "drizzle-orm";
 import type { DocumentFormat } from "../../lib/openjd/parse-source";
 import type { InspectedTemplate, TemplateKind } from "../checks/inspect-template-text";
 import { inspectOffLoop, readBundleOffLoop } from "../checks/run-checks";
-import { templates } from "../db/schema";
+import { templates, users } from "../db/schema";
+import { formatTimestamp } from "../../lib/farm/display";
 import { decide, type Caller } from "../../lib/farm/access";
 import { audit, type Actor } from "./audit";
 import { AppError } from "./errors";
@@ -25,11 +26,32 @@ export function inspectTemplate(farm: Farm, owner: string, text: string, format:
   return inspectOffLoop(farm, owner, text, format);
 }
 
-export interface SaveTemplateInput {
+/**
+ * What to do when the library already holds the name (issue 11: an upload silently replaced an
+ * entry). Neither: the save is refused with CONFLICT and the entry it met. `replace` names the
+ * entry and the version the caller saw, so a second tab that saved in between is not clobbered
+ * either; `keepBoth` saves under the first free "name (2)", "name (3)"…
+ */
+export interface OnExisting {
+  replace?: { id: string; updatedAt: number };
+  keepBoth?: boolean;
+}
+
+export interface SaveTemplateInput extends OnExisting {
   name: string;
   text: string;
   format: DocumentFormat;
   parameterValues?: Record<string, unknown>;
+}
+
+/** The entry a save met, in the CONFLICT's details: what the portal's question shows. */
+export interface ExistingTemplate {
+  id: string;
+  name: string;
+  ownerName: string | null;
+  updatedAt: number;
+  /** Whether this caller may replace it (its owner, or a wrangler or admin). */
+  mayReplace: boolean;
 }
 
 export interface SavedTemplate {
@@ -39,6 +61,8 @@ export interface SavedTemplate {
   errorCount: number;
   /** True when a template of that name was already in the library and now holds this text. */
   replaced: boolean;
+  /** The saved version (what a later `replace` names). */
+  updatedAt: number;
 }
 
 const NAME_MAX = 128;
@@ -58,7 +82,7 @@ export interface TemplateAuthor {
   actor: Actor;
 }
 
-/** Saves under `name`; saving again under the same name replaces that entry (as saving a file does). */
+/** Saves under `name`; an entry of that name is replaced or kept beside only as `input` says (OnExisting). */
 export async function saveTemplate(farm: Farm, input: SaveTemplateInput, author: TemplateAuthor): Promise<SavedTemplate> {
   const name = checkName(input.name);
   return store(farm, name, input, await inspectTemplate(farm, author.caller.userId, input.text, input.format), author);
@@ -80,33 +104,72 @@ function store(farm: Farm, name: string, input: SaveTemplateInput, inspected: In
     errorCount: inspected.errors.length,
     updatedAt: now,
   };
+  if (input.replace && input.keepBoth) throw new AppError("BAD_REQUEST", "keepBoth: give replace or keepBoth, not both");
   return db.transaction((tx) => {
-    const existing = tx.select({ id: templates.id, ownerId: templates.ownerId }).from(templates).where(eq(templates.name, name)).get();
-    if (existing) {
+    let saveAs = name;
+    const existing = tx
+      .select({ id: templates.id, ownerId: templates.ownerId, updatedAt: templates.updatedAt, ownerName: users.name })
+      .from(templates)
+      .leftJoin(users, eq(users.id, templates.ownerId))
+      .where(eq(templates.name, name))
+      .get();
+    if (existing && input.keepBoth) saveAs = freeName(tx, name);
+    else if (existing) {
       const verdict = decide(author.caller, { kind: "ownTemplate", key: "name" }, existing.ownerId);
+      const seen = input.replace?.id === existing.id && input.replace.updatedAt === existing.updatedAt;
+      if (!seen) {
+        const met: ExistingTemplate = { id: existing.id, name, ownerName: existing.ownerName, updatedAt: existing.updatedAt, mayReplace: verdict.ok };
+        const changed = input.replace ? " (it changed since you asked)" : "";
+        throw new AppError("CONFLICT", `a template named '${name}' exists${changed}, saved by ${met.ownerName ?? "nobody"} on ${formatTimestamp(met.updatedAt)}: replace it, keep both, or save under another name`, { existing: met });
+      }
       if (!verdict.ok) throw new AppError("FORBIDDEN", `a template named '${name}' is someone else's: save under another name (${verdict.message})`);
-      tx.update(templates).set(values).where(eq(templates.id, existing.id)).run();
+      // updatedAt is the version `replace` names: it moves on even for two saves in one millisecond.
+      const updatedAt = Math.max(now, existing.updatedAt + 1);
+      tx.update(templates).set({ ...values, updatedAt }).where(eq(templates.id, existing.id)).run();
       audit(farm, author.actor, { action: "template.save", target: { kind: "template", id: existing.id }, after: { name, kind: inspected.kind, replaced: true } });
-      return { id: existing.id, name, kind: inspected.kind, errorCount: values.errorCount, replaced: true };
+      return { id: existing.id, name, kind: inspected.kind, errorCount: values.errorCount, replaced: true, updatedAt };
     }
     const id = `tpl-${randomBytes(5).toString("hex")}`;
-    tx.insert(templates).values({ id, name, ...values, createdAt: now, ownerId: author.caller.userId }).run();
-    audit(farm, author.actor, { action: "template.save", target: { kind: "template", id }, after: { name, kind: inspected.kind, replaced: false } });
-    return { id, name, kind: inspected.kind, errorCount: values.errorCount, replaced: false };
+    tx.insert(templates).values({ id, name: saveAs, ...values, createdAt: now, ownerId: author.caller.userId }).run();
+    audit(farm, author.actor, { action: "template.save", target: { kind: "template", id }, after: { name: saveAs, kind: inspected.kind, replaced: false } });
+    return { id, name: saveAs, kind: inspected.kind, errorCount: values.errorCount, replaced: false, updatedAt: now };
   });
 }
 
-/** A job bundle .zip (as uploaded): its template, kept with the bundle's parameter values; read on a check thread. */
-export async function importBundle(farm: Farm, input: { fileName: string; base64: string; name?: string }, author: TemplateAuthor): Promise<SavedTemplate> {
-  const read = await readBundleOffLoop(farm, author.caller.userId, input.base64, input.fileName);
-  if (!read.ok) {
-    const { file, line, column, message } = read.error;
-    throw new AppError("BAD_REQUEST", `${file}${line ? ` (${line}:${column ?? 1})` : ""}: ${message}`, { bundleError: read.error });
+type Tx = Parameters<Parameters<Farm["store"]["db"]["transaction"]>[0]>[0];
+
+/** `name (2)`, `name (3)`, …: the first the library does not hold (read in the saving transaction). */
+function freeName(tx: Tx, name: string): string {
+  for (let n = 2; ; n++) {
+    const suffix = ` (${n})`;
+    const candidate = `${name.slice(0, NAME_MAX - suffix.length)}${suffix}`;
+    if (!tx.select({ id: templates.id }).from(templates).where(eq(templates.name, candidate)).get()) return candidate;
   }
+}
+
+/** A bundle as the caller sent it: a .zip (base64), or a folder's bundle files as texts. */
+export type SentBundle = { fileName: string; base64: string } | { folderName: string; files: Record<string, string> };
+
+/** The bundle's template and parameter values, for /submit's form (nothing is kept); read on a check thread. */
+export async function openBundle(farm: Farm, input: SentBundle, caller: Caller): Promise<{ source: string; template: { text: string; format: DocumentFormat }; parameterValues: Record<string, unknown> }> {
+  const source = "files" in input ? input.folderName : input.fileName;
+  const read = "files" in input ? await readBundleOffLoop(farm, caller.userId, "", source, input.files) : await readBundleOffLoop(farm, caller.userId, input.base64, source);
+  if (!read.ok) throw bundleRefused(read.error);
+  return { source, template: read.template, parameterValues: read.parameterValues };
+}
+
+function bundleRefused({ file, line, column, message, ...rest }: { file: string; line: number | null; column: number | null; message: string; path: string }): AppError {
+  return new AppError("BAD_REQUEST", `${file}${line ? ` (${line}:${column ?? 1})` : ""}: ${message}`, { bundleError: { file, line, column, message, ...rest } });
+}
+
+/** A job bundle .zip (as uploaded): its template, kept with the bundle's parameter values; read on a check thread. */
+export async function importBundle(farm: Farm, input: { fileName: string; base64: string; name?: string } & OnExisting, author: TemplateAuthor): Promise<SavedTemplate> {
+  const read = await readBundleOffLoop(farm, author.caller.userId, input.base64, input.fileName);
+  if (!read.ok) throw bundleRefused(read.error);
   const { template, parameterValues, inspected } = read;
   const fallback = input.fileName.replace(/\.zip$/i, "") || "bundle";
   const name = checkName(input.name?.trim() || (inspected.readable ? inspected.jobName : null) || fallback);
-  return store(farm, name, { name, text: template.text, format: template.format, parameterValues }, inspected, author);
+  return store(farm, name, { name, text: template.text, format: template.format, parameterValues, replace: input.replace, keepBoth: input.keepBoth }, inspected, author);
 }
 
 export function deleteTemplate(farm: Farm, id: string, actor: Actor): { deleted: string } {

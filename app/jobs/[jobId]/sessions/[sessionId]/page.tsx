@@ -1,10 +1,11 @@
 /**
  * A Session of a job: its actions on a timeline, the focused action's status and progress, and
  * the live log (`?task=<taskId>` offers the task's attempts; `?action=<actionId>` shows one action).
+ * A Session that is not in that job is not-found.tsx, with HTTP 404.
  */
 import { SessionView } from "@/components/session/session-view";
 import { requireSignIn } from "@/app/session";
-import { HydrateClient, prefetch, trpc } from "@/app/trpc-server";
+import { fetchOrNotFound, HydrateClient, trpc } from "@/app/trpc-server";
 import { pathWithQuery } from "@/components/auth/next-path";
 
 export const dynamic = "force-dynamic";
@@ -20,7 +21,8 @@ export default async function SessionPage({ params, searchParams }: { params: Pr
   await requireSignIn(pathWithQuery(`/jobs/${encodeURIComponent(jobId)}/sessions/${encodeURIComponent(sessionId)}`, search));
   const task = Number(one(search.task));
   const action = one(search.action);
-  prefetch(trpc.logs.session.queryOptions({ sessionId, jobId }));
+  // Read before anything streams: a wrong link is a 404 page at once (the Session of another job too).
+  await fetchOrNotFound(trpc.logs.session.queryOptions({ sessionId, jobId }));
   return (
     <main className="wide">
       <HydrateClient>
