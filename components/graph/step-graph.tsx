@@ -97,7 +97,7 @@ export function StepGraph({ steps, selectedId = null, onSelect, label = "Step de
   const size = useMemo(() => layoutSize(positions), [positions]);
   const frame = useRef<HTMLDivElement>(null);
   const width = useWidth(frame);
-  const height = frameHeight(size, width, 140, 340, PADDING);
+  const height = frameHeight(size, width, 140, 300, PADDING);
   const open = useCallback(
     (flow: ReactFlowInstance<StepNode>) => {
       const frameSize = { width: frame.current?.clientWidth || width, height };

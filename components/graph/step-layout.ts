@@ -156,7 +156,7 @@ export function openingZoom(size: Size, frame: Size, padding = 24): number {
 }
 
 /** The frame's height for a graph: its whole height at the opening zoom, within [min, max]. */
-export function frameHeight(size: Size, width: number, min = 140, max = 340, padding = 24): number {
+export function frameHeight(size: Size, width: number, min = 140, max = 300, padding = 24): number {
   const zoom = openingZoom(size, { width, height: max }, padding);
   return Math.round(Math.min(max, Math.max(min, size.height * zoom + 2 * padding)));
 }

@@ -167,6 +167,8 @@ export interface StepDetail {
   chunked: boolean;
   incompatibleReason: string | null;
   hostRequirements: HostRequirements | null;
+  /** Its task parameters' names, in definition order (the task table's columns). */
+  parameterNames: string[];
 }
 
 export interface JobDetail extends JobSummary {
@@ -177,6 +179,9 @@ export interface JobDetail extends JobSummary {
   failedTaskCount: number;
   steps: StepDetail[];
 }
+
+/** A step's first task's parameters (all its tasks have the same names), by the step's unique index. */
+const firstTaskParameters = perDatabase((sqlite) => sqlite.prepare<[string], { parameters: string }>("SELECT parameters FROM tasks WHERE step_id = ? ORDER BY task_index LIMIT 1"));
 
 export function getJob(farm: Farm, jobId: string): JobDetail {
   const sqlite = farm.store.sqlite;
@@ -202,6 +207,7 @@ export function getJob(farm: Farm, jobId: string): JobDetail {
       chunked: s.chunked === 1,
       incompatibleReason: s.incompatible_reason,
       hostRequirements: s.host_requirements === null ? null : (JSON.parse(s.host_requirements) as HostRequirements | null),
+      parameterNames: Object.keys(JSON.parse(firstTaskParameters(sqlite).get(s.id)?.parameters ?? "{}") as object),
     }));
   return {
     ...toSummary(row),
