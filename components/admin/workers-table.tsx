@@ -69,7 +69,7 @@ export function WorkersTable({ poolId }: { poolId?: string }) {
 function WorkerRow({ worker, admin, onError }: { worker: WorkerView; admin: boolean; onError: (message: string | null) => void }) {
   const drain = drainState(worker);
   return (
-    <tr data-worker-id={worker.id}>
+    <tr data-worker-id={worker.id} id={`worker-${worker.id}`}>
       <th scope="row">{worker.name}</th>
       <td>{worker.poolName}</td>
       <td>

@@ -1,12 +1,12 @@
 "use client";
 
-import { Background, Controls, Handle, Position, ReactFlow, type Edge, type Node, type NodeProps } from "@xyflow/react";
+import { Background, Controls, Handle, MiniMap, Position, ReactFlow, type Edge, type Node, type NodeProps, type ReactFlowInstance } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
-import { useMemo } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { outcomeSummary } from "@/lib/farm/display";
 import { rollUpStatus, type StatusCounts } from "@/lib/farm/statuses";
 import { CountsBar, StatusBadge } from "@/components/ui/status";
-import { layoutSteps, stepEdges, type LayoutStep } from "./step-layout";
+import { fitZoom, frameHeight, layoutSize, layoutSteps, READABLE_ZOOM, stepEdges, type LayoutStep } from "./step-layout";
 import "./step-graph.css";
 
 export interface GraphStep extends LayoutStep {
@@ -31,7 +31,7 @@ function StepNodeView({ data }: NodeProps<StepNode>) {
       <Handle type="target" position={Position.Left} isConnectable={false} />
       <button type="button" className="step-node-button nodrag" aria-pressed={data.selected} aria-label={`Step ${data.name}: ${summary}`} onClick={() => data.onSelect?.(data.id)}>
         <span className="step-node-title">
-          <strong>{data.name}</strong>
+          <strong title={data.name}>{data.name}</strong>
           {data.counts ? <StatusBadge status={rollUpStatus(data.counts)} /> : null}
         </span>
         {data.counts ? <CountsBar counts={data.counts} /> : null}
@@ -53,7 +53,28 @@ interface StepGraphProps {
   label?: string;
 }
 
-/** A job's steps and their dependencies, laid out left to right; counts update in place. */
+/** Past this many steps the graph gets a minimap to find one's way in. */
+const MINIMAP_AFTER = 12;
+const PADDING = 24;
+
+/** The frame's width, followed as the window resizes (a wide screen's width before the first measure). */
+function useWidth(ref: React.RefObject<HTMLDivElement | null>): number {
+  const [width, setWidth] = useState(1200);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const observer = new ResizeObserver(([entry]) => entry && entry.contentRect.width > 0 && setWidth(Math.round(entry.contentRect.width)));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [ref]);
+  return width;
+}
+
+/**
+ * A job's steps and their dependencies, laid out left to right; counts update in place. It opens
+ * with the whole graph when that is readable, else at READABLE_ZOOM from the first steps, panned
+ * (drag, scroll) rather than shrunk; the controls' fit button shows everything at any zoom.
+ */
 export function StepGraph({ steps, selectedId = null, onSelect, label = "Step dependency graph" }: StepGraphProps) {
   // The layout depends on the graph's shape only, not on counts: nodes stay put as tasks finish.
   const shape = steps.map((s) => `${s.id}:${s.name}:${s.dependencies.join(",")}`).join("|");
@@ -73,19 +94,25 @@ export function StepGraph({ steps, selectedId = null, onSelect, label = "Step de
   );
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const edges = useMemo<Edge[]>(() => stepEdges(steps).map((e) => ({ ...e, animated: false })), [shape]);
-  const rows = Math.max(1, ...countPerColumn(positions));
+  const size = useMemo(() => layoutSize(positions), [positions]);
+  const frame = useRef<HTMLDivElement>(null);
+  const width = useWidth(frame);
+  const height = frameHeight(size, width, 140, 300, PADDING);
+  const open = useCallback(
+    (flow: ReactFlowInstance<StepNode>) => {
+      const frameSize = { width: frame.current?.clientWidth || width, height };
+      if (fitZoom(size, frameSize, PADDING) >= READABLE_ZOOM) void flow.fitView({ padding: PADDING / Math.min(frameSize.width, frameSize.height), maxZoom: 1 });
+      else void flow.setViewport({ x: PADDING, y: PADDING, zoom: READABLE_ZOOM });
+    },
+    [size, width, height],
+  );
   return (
-    <div className="step-graph" role="figure" aria-label={label} style={{ height: Math.min(480, 60 + rows * 110) }}>
-      <ReactFlow nodes={nodes} edges={edges} nodeTypes={nodeTypes} fitView fitViewOptions={{ padding: 0.15, maxZoom: 1 }} nodesConnectable={false} nodesDraggable={false} minZoom={0.2}>
+    <div ref={frame} className="step-graph" role="figure" aria-label={label} style={{ height }} data-zoom-floor={READABLE_ZOOM}>
+      <ReactFlow nodes={nodes} edges={edges} nodeTypes={nodeTypes} onInit={open} nodesConnectable={false} nodesDraggable={false} minZoom={0.05} maxZoom={1.5}>
         <Background gap={24} />
-        <Controls showInteractive={false} />
+        <Controls showInteractive={false} fitViewOptions={{ padding: 0.05, minZoom: 0.05, maxZoom: 1 }} aria-label="Graph zoom: in, out, fit the whole graph" />
+        {steps.length > MINIMAP_AFTER && <MiniMap pannable zoomable ariaLabel="Minimap of the steps" />}
       </ReactFlow>
     </div>
   );
-}
-
-function countPerColumn(positions: readonly { x: number }[]): number[] {
-  const columns = new Map<number, number>();
-  for (const p of positions) columns.set(p.x, (columns.get(p.x) ?? 0) + 1);
-  return [...columns.values()];
 }

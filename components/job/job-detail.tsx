@@ -32,6 +32,7 @@ export function JobDetail({ jobId, initialStepId }: { jobId: string; initialStep
   const queryClient = useQueryClient();
   const job = useQuery(trpc.jobs.get.queryOptions({ jobId }));
   const [chosen, setChosen] = useState(initialStepId);
+  const [graphShown, setGraphShown] = useState(true);
   const me = useMe();
 
   const refresh = useCallback(() => {
@@ -78,14 +79,19 @@ export function JobDetail({ jobId, initialStepId }: { jobId: string; initialStep
               ))}
             </select>
           </label>
+          <button type="button" aria-expanded={graphShown} aria-controls="job-step-graph" onClick={() => setGraphShown(!graphShown)}>
+            {graphShown ? "Hide graph" : "Show graph"}
+          </button>
         </div>
-        <div>
-          <StepGraph
-            steps={data.steps.map((s) => ({ id: s.id, name: s.name, dependencies: s.dependencies, taskCount: s.taskCount, counts: s.counts, chunked: s.chunked, note: s.incompatibleReason ?? pendingStepNote(s, data.steps) ?? undefined }))}
-            selectedId={step?.id}
-            onSelect={select}
-            label={`Steps of job ${data.name}`}
-          />
+        <div id="job-step-graph">
+          {graphShown && (
+            <StepGraph
+              steps={data.steps.map((s) => ({ id: s.id, name: s.name, dependencies: s.dependencies, taskCount: s.taskCount, counts: s.counts, chunked: s.chunked, note: s.incompatibleReason ?? pendingStepNote(s, data.steps) ?? undefined }))}
+              selectedId={step?.id}
+              onSelect={select}
+              label={`Steps of job ${data.name}`}
+            />
+          )}
         </div>
       </section>
       {step && <StepPanel key={step.id} jobId={jobId} step={step} mayAct={mayAct} waitNote={pendingStepNote(step, data.steps)} />}

@@ -2,10 +2,11 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import { formatDuration, formatTimestamp, outcomeSummary } from "@/lib/farm/display";
+import { formatDuration, outcomeSummary } from "@/lib/farm/display";
 import type { JobDetail } from "@/server/queries/jobs";
 import { useTRPC } from "../trpc";
 import { ConfirmButton } from "../ui/confirm-button";
+import { LocalTime } from "../ui/local-time";
 import { CountsBar, StatusBadge } from "../ui/status";
 
 /** Who, when, how far: the job at a glance, with its priority editable (0–100, higher first). */
@@ -22,14 +23,48 @@ export function JobHeader({ job }: { job: JobDetail }) {
         <Fact term="Submitter" value={job.submitter} />
         <Fact term="Priority" value={String(job.priority)} />
         <Fact term="Tasks" value={`${job.taskCount.toLocaleString("en")} (${outcomeSummary(job.counts).text})`} />
-        <Fact term="Submitted" value={formatTimestamp(job.submittedAt)} />
-        <Fact term="Started" value={formatTimestamp(job.startedAt)} />
-        <Fact term="Ended" value={job.endedAt === null ? "—" : `${formatTimestamp(job.endedAt)}${job.startedAt !== null ? ` (ran ${formatDuration(job.endedAt - job.startedAt)})` : ""}`} />
+        <Fact term="Submitted" value={<LocalTime ms={job.submittedAt} />} />
+        <Fact term="Started" value={<LocalTime ms={job.startedAt} />} />
+        <Fact
+          term="Ended"
+          value={
+            job.endedAt === null ? (
+              "—"
+            ) : (
+              <>
+                <LocalTime ms={job.endedAt} />
+                {job.startedAt !== null ? ` (ran ${formatDuration(job.endedAt - job.startedAt)})` : ""}
+              </>
+            )
+          }
+        />
         <Fact term="Failed tasks" value={`${job.failedTaskCount} of at most ${job.maxFailedTasks}; ${job.maxRetriesPerTask} retries per task`} />
         {flags && <Fact term="State" value={flags} />}
       </dl>
+      <JobParameters parameters={job.parameters} />
       <CountsBar counts={job.counts} label={`Job ${job.name}`} />
     </header>
+  );
+}
+
+/** The job's parameter values as resolved at submission (PATHs as the job received them); long values ellipsize, whole on hover. */
+function JobParameters({ parameters }: { parameters: JobDetail["parameters"] }) {
+  const entries = Object.entries(parameters);
+  if (entries.length === 0) return null;
+  return (
+    <div role="group" aria-labelledby="job-params-heading" className="job-params">
+      <h2 id="job-params-heading">Parameters</h2>
+      <dl className="job-facts">
+        {entries.map(([name, p]) => (
+          <div key={name} data-parameter={name}>
+            <dt>
+              {name} <span className="param-type">{p.type}</span>
+            </dt>
+            <dd title={p.value}>{p.value === "" ? <span className="muted">(empty)</span> : <code>{p.value}</code>}</dd>
+          </div>
+        ))}
+      </dl>
+    </div>
   );
 }
 

@@ -8,7 +8,8 @@ import { LogViewer } from "../logs/log-viewer";
 import { taskAttempts } from "../session/timeline";
 import { useTRPC } from "../trpc";
 import { StatusBadge } from "../ui/status";
-import { sessionHref } from "./task-table";
+import { WorkerLink } from "../ui/worker-link";
+import { sessionHref } from "./task-columns";
 
 /** The log of the focused task's latest run, live; the Session page has the full timeline and earlier attempts. */
 export function LatestLog({ jobId, task }: { jobId: string; task: TaskRowView }) {
@@ -21,6 +22,11 @@ export function LatestLog({ jobId, task }: { jobId: string; task: TaskRowView })
     <section className="latest-log" aria-label={`Latest log of task ${task.index}`}>
       <h3>
         Latest log · task {task.index} {latest && <StatusBadge status={latest.status} />}
+        {task.workerId !== null && (
+          <span className="muted">
+            on <WorkerLink id={task.workerId} name={task.workerName} />
+          </span>
+        )}
         {href && (
           <Link href={href} className="open-session">
             Open Session

@@ -8,7 +8,7 @@ import { CountsBar, StatusBadge } from "../ui/status";
 import { LatestLog } from "./latest-log";
 import { TargetActions } from "./target-actions";
 import { clampSelection, EMPTY_SELECTION, selectAll, type Selection } from "./task-selection";
-import { TaskTable } from "./task-table";
+import { TaskTable, type TaskTableSort } from "./task-table";
 import { useTaskRows } from "./use-task-rows";
 import { WhyWaiting } from "./why-waiting";
 
@@ -28,13 +28,19 @@ export function StepPanel({ jobId, step, mayAct, waitNote }: { jobId: string; st
   const [filter, setFilter] = useState<TaskStatus | "">("");
   const statuses = useMemo(() => (filter ? [filter] : undefined), [filter]);
   const [visible, setVisible] = useState({ first: 0, last: 30 });
-  const rows = useTaskRows(step.id, statuses, visible);
+  const [sort, setSort] = useState<TaskTableSort>({ sort: "index", direction: "asc" });
+  const rows = useTaskRows(step.id, statuses, visible, sort);
   const [rawSelection, setSelection] = useState<Selection>(EMPTY_SELECTION);
   const selection = clampSelection(rawSelection, rows.count);
   const onVisible = useCallback((range: { first: number; last: number }) => setVisible(range), []);
 
   const changeFilter = (next: TaskStatus | "") => {
     setFilter(next);
+    setSelection(EMPTY_SELECTION);
+  };
+  // A selection is of row positions: a new order puts other tasks there.
+  const changeSort = (next: TaskTableSort) => {
+    setSort(next);
     setSelection(EMPTY_SELECTION);
   };
   const size = selection.selected.size;
@@ -92,7 +98,17 @@ export function StepPanel({ jobId, step, mayAct, waitNote }: { jobId: string; st
           onDone={() => setSelection(EMPTY_SELECTION)}
         />
       )}
-      <TaskTable jobId={jobId} label={`Tasks of step ${step.name}`} rows={rows} selection={selection} onSelection={setSelection} onVisible={onVisible} />
+      <TaskTable
+        jobId={jobId}
+        label={`Tasks of step ${step.name}`}
+        rows={rows}
+        selection={selection}
+        onSelection={setSelection}
+        onVisible={onVisible}
+        parameterNames={step.parameterNames}
+        sort={sort}
+        onSort={changeSort}
+      />
       {focused && focused.status !== "RUNNING" && <WhyWaiting key={focused.id} task={focused} />}
       {focused && <LatestLog jobId={jobId} task={focused} />}
     </section>

@@ -1,27 +1,24 @@
 "use client";
 
 import { useVirtualizer } from "@tanstack/react-virtual";
-import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useEffect, useId, useRef, type KeyboardEvent, type MouseEvent } from "react";
-import { activityText, elapsed } from "@/lib/farm/display";
-import { retryText } from "@/lib/farm/retry";
+import { useEffect, useId, useMemo, useRef, type KeyboardEvent, type MouseEvent } from "react";
 import type { TaskRowView } from "@/server/queries/jobs";
-import { StatusBadge } from "../ui/status";
+import type { TaskSort } from "@/server/queries/task-sort";
 import { useNow } from "../ui/use-now";
+import { gridTemplate, RETRIES_LEGEND, sessionHref, taskColumns, type TaskCellContext, type TaskColumn } from "./task-columns";
 import { clickRow, keyDown, type Selection } from "./task-selection";
 import type { TaskRows } from "./use-task-rows";
 
 const ROW_HEIGHT = 34;
-const HEADERS = ["#", "Status", "Parameters", "Worker", "Duration", "Retries", "Last message", "Progress", "Session"];
 
-export function sessionHref(jobId: string, task: TaskRowView): string | null {
-  return task.sessionId ? `/jobs/${jobId}/sessions/${task.sessionId}?task=${task.id}` : null;
+export interface TaskTableSort {
+  sort: TaskSort;
+  parameter?: string;
+  direction: "asc" | "desc";
 }
 
-export function parameterText(task: TaskRowView): string {
-  return Object.entries(task.parameters).map(([name, p]) => `${name}=${p.value}`).join(", ") || "—";
-}
+const sameColumn = (column: TaskColumn, sort: TaskTableSort) => column.sort.sort === sort.sort && column.sort.parameter === sort.parameter;
 
 interface TaskTableProps {
   jobId: string;
@@ -30,15 +27,23 @@ interface TaskTableProps {
   selection: Selection;
   onSelection: (selection: Selection) => void;
   onVisible: (range: { first: number; last: number }) => void;
+  /** The step's task parameter names: one column each. */
+  parameterNames: readonly string[];
+  sort: TaskTableSort;
+  onSort: (sort: TaskTableSort) => void;
 }
 
 
 /**
  * A step's tasks, virtualized (only the rows on screen exist, so 100,000 tasks scroll like 100)
  * and paged from the server as they scroll into view. One tab stop (ARIA grid); arrows, shift,
- * space, ctrl/cmd+a select; Enter opens the focused task's Session.
+ * space, ctrl/cmd+a select; Enter opens the focused task's Session. Every heading sorts (on the
+ * server: the rows are paged); it scrolls sideways inside itself on narrow screens.
  */
-export function TaskTable({ jobId, label, rows, selection, onSelection, onVisible }: TaskTableProps) {
+export function TaskTable({ jobId, label, rows, selection, onSelection, onVisible, parameterNames, sort, onSort }: TaskTableProps) {
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const columns = useMemo(() => taskColumns(parameterNames), [parameterNames.join("\n")]);
+  const grid = gridTemplate(columns);
   const router = useRouter();
   const scroller = useRef<HTMLDivElement>(null);
   const rowId = useId();
@@ -79,6 +84,7 @@ export function TaskTable({ jobId, label, rows, selection, onSelection, onVisibl
   };
 
   return (
+    <>
     <div
       className="task-grid"
       role="grid"
@@ -89,13 +95,23 @@ export function TaskTable({ jobId, label, rows, selection, onSelection, onVisibl
       tabIndex={0}
       onKeyDown={onKeyDown}
     >
+      <div className="task-grid-inner" style={{ minWidth: grid.minWidth }}>
       <div role="rowgroup">
-        <div role="row" aria-rowindex={1} className="task-row task-head">
-          {HEADERS.map((h) => (
-            <div key={h} role="columnheader">
-              {h}
-            </div>
-          ))}
+        <div role="row" aria-rowindex={1} className="task-row task-head" style={{ gridTemplateColumns: grid.template }}>
+          {columns.map((column) => {
+            const active = sameColumn(column, sort);
+            const next: TaskTableSort = { ...column.sort, direction: active && sort.direction === "asc" ? "desc" : "asc" };
+            return (
+              <div key={column.key} role="columnheader" aria-sort={active ? (sort.direction === "asc" ? "ascending" : "descending") : "none"} className={column.className}>
+                <button type="button" className="sort-button" tabIndex={-1} title={column.legend ? `${column.legend}. Sort by ${column.header}` : `Sort by ${column.header}`} onClick={() => onSort(next)}>
+                  {column.header}
+                  <span aria-hidden="true" className="sort-mark">
+                    {active ? (sort.direction === "asc" ? "▲" : "▼") : ""}
+                  </span>
+                </button>
+              </div>
+            );
+          })}
         </div>
       </div>
       <div ref={scroller} className="task-scroll">
@@ -111,59 +127,32 @@ export function TaskTable({ jobId, label, rows, selection, onSelection, onVisibl
                 aria-rowindex={item.index + 2}
                 aria-selected={selected}
                 className={`task-row${selected ? " selected" : ""}${selection.focus === item.index ? " focused" : ""}`}
-                style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
+                style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT, gridTemplateColumns: grid.template }}
                 onMouseDown={(e) => e.shiftKey && e.preventDefault()}
                 onClick={(e) => onRowClick(item.index, e)}
               >
-                {task ? <TaskCells jobId={jobId} task={task} now={now} /> : <div role="gridcell" className="muted loading-row">Loading task {item.index + 1}…</div>}
+                {task ? <TaskCells columns={columns} task={task} ctx={{ jobId, now }} /> : <div role="gridcell" className="muted loading-row">Loading task {item.index + 1}…</div>}
               </div>
             );
           })}
         </div>
         {rows.count === 0 && !rows.loading && <p className="muted empty">No tasks in this view.</p>}
       </div>
+      </div>
     </div>
+    <p className="muted task-legend">Retries: {RETRIES_LEGEND.charAt(0).toLowerCase() + RETRIES_LEGEND.slice(1)}. Times in your time zone, UTC on hover. Click a heading to sort.</p>
+    </>
   );
 }
 
-function TaskCells({ jobId, task, now }: { jobId: string; task: TaskRowView; now: number }) {
-  const href = sessionHref(jobId, task);
-  const progress = task.progress === null ? null : Math.round(task.progress);
+function TaskCells({ columns, task, ctx }: { columns: readonly TaskColumn[]; task: TaskRowView; ctx: TaskCellContext }) {
   return (
     <>
-      <div role="gridcell" className="num">
-        {task.index}
-      </div>
-      <div role="gridcell">
-        <StatusBadge status={task.status} />
-      </div>
-      <div role="gridcell" className="params" title={parameterText(task)}>
-        {parameterText(task)}
-      </div>
-      <div role="gridcell">{task.workerId ?? "—"}</div>
-      <div role="gridcell" className="num">
-        {elapsed(task.startedAt, task.endedAt, now)}
-      </div>
-      <div role="gridcell" className="num" title={`${task.failureCount} failed attempts, ${task.interruptionCount} interrupted`}>
-        {task.failureCount} / {task.interruptionCount}
-      </div>
-      {task.activity ? (
-        <div role="gridcell" className="message activity" title="The task waits while its Session sets up or tears down this environment">
-          {activityText(task.activity, now)}
+      {columns.map((column) => (
+        <div key={column.key} role="gridcell" className={column.className} title={column.title?.(task)}>
+          {column.cell(task, ctx)}
         </div>
-      ) : (
-        <div role="gridcell" className="message" title={task.retryAt !== null ? `Waiting out the job's retry delay (it doubles with each failure); then the next free worker takes it` : (task.statusMessage ?? undefined)}>
-          {[task.retryAt !== null ? retryText(task.retryAt, now) : null, task.exitCode !== null ? `Exit code ${task.exitCode}` : null, task.statusMessage].filter(Boolean).join(" · ")}
-        </div>
-      )}
-      <div role="gridcell">{progress === null ? "" : <progress max={100} value={progress} aria-label={`Task ${task.index} progress`}>{`${progress}%`}</progress>}</div>
-      <div role="gridcell">
-        {href && (
-          <Link href={href} tabIndex={-1} aria-label={`Session of task ${task.index}`}>
-            Session
-          </Link>
-        )}
-      </div>
+      ))}
     </>
   );
 }

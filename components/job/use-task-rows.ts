@@ -4,6 +4,7 @@ import { useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 import type { TaskStatus } from "@/lib/farm/statuses";
 import type { TaskRowView } from "@/server/queries/jobs";
+import type { TaskTableSort } from "./task-table";
 import { useTRPC } from "../trpc";
 import { idsAtRows, pagesForRange, pagesForRows, TASK_PAGE_SIZE } from "./task-pages";
 
@@ -23,12 +24,13 @@ export interface TaskRows {
  * under the visible rows with half a page of margin. Pages scrolled away stay in the cache, so
  * scrolling back is instant; a live change refetches only the pages on screen.
  */
-export function useTaskRows(stepId: string, statuses: TaskStatus[] | undefined, visible: { first: number; last: number }): TaskRows {
+export function useTaskRows(stepId: string, statuses: TaskStatus[] | undefined, visible: { first: number; last: number }, sort?: TaskTableSort): TaskRows {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const pageOptions = useCallback(
-    (page: number) => trpc.jobs.tasks.queryOptions({ stepId, statuses, offset: page * TASK_PAGE_SIZE, limit: TASK_PAGE_SIZE }),
-    [trpc, stepId, statuses],
+    // The default order asks without a sort, so it matches the page the server prefetched.
+    (page: number) => trpc.jobs.tasks.queryOptions({ stepId, statuses, ...(sort && !(sort.sort === "index" && sort.direction === "asc") ? sort : {}), offset: page * TASK_PAGE_SIZE, limit: TASK_PAGE_SIZE }),
+    [trpc, stepId, statuses, sort],
   );
   const first = useQuery(pageOptions(0));
   const count = first.data?.total ?? 0;

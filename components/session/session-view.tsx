@@ -16,8 +16,10 @@ import type { LogLine } from "@/components/logs/line-store";
 import { LogViewer } from "@/components/logs/log-viewer";
 import { useTRPC } from "@/components/trpc";
 import { StatusBadge } from "@/components/ui/status";
+import { LocalTime } from "@/components/ui/local-time";
 import { useNow } from "@/components/ui/use-now";
-import { elapsed, formatTimestamp } from "@/lib/farm/display";
+import { WorkerLink } from "@/components/ui/worker-link";
+import { elapsed } from "@/lib/farm/display";
 import { TERMINAL_ACTION_STATUSES } from "@/lib/farm/statuses";
 import { ActionPanel } from "./action-panel";
 import { AttemptPicker } from "./attempt-picker";
@@ -98,9 +100,13 @@ export function SessionView({ jobId, sessionId, taskId, actionId }: Props) {
         </h1>
         <dl className="session-facts">
           <dt>Worker</dt>
-          <dd>{session.workerName}</dd>
+          <dd>
+            <WorkerLink id={session.workerId} name={session.workerName} />
+          </dd>
           <dt>Started</dt>
-          <dd>{formatTimestamp(session.startedAt)}</dd>
+          <dd>
+            <LocalTime ms={session.startedAt} />
+          </dd>
           <dt>Duration</dt>
           <dd>{elapsed(session.startedAt, session.endedAt, now)}</dd>
           <dt>Actions</dt>

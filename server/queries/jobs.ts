@@ -9,6 +9,7 @@ import { environmentNameOf } from "../../lib/openjd/job/session-stack";
 import { perDatabase } from "../db/per-database";
 import { AppError } from "../services/errors";
 import type { Farm } from "../services/farm";
+import { requireSortParameter, taskOrder, taskSortFields } from "./task-sort";
 
 export interface JobSummary {
   id: string;
@@ -166,6 +167,8 @@ export interface StepDetail {
   chunked: boolean;
   incompatibleReason: string | null;
   hostRequirements: HostRequirements | null;
+  /** Its task parameters' names, in definition order (the task table's columns). */
+  parameterNames: string[];
 }
 
 export interface JobDetail extends JobSummary {
@@ -176,6 +179,9 @@ export interface JobDetail extends JobSummary {
   failedTaskCount: number;
   steps: StepDetail[];
 }
+
+/** A step's first task's parameters (all its tasks have the same names), by the step's unique index. */
+const firstTaskParameters = perDatabase((sqlite) => sqlite.prepare<[string], { parameters: string }>("SELECT parameters FROM tasks WHERE step_id = ? ORDER BY task_index LIMIT 1"));
 
 export function getJob(farm: Farm, jobId: string): JobDetail {
   const sqlite = farm.store.sqlite;
@@ -201,6 +207,7 @@ export function getJob(farm: Farm, jobId: string): JobDetail {
       chunked: s.chunked === 1,
       incompatibleReason: s.incompatible_reason,
       hostRequirements: s.host_requirements === null ? null : (JSON.parse(s.host_requirements) as HostRequirements | null),
+      parameterNames: Object.keys(JSON.parse(firstTaskParameters(sqlite).get(s.id)?.parameters ?? "{}") as object),
     }));
   return {
     ...toSummary(row),
@@ -213,12 +220,15 @@ export function getJob(farm: Farm, jobId: string): JobDetail {
   };
 }
 
-export const listTasksInput = z.object({
-  stepId: z.string().min(1).max(200),
-  statuses: z.array(z.enum(TASK_STATUSES)).optional(),
-  offset: z.number().int().nonnegative().default(0),
-  limit: z.number().int().min(1).max(1000).default(100),
-});
+export const listTasksInput = z
+  .object({
+    stepId: z.string().min(1).max(200),
+    statuses: z.array(z.enum(TASK_STATUSES)).optional(),
+    ...taskSortFields,
+    offset: z.number().int().nonnegative().default(0),
+    limit: z.number().int().min(1).max(1000).default(100),
+  })
+  .superRefine(requireSortParameter);
 
 export interface TaskRowView {
   id: number;
@@ -226,6 +236,8 @@ export interface TaskRowView {
   parameters: Record<string, { type: string; value: string }>;
   status: TaskStatus;
   workerId: string | null;
+  /** The worker's name as the Workers page shows it (its id when the worker row is gone). */
+  workerName: string | null;
   sessionId: string | null;
   failureCount: number;
   interruptionCount: number;
@@ -275,22 +287,30 @@ function activities(farm: Farm, sessionIds: ReadonlySet<string>): Map<string, Ta
   return found;
 }
 
+/** A step's task parameter's type, from its first task (all of a step's tasks have the same parameters). */
+function parameterType(sqlite: Farm["store"]["sqlite"], stepId: string, name: string): string | null {
+  return (
+    sqlite.prepare<[string, string], { type: string | null }>("SELECT json_extract(parameters, ?) AS type FROM tasks WHERE step_id = ? ORDER BY task_index LIMIT 1").get(`$."${name}".type`, stepId)?.type ?? null
+  );
+}
+
 export function listTasks(farm: Farm, raw: z.input<typeof listTasksInput>): { total: number; tasks: TaskRowView[] } {
   const input = listTasksInput.parse(raw);
-  const where = ["step_id = ?"];
+  const where = ["t.step_id = ?"];
   const params: Array<string | number> = [input.stepId];
   if (input.statuses && input.statuses.length > 0) {
-    where.push(`status IN (${input.statuses.map(() => "?").join(", ")})`);
+    where.push(`t.status IN (${input.statuses.map(() => "?").join(", ")})`);
     params.push(...input.statuses);
   }
   const sqlite = farm.store.sqlite;
-  const total = sqlite.prepare<unknown[], { n: number }>(`SELECT COUNT(*) AS n FROM tasks WHERE ${where.join(" AND ")}`).get(...params)?.n ?? 0;
+  const total = sqlite.prepare<unknown[], { n: number }>(`SELECT COUNT(*) AS n FROM tasks t WHERE ${where.join(" AND ")}`).get(...params)?.n ?? 0;
+  const order = taskOrder(input, farm.now(), input.sort === "parameter" ? parameterType(sqlite, input.stepId, input.parameter!) : null);
   const rows = sqlite
-    .prepare<unknown[], { id: number; task_index: number; parameters: string; status: TaskStatus; worker_id: string | null; session_id: string | null; failure_count: number; interruption_count: number; progress: number | null; status_message: string | null; started_at: number | null; ended_at: number | null; retry_at: number | null }>(
-      `SELECT id, task_index, parameters, status, worker_id, session_id, failure_count, interruption_count, progress, status_message, started_at, ended_at, retry_at
-       FROM tasks WHERE ${where.join(" AND ")} ORDER BY task_index LIMIT ? OFFSET ?`,
+    .prepare<unknown[], { id: number; task_index: number; parameters: string; status: TaskStatus; worker_id: string | null; worker_name: string | null; session_id: string | null; failure_count: number; interruption_count: number; progress: number | null; status_message: string | null; started_at: number | null; ended_at: number | null; retry_at: number | null }>(
+      `SELECT t.id, t.task_index, t.parameters, t.status, t.worker_id, w.name AS worker_name, t.session_id, t.failure_count, t.interruption_count, t.progress, t.status_message, t.started_at, t.ended_at, t.retry_at
+       FROM tasks t LEFT JOIN workers w ON w.id = t.worker_id WHERE ${where.join(" AND ")} ORDER BY ${order.order} LIMIT ? OFFSET ?`,
     )
-    .all(...params, input.limit, input.offset);
+    .all(...params, ...order.params, input.limit, input.offset);
   const waiting = activities(farm, new Set(rows.flatMap((r) => (r.status === "ASSIGNED" && r.session_id !== null ? [r.session_id] : []))));
   return {
     total,
@@ -300,6 +320,7 @@ export function listTasks(farm: Farm, raw: z.input<typeof listTasksInput>): { to
       parameters: JSON.parse(r.parameters) as TaskRowView["parameters"],
       status: r.status,
       workerId: r.worker_id,
+      workerName: r.worker_id === null ? null : (r.worker_name ?? r.worker_id),
       sessionId: r.session_id,
       failureCount: r.failure_count,
       interruptionCount: r.interruption_count,
