@@ -81,13 +81,14 @@ export async function runServe(argv: readonly string[], io: CliIo, signal: Abort
     }
     throw error;
   }
+  // Recorded before anything is said: whoever reads "serving" finds the data folder complete.
+  const local = newLocalWorkers(workers);
+  writeLocalWorkers(dataDir, { servePid: process.pid, workers: local });
   io.out(`Loom is serving at ${server.url} (data in ${dataDir})`);
   describeAccess(io, server.url, dataDir, prepared);
   if (prepared.releasedWorkers.length > 0) {
     io.out(`The previous loom serve stopped without its workers finishing: ${prepared.releasedWorkers.join(", ")} released, their tasks back in the queue.`);
   }
-  const local = newLocalWorkers(workers);
-  writeLocalWorkers(dataDir, { servePid: process.pid, workers: local });
   const agents = local.map((worker) => startAgent(io, server.url, prepared.poolTokenFile, worker, dataDir));
 
   await new Promise<void>((resolveStop) => {

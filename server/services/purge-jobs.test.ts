@@ -142,7 +142,7 @@ describe("job retention", () => {
   it("leaves alone old jobs with tasks still waiting to run: a step no worker can run yet, and suspended tasks", async () => {
     const { t, admin, all } = setup();
     // Render fails; Windows waits for a Windows worker (none yet): the job shows FAILED.
-    const waiting = submit(t, WAITING_JOB);
+    const waiting = submit(t, WAITING_JOB, { settings: { retryDelaySeconds: 0 } }); // retried at once: no delay to wait out
     const linux = new SimulatedWorker(t, LINUX_WORKER("linux"), () => ({ status: "FAILED", exitCode: 1 }));
     refreshCompatibility(t.farm);
     linux.runUntilIdle();
@@ -152,7 +152,7 @@ describe("job retention", () => {
     refreshCompatibility(t.farm);
     expect(jobStatus(t, incompatible)).toBe("NOT_COMPATIBLE");
     // Suspended tasks behind a failure: the job shows FAILED, the wrangler resumes them later.
-    const held = submit(t, JOB);
+    const held = submit(t, JOB, { settings: { retryDelaySeconds: 0 } });
     await suspendTasks(t.farm, { jobId: held, taskIds: [taskIdOf(t, held, 1), taskIdOf(t, held, 2)] }, SYSTEM_ACTOR);
     linux.runUntilIdle();
     expect([jobStatus(t, held), jobCounts(t, held)]).toEqual(["FAILED", ["SUSPENDED:2", "FAILED:1"]]);
