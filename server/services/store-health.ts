@@ -22,7 +22,7 @@ const FULL_CODES: ReadonlySet<string> = new Set(["SQLITE_FULL", "ENOSPC", "EDQUO
 export function isStoreFull(error: unknown): boolean {
   for (let cause: unknown = error, depth = 0; cause instanceof Error && depth < 4; cause = cause.cause, depth++) {
     const code = (cause as { code?: unknown }).code;
-    if (typeof code === "string" && (FULL_CODES.has(code) || code.startsWith("SQLITE_FULL"))) return true;
+    if (typeof code === "string" && FULL_CODES.has(code)) return true;
   }
   return false;
 }

@@ -16,6 +16,7 @@ import { MAX_WORKER_BODY_BYTES, type ActionUpdate } from "../../lib/farm/protoco
 import type { WorkerCapabilities } from "../../lib/openjd/capabilities";
 import { Alarm } from "./alarm";
 import { countWithin } from "./body-budget";
+import { LogPump } from "./log-pump";
 import { LogShipper } from "./log-shipper";
 import { SessionExecutor } from "./session-executor";
 import type { ExecutorNotice, SessionRuntimeOptions } from "./session-host";
@@ -78,13 +79,6 @@ const MIN_WAIT_MS = 1_000;
  */
 export const START_REPORT_MS = 250;
 
-/**
- * A live log reaches the server within this long of a line being printed: new lines are
- * uploaded on their own (no sync), batched over the window, so a chatty task's log is live while
- * the sync rate stays what the interval makes it.
- */
-export const LOG_UPLOAD_MS = 500;
-
 export class WorkerAgent {
   readonly logs: LogShipper;
   readonly executor: SessionExecutor;
@@ -113,11 +107,7 @@ export class WorkerAgent {
   private stopMessage: string | undefined;
   private loop: Promise<AgentStopReason> | null = null;
   private readonly interruptions: Promise<void>[] = [];
-  /** A cycle is under way (it ships the logs itself). */
-  private cycling = false;
-  /** The log-only upload waiting for its window, and the one in flight. */
-  private logTimer: NodeJS.Timeout | null = null;
-  private logUpload: Promise<void> | null = null;
+  private readonly logPump: LogPump;
 
   constructor(private readonly options: WorkerAgentOptions) {
     this.instanceId = options.instanceId ?? randomUUID();
@@ -132,24 +122,12 @@ export class WorkerAgent {
       onSoon: () => this.alarm.wakeWithin(START_REPORT_MS),
       onNotice: (notice) => this.notice(notice),
     });
-    this.logs.onLine = () => this.scheduleLogUpload();
-  }
-
-  private scheduleLogUpload(): void {
-    if (this.logTimer || this.stopping.signal.aborted) return;
-    this.logTimer = setTimeout(() => {
-      this.logTimer = null;
-      // A cycle under way ships them; so does one after a failure (its backoff decides when).
-      if (this.cycling || this.failures > 0 || !this.lease || this.logUpload) return;
-      const lease = this.lease;
-      this.logUpload = this.shipLogs(lease, this.stopping.signal)
-        .catch(() => undefined) // the next cycle ships them again and deals with the error
-        .finally(() => {
-          this.logUpload = null;
-          if (this.logs.pending > 0 && !this.cycling) this.scheduleLogUpload();
-        });
-    }, LOG_UPLOAD_MS);
-    this.logTimer.unref?.();
+    // Between syncs, new lines go up on their own (log-pump.ts); after a failure the backoff decides.
+    this.logPump = new LogPump(
+      () => (this.lease && this.failures === 0 && !this.stopping.signal.aborted ? this.shipLogs(this.lease, this.stopping.signal) : null),
+      () => this.logs.pending > 0,
+    );
+    this.logs.onLine = () => this.logPump.lineAdded();
   }
 
   /** Runs until drained or stopped; resolves with why it stopped. */
@@ -168,7 +146,7 @@ export class WorkerAgent {
   /** Stops at once: kills every action and forgets the Sessions (the server will requeue their work). */
   async stop(): Promise<void> {
     this.stopReason ??= "stopped";
-    if (this.logTimer) clearTimeout(this.logTimer);
+    this.logPump.stop();
     this.waitAbort?.abort();
     this.interruptions.push(this.executor.interruptAll());
     this.stopping.abort();
@@ -208,15 +186,9 @@ export class WorkerAgent {
     return reason;
   }
 
-  private async cycle(signal: AbortSignal): Promise<"ok" | "failed" | "again"> {
-    this.cycling = true;
-    try {
-      // One upload of a Session's lines at a time: the log-only one finishes first.
-      await this.logUpload;
-      return await this.cycleOnce(signal);
-    } finally {
-      this.cycling = false;
-    }
+  /** One upload of a Session's lines at a time: a log-only one in flight finishes first. */
+  private cycle(signal: AbortSignal): Promise<"ok" | "failed" | "again"> {
+    return this.logPump.hold(() => this.cycleOnce(signal));
   }
 
   private async cycleOnce(signal: AbortSignal): Promise<"ok" | "failed" | "again"> {
