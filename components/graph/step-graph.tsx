@@ -30,11 +30,16 @@ function StepNodeView({ data }: NodeProps<StepNode>) {
     <div className={`step-node${data.selected ? " selected" : ""}`}>
       <Handle type="target" position={Position.Left} isConnectable={false} />
       <button type="button" className="step-node-button nodrag" aria-pressed={data.selected} aria-label={`Step ${data.name}: ${summary}`} onClick={() => data.onSelect?.(data.id)}>
-        <span className="step-node-title">
-          <strong title={data.name}>{data.name}</strong>
-          {data.counts ? <StatusBadge status={rollUpStatus(data.counts)} /> : null}
-        </span>
-        {data.counts ? <CountsBar counts={data.counts} /> : null}
+        {/* The name has the node's whole width (the badge sits with the bar), so long names stay whole. */}
+        <strong className="step-node-name" title={data.name}>
+          {data.name}
+        </strong>
+        {data.counts ? (
+          <span className="step-node-state">
+            <StatusBadge status={rollUpStatus(data.counts)} />
+            <CountsBar counts={data.counts} />
+          </span>
+        ) : null}
         <span className="step-node-note">{data.note ?? summary}</span>
       </button>
       <Handle type="source" position={Position.Right} isConnectable={false} />
@@ -55,7 +60,7 @@ interface StepGraphProps {
 
 /** Past this many steps the graph gets a minimap to find one's way in. */
 const MINIMAP_AFTER = 12;
-const PADDING = 24;
+const PADDING = 12;
 
 /** The frame's width, followed as the window resizes (a wide screen's width before the first measure). */
 function useWidth(ref: React.RefObject<HTMLDivElement | null>): number {

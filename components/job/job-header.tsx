@@ -18,6 +18,7 @@ export function JobHeader({ job }: { job: JobDetail }) {
         {job.name} <StatusBadge status={job.status} />
       </h1>
       {job.description && <p className="lead">{job.description}</p>}
+      <div className="job-facts-row">
       <dl className="job-facts">
         <Fact term="Job id" value={<code>{job.id}</code>} />
         <Fact term="Submitter" value={job.submitter} />
@@ -42,6 +43,7 @@ export function JobHeader({ job }: { job: JobDetail }) {
         {flags && <Fact term="State" value={flags} />}
       </dl>
       <JobParameters parameters={job.parameters} />
+      </div>
       <CountsBar counts={job.counts} label={`Job ${job.name}`} />
     </header>
   );
