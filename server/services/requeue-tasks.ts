@@ -2,11 +2,14 @@
  * Requeue runs the target's tasks again from the start, whatever their state (running ones are
  * canceled on their worker first); retry-failed requeues only FAILED tasks. Both reset the
  * retry budgets, and a job that had failed or been canceled becomes active again once its tasks
- * have moved (in chunks: task-target.ts).
+ * have moved (in chunks: task-target.ts). Either also clears the job's failure rule (as
+ * Flamenco's requeue clears its blocklist): a wrangler who runs tasks again wants them run, and
+ * with every compatible worker kept away they never would be.
  */
 import type { AuditAction } from "../../lib/farm/audit-actions";
 import type { TaskStatus } from "../../lib/farm/statuses";
 import { audit, type Actor } from "./audit";
+import { clearWorkerFailures } from "./clear-worker-failures";
 import type { Farm } from "./farm";
 import { withJobLock } from "./job-lock";
 import { describeTarget, moveTasks, resolveTarget, type TaskTarget } from "./task-target";
@@ -28,6 +31,8 @@ function requeue(farm: Farm, target: TaskTarget, from: readonly TaskStatus[], ac
       audit(farm, actor, { action, target: { kind: "job", id: target.jobId }, after: { ...describeTarget(target), changed } });
     });
     farm.events.emit("jobs", [target.jobId]);
+    const keptAway = farm.store.sqlite.prepare<[string]>("SELECT 1 FROM worker_job_failures WHERE job_id = ? LIMIT 1").get(target.jobId);
+    if (changed > 0 && keptAway) clearWorkerFailures(farm, { jobId: target.jobId }, actor);
     return { changed };
   });
 }
