@@ -117,6 +117,11 @@ test("an admin drains a busy worker after its task: it finishes, goes idle and g
   expect(sessions.every((s) => s.workerId !== worker.id)).toBe(true);
   await expect(row).toContainText("Drained after task");
   await expect(row).toContainText("Idle");
+
+  // Undrain puts it back at once: the farm's two workers are shared by every later spec.
+  await row.getByRole("button", { name: "Undrain" }).click();
+  await expect(row.getByRole("button", { name: "Drain after current task" })).toBeVisible();
+  await expect(row).not.toContainText("Drained");
 });
 
 test("the home page is the overview: workers and tasks per status, tasks finished per minute", async ({ page }) => {

@@ -7,11 +7,16 @@
  *   server/browser render mismatch, was logged on every live Session page and no test saw it).
  *   A test that expects one exact error (a 404 page's own resource load) says so with
  *   `allowConsoleError`, for that text on that address only.
+ * - it leaves one of the farm's two local workers drained or disabled: every later spec shares
+ *   them, and a spec expecting both (a retry going to the other worker) failed far from the
+ *   cause. The fixture puts the worker back, so only the test that left it fails.
  * It keeps a full-page screenshot of where each test ended as an artifact (test-results/), and
  * offers `personaPage(name)`: a page signed in as another persona, for tests with two people.
  */
-import { test as base, expect, type BrowserContext, type ConsoleMessage, type Page } from "@playwright/test";
-import { statePath, type PersonaName } from "./personas";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { test as base, expect, request as playwrightRequest, type BrowserContext, type ConsoleMessage, type Page } from "@playwright/test";
+import { BASE_URL, DATA_DIR, statePath, type PersonaName } from "./personas";
 
 const CSP_MESSAGE = /Content[- ]Security[- ]Policy/i;
 
@@ -60,11 +65,47 @@ function check(seen: Watch): void {
   expect(seen.errors, "console errors and uncaught errors in the browser").toEqual([]);
 }
 
+interface FarmWorker {
+  id: string;
+  name: string;
+  drain: string | null;
+  disabled: boolean;
+}
+
+/**
+ * The local workers a test left drained or disabled, each put back (as the local admin, whose
+ * token `loom serve` keeps in the data folder), so the next spec finds the farm as it was.
+ */
+async function restoreWorkers(): Promise<string[]> {
+  const token = readFileSync(join(DATA_DIR, "local-admin.token"), "utf8").trim();
+  const api = await playwrightRequest.newContext({ baseURL: BASE_URL, extraHTTPHeaders: { authorization: `Bearer ${token}`, origin: BASE_URL } });
+  try {
+    const listed = await api.get("/api/trpc/workers.list?input=%7B%7D");
+    expect(listed.ok(), `workers.list: ${listed.status()}`).toBe(true);
+    const workers = ((await listed.json()) as { result: { data: FarmWorker[] } }).result.data;
+    const left: string[] = [];
+    for (const worker of workers) {
+      if (worker.drain !== null) {
+        left.push(`${worker.name} drained (${worker.drain})`);
+        await api.post("/api/trpc/workers.undrain", { data: { workerId: worker.id } });
+      }
+      if (worker.disabled) {
+        left.push(`${worker.name} disabled`);
+        await api.post("/api/trpc/workers.setDisabled", { data: { workerId: worker.id, disabled: false } });
+      }
+    }
+    return left;
+  } finally {
+    await api.dispose();
+  }
+}
+
 export const test = base.extend<{
   requests: string[];
   browserReports: Watch;
   allowConsoleError: (allowed: AllowedConsoleError) => void;
   finalScreenshot: void;
+  farmLeftAsFound: void;
   personaPage: (name: PersonaName) => Promise<Page>;
 }>({
   requests: [
@@ -97,6 +138,14 @@ export const test = base.extend<{
     async ({ page }, use, testInfo) => {
       await use();
       await page.screenshot({ path: testInfo.outputPath("final.png"), fullPage: true });
+    },
+    { auto: true },
+  ],
+  farmLeftAsFound: [
+    async ({}, use, testInfo) => {
+      await use();
+      if (testInfo.project.name === "personas") return;
+      expect(await restoreWorkers(), "workers this test left drained or disabled (put back for the next spec)").toEqual([]);
     },
     { auto: true },
   ],
