@@ -20,13 +20,18 @@ const WORKER_ENVIRONMENT = {
   LOOM_SETUP_TOKEN: "loom_setup_first-start",
   LOOM_TOKEN_FILE: "/srv/loom/data/local-admin.token",
   LOOM_WORKER_INSTANCE_ID: "3b1f0c9e-0d4e-4f7e-9a51-6f0a2f7d9c11",
+  // Not named in CREDENTIAL_VARIABLES: their names say what they hold.
+  LOOM_E2E_SETUP_TOKEN: "a-runner-token-without-a-prefix",
+  LOOM_DATABASE_URL: "postgres://loom:hunter2@db.studio/loom",
+  LOOM_DATA_DIR: "/srv/loom/data",
+  LOOM_SESSION_SECRET: "cookie-signing-secret",
   SOMETHING_ELSE: "loom_wkr_a-worker-credential-under-any-name",
   PADDED: "  loom_ses_a-cookie-value",
   LOOMING: "loom is a word, not a secret",
 };
 
 describe("taskEnvironment", () => {
-  it("drops every Loom credential variable and any value that looks like a Loom secret; keeps the rest", () => {
+  it("drops every Loom credential variable, any LOOM_ variable named for a secret, and any value that looks like a Loom secret; keeps the rest", () => {
     expect(taskEnvironment(WORKER_ENVIRONMENT)).toEqual({ PATH: TEST_PATH, HOME: "/home/render", LOOM_SERVER: "http://farm:3000", LOOMING: "loom is a word, not a secret" });
     expect(CREDENTIAL_VARIABLES).toEqual(["LOOM_WORKER_TOKEN", "LOOM_TOKEN", "LOOM_POOL_TOKEN", "LOOM_SETUP_TOKEN", "LOOM_TOKEN_FILE", "LOOM_WORKER_INSTANCE_ID"]);
   });
