@@ -31,8 +31,7 @@ function requeue(farm: Farm, target: TaskTarget, from: readonly TaskStatus[], ac
       audit(farm, actor, { action, target: { kind: "job", id: target.jobId }, after: { ...describeTarget(target), changed } });
     });
     farm.events.emit("jobs", [target.jobId]);
-    const keptAway = farm.store.sqlite.prepare<[string]>("SELECT 1 FROM worker_job_failures WHERE job_id = ? LIMIT 1").get(target.jobId);
-    if (changed > 0 && keptAway) clearWorkerFailures(farm, { jobId: target.jobId }, actor);
+    if (changed > 0 && hasFailureRows(farm, target.jobId)) clearWorkerFailures(farm, { jobId: target.jobId }, actor);
     return { changed };
   });
 }
@@ -43,4 +42,9 @@ export function requeueTasks(farm: Farm, target: TaskTarget, actor: Actor): Prom
 
 export function retryFailedTasks(farm: Farm, target: TaskTarget, actor: Actor): Promise<{ changed: number }> {
   return requeue(farm, target, ["FAILED"], actor, "job.retry");
+}
+
+/** Whether any worker has a failure counted against the job (so a clear has something to clear and audit). */
+function hasFailureRows(farm: Farm, jobId: string): boolean {
+  return farm.store.sqlite.prepare<[string]>("SELECT 1 FROM worker_job_failures WHERE job_id = ? LIMIT 1").get(jobId) !== undefined;
 }

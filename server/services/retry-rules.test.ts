@@ -135,6 +135,20 @@ describe("the per-worker failure rule", () => {
     expect(t.farm.store.sqlite.prepare<[string], { n: number }>("SELECT COUNT(*) AS n FROM tasks WHERE job_id = ? AND status = 'SUCCEEDED'").get(jobId)!.n).toBe(2);
   });
 
+  it("a wrangler's retry-failed clears the job's failure rule, so the kept-away worker runs the task again", async () => {
+    const t = testFarm();
+    const jobId = submit(t, job("1"), { settings: { maxRetriesPerTask: 0, retryDelaySeconds: 0, maxWorkerFailures: 1 } });
+    let broken = true;
+    const w = new SimulatedWorker(t, LINUX_WORKER("w"), (a) => (a.kind === "TASK_RUN" && broken ? FAIL : { status: "SUCCEEDED", exitCode: 0 }));
+    w.runUntilIdle();
+    expect([runs(w), taskStatus(t, taskId(t, jobId)), workerRule(t.farm, jobId, w.workerId).blocked]).toEqual([1, "FAILED", true]);
+    broken = false;
+    expect(await api(t, "wrangler").jobs.retryFailed({ jobId })).toEqual({ changed: 1 });
+    expect(workerRule(t.farm, jobId, w.workerId).blocked).toBe(false);
+    w.runUntilIdle();
+    expect([runs(w), taskStatus(t, taskId(t, jobId))]).toEqual([2, "SUCCEEDED"]);
+  });
+
   it("with maxWorkerFailures 0 never keeps a worker away", () => {
     const t = testFarm();
     const jobId = submit(t, job("1"), { settings: { maxRetriesPerTask: 4, retryDelaySeconds: 0, maxWorkerFailures: 0 } });
