@@ -13,10 +13,9 @@
  * It keeps a full-page screenshot of where each test ended as an artifact (test-results/), and
  * offers `personaPage(name)`: a page signed in as another persona, for tests with two people.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { test as base, expect, request as playwrightRequest, type BrowserContext, type ConsoleMessage, type Page } from "@playwright/test";
-import { BASE_URL, DATA_DIR, statePath, type PersonaName } from "./personas";
+import { test as base, expect, type BrowserContext, type ConsoleMessage, type Page } from "@playwright/test";
+import { statePath, type PersonaName } from "./personas";
+import { tokenApi, trpcMutation, trpcQuery } from "./trpc";
 
 const CSP_MESSAGE = /Content[- ]Security[- ]Policy/i;
 
@@ -77,21 +76,17 @@ interface FarmWorker {
  * token `loom serve` keeps in the data folder), so the next spec finds the farm as it was.
  */
 async function restoreWorkers(): Promise<string[]> {
-  const token = readFileSync(join(DATA_DIR, "local-admin.token"), "utf8").trim();
-  const api = await playwrightRequest.newContext({ baseURL: BASE_URL, extraHTTPHeaders: { authorization: `Bearer ${token}`, origin: BASE_URL } });
+  const api = await tokenApi();
   try {
-    const listed = await api.get("/api/trpc/workers.list?input=%7B%7D");
-    expect(listed.ok(), `workers.list: ${listed.status()}`).toBe(true);
-    const workers = ((await listed.json()) as { result: { data: FarmWorker[] } }).result.data;
     const left: string[] = [];
-    for (const worker of workers) {
+    for (const worker of await trpcQuery<FarmWorker[]>(api, "workers.list", {})) {
       if (worker.drain !== null) {
         left.push(`${worker.name} drained (${worker.drain})`);
-        await api.post("/api/trpc/workers.undrain", { data: { workerId: worker.id } });
+        await trpcMutation(api, "workers.undrain", { workerId: worker.id });
       }
       if (worker.disabled) {
         left.push(`${worker.name} disabled`);
-        await api.post("/api/trpc/workers.setDisabled", { data: { workerId: worker.id, disabled: false } });
+        await trpcMutation(api, "workers.setDisabled", { workerId: worker.id, disabled: false });
       }
     }
     return left;

@@ -8,8 +8,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { request as playwrightRequest, type APIRequestContext, type APIResponse } from "@playwright/test";
-import { expect } from "./fixtures";
+import { expect, request as playwrightRequest, type APIRequestContext, type APIResponse } from "@playwright/test";
 import { BASE_URL, DATA_DIR } from "./personas";
 
 async function data<T>(response: APIResponse): Promise<T> {
