@@ -49,6 +49,8 @@ export interface PlainRequest {
 export interface PlainAnswer {
   status: number;
   body: string;
+  /** Extra headers (a 503's Retry-After). */
+  headers?: Record<string, string>;
 }
 
 /** Requests whose path starts with `prefix` are answered without web Request/Response objects. */
@@ -204,7 +206,7 @@ async function servePlain(handler: ServerHandler, route: PlainRoute, req: Incomi
   const body = await readBody(handler, req, path, address);
   const controller = abortOnEarlyClose(res);
   const answer = await route.handle({ method: req.method ?? "GET", path, authorization: req.headers.authorization ?? null, body: body.toString("utf8"), address, signal: controller.signal });
-  send(res, answer.status, answer.body);
+  send(res, answer.status, answer.body, answer.headers);
 }
 
 /** Only a client that went away before the answer aborts (building the abort reason is not free). */

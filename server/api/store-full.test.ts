@@ -16,6 +16,7 @@ import { submitToFarm } from "../services/submit-job";
 import { sweepWorkers } from "../services/sweep-workers";
 import { apiHandler } from "./app-handler";
 import { startNodeServer, type RunningServer } from "./node-server";
+import { STORE_FULL_RETRY_SECONDS } from "./worker-api";
 
 const JOB = "specificationVersion: jobtemplate-2023-09\nname: J\nsteps:\n- name: S\n  script:\n    actions:\n      onRun: {command: echo}\n";
 
@@ -66,7 +67,7 @@ describe("the worker protocol on a full store", () => {
     server = await startNodeServer(apiHandler(farm));
     const post = async (path: string, body: unknown, auth: string) => {
       const response = await fetch(`${server!.url}${path}`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${auth}` }, body: JSON.stringify(body) });
-      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+      return { status: response.status, retryAfter: response.headers.get("retry-after"), body: (await response.json()) as Record<string, unknown> };
     };
     const registered = await post("/api/worker/register", { name: "w", capabilities: { amounts: {}, attributes: {} } }, token);
     const worker = registered.body as unknown as RegisterResponse;
@@ -85,7 +86,8 @@ describe("the worker protocol on a full store", () => {
     store.sqlite.pragma(`max_page_count = ${pages}`);
     const before = state();
     const refusedLogs = await post("/api/worker/logs", logs, worker.credential);
-    expect(refusedLogs).toMatchObject({ status: 503, body: { error: "UNAVAILABLE", message: expect.stringContaining("the farm's store is full") } });
+    // With the server's word on when to send again: it is up, so the agent's long backoff does not apply.
+    expect(refusedLogs).toMatchObject({ status: 503, retryAfter: String(STORE_FULL_RETRY_SECONDS), body: { error: "UNAVAILABLE", message: expect.stringContaining("the farm's store is full") } });
     expect(state()).toEqual(before);
     // A report that needs no new page still goes through: the worker keeps being heard.
     expect(await post("/api/worker/sync", report, worker.credential)).toMatchObject({ status: 200 });

@@ -31,7 +31,7 @@ export async function handleWorkerRequest(farm: Farm, request: Request, info: Re
     address: info.address,
     signal: request.signal,
   });
-  return new Response(answer.body, { status: answer.status, headers: { "content-type": "application/json" } });
+  return new Response(answer.body, { status: answer.status, headers: { "content-type": "application/json", ...answer.headers } });
 }
 
 /**
@@ -49,6 +49,9 @@ export function admitWorker(farm: Farm, path: string, authorization: string | nu
     throw error;
   }
 }
+
+/** How soon a worker sends again what a full store refused. */
+export const STORE_FULL_RETRY_SECONDS = 2;
 
 /**
  * The worker protocol itself. The plain Node server calls it without building web Request and
@@ -68,8 +71,13 @@ export async function workerCall(farm: Farm, call: PlainRequest): Promise<PlainA
         throw new AppError("NOT_FOUND", `${call.path} is not part of the worker protocol`);
     }
   } catch (error) {
-    // A full disk: the transaction was rolled back, so a 503 tells the agent to keep it and send it again.
-    if (isStoreFull(error)) error = storeHealth(farm.store.sqlite).failed(error);
+    // A full disk: the transaction was rolled back, so a 503 tells the agent to keep it and send it
+    // again, soon (Retry-After): the server itself answers, so the agent's growing backoff for an
+    // unreachable server would only leave held lines waiting long after space returns.
+    if (isStoreFull(error)) {
+      const refusal = storeHealth(farm.store.sqlite).failed(error);
+      return { ...json(HTTP_STATUS[refusal.code], { error: refusal.code, message: refusal.message }), headers: { "retry-after": String(STORE_FULL_RETRY_SECONDS) } };
+    }
     if (error instanceof AppError) return json(HTTP_STATUS[error.code], { error: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) });
     console.error("worker API failure", error);
     return json(500, { error: "INTERNAL", message: "internal error" });

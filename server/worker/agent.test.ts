@@ -185,6 +185,22 @@ describe("WorkerAgent", () => {
     await waitUntil(() => notices.filter((n) => n.type === "server_available").length === unavailable.length, "a notice for each recovery");
   });
 
+  it("sends refused lines again when the server's Retry-After says, not at its growing backoff (a full store answers; it is not down)", async () => {
+    await startFarm();
+    const refusal = { status: 503, body: { error: "UNAVAILABLE", message: "the farm's store is full" }, headers: { "retry-after": "1" } };
+    farm.script(PROTOCOL_PATHS.logs, refusal, refusal, refusal, refusal);
+    farm.assignments = [SESSION("s1")];
+    // A backoff of 10 s, then 20 s, then 30 s: without the server's word the four refusals would cost 90 s.
+    const { agent } = makeAgent({ retry: { initialMs: 10_000, maxMs: 30_000 } });
+    await waitUntil(() => farm.finalStatus("x1") !== undefined && agent.logs.pending === 0, "every line stored after four refusals", 20_000);
+    expect(farm.storedText("s1")).toContain("FARM_EXIT");
+    const uploads = farm.requests.filter((r) => r.path === PROTOCOL_PATHS.logs);
+    expect(uploads.slice(0, 5).map((r) => r.status)).toEqual([503, 503, 503, 503, 200]);
+    // Never sooner than the server asked.
+    const gaps = uploads.slice(1, 5).map((r, i) => r.at - (uploads[i] as { at: number }).at);
+    expect(gaps.filter((gap) => gap < 1_000)).toEqual([]);
+  }, 30_000);
+
   it("sends log lines again until the server acknowledges them", async () => {
     await startFarm();
     farm.ackLimit = 2;

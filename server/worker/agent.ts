@@ -102,6 +102,8 @@ export class WorkerAgent {
   /** What the last successful sync told the server. */
   private reported = { sessions: 0, draining: false };
   private failures = 0;
+  /** The Retry-After of the last refusal, when the server gave one (a full store): it beats the backoff. */
+  private serverRetryAfterMs: number | null = null;
   private drainRequests = 0;
   private stopReason: AgentStopReason | null = null;
   private stopMessage: string | undefined;
@@ -231,6 +233,7 @@ export class WorkerAgent {
         return "failed";
       }
       this.failures++;
+      this.serverRetryAfterMs = error instanceof ServerUnavailableError ? error.retryAfterMs : null;
       if (this.failures === 1) this.notice({ type: "server_unavailable", message, retryInMs: this.backoffMs(), refused: error instanceof RequestRefusedError });
       return "failed";
     }
@@ -374,11 +377,15 @@ export class WorkerAgent {
   }
 
   private backoffMs(): number {
+    const random = this.options.random ?? Math.random;
+    // The server answered and said when to come back: then, not at an ever longer backoff (held
+    // lines would wait long after the store writes again). A little later, never sooner.
+    if (this.serverRetryAfterMs !== null) return Math.round(this.serverRetryAfterMs * (1 + 0.25 * random()));
     const initial = this.options.retry?.initialMs ?? 1_000;
     const max = this.options.retry?.maxMs ?? 30_000;
     const base = Math.min(max, initial * 2 ** Math.min(30, Math.max(0, this.failures - 1)));
     // Jitter keeps a farm of workers from retrying in lock-step after a server restart.
-    return Math.round(base * (0.75 + 0.25 * (this.options.random ?? Math.random)()));
+    return Math.round(base * (0.75 + 0.25 * random()));
   }
 
   private notice(notice: AgentNotice): void {

@@ -27,6 +27,8 @@ export interface Recorded {
   authorization: string | undefined;
   body: unknown;
   status: number;
+  /** performance.now() when it was answered. */
+  at: number;
 }
 
 export class FakeFarm {
@@ -55,7 +57,7 @@ export class FakeFarm {
   stop = false;
   /** When set, logs are acknowledged at most through this seq. */
   ackLimit: number | null = null;
-  private readonly scripted = new Map<string, Array<{ status: number; body: unknown }>>();
+  private readonly scripted = new Map<string, Array<{ status: number; body: unknown; headers?: Record<string, string> }>>();
   private server: Server | null = null;
 
   get url(): string {
@@ -65,8 +67,8 @@ export class FakeFarm {
   }
 
   /** The next answers to `path` (oldest first), before the normal behaviour resumes. */
-  script(path: string, ...answers: Array<{ status: number; body?: unknown }>): void {
-    this.scripted.set(path, [...(this.scripted.get(path) ?? []), ...answers.map((a) => ({ status: a.status, body: a.body ?? { error: "UNAVAILABLE", message: "try later" } }))]);
+  script(path: string, ...answers: Array<{ status: number; body?: unknown; headers?: Record<string, string> }>): void {
+    this.scripted.set(path, [...(this.scripted.get(path) ?? []), ...answers.map((a) => ({ ...a, body: a.body ?? { error: "UNAVAILABLE", message: "try later" } }))]);
   }
 
   /** The worker's credential stops working (removed, rotated out): its next sync or upload gets 401. */
@@ -108,12 +110,12 @@ export class FakeFarm {
     const body: unknown = text ? JSON.parse(text) : null;
     const path = req.url ?? "";
     const answer = this.answer(path, req.headers.authorization, body);
-    this.requests.push({ path, authorization: req.headers.authorization, body, status: answer.status });
-    res.writeHead(answer.status, { "content-type": "application/json" });
+    this.requests.push({ path, authorization: req.headers.authorization, body, status: answer.status, at: performance.now() });
+    res.writeHead(answer.status, { "content-type": "application/json", ...answer.headers });
     res.end(JSON.stringify(answer.body));
   }
 
-  private answer(path: string, authorization: string | undefined, body: unknown): { status: number; body: unknown } {
+  private answer(path: string, authorization: string | undefined, body: unknown): { status: number; body: unknown; headers?: Record<string, string> } {
     const expected = path === PROTOCOL_PATHS.register ? this.token : this.revoked ? null : this.credentials.at(-1);
     if (expected === undefined || expected === null || authorization !== `Bearer ${expected}`) {
       return { status: 401, body: { error: "UNAUTHORIZED", message: path === PROTOCOL_PATHS.register ? "unknown worker token" : "unknown or revoked worker credential" } };

@@ -32,7 +32,21 @@ export class RequestRefusedError extends Error {
 export class CredentialRefusedError extends RequestRefusedError {}
 
 /** Unreachable, timed out, or 5xx / 408 / 429: worth retrying. */
-export class ServerUnavailableError extends Error {}
+export class ServerUnavailableError extends Error {
+  constructor(
+    message: string,
+    /** The server's own Retry-After, when it answered with one (it is up, and says when to come back). */
+    readonly retryAfterMs: number | null = null,
+  ) {
+    super(message);
+  }
+}
+
+/** Retry-After in seconds (the HTTP-date form is not used by Loom's server), capped at a minute. */
+function retryAfterMs(header: string | null): number | null {
+  if (header === null || !/^\d{1,6}$/.test(header.trim())) return null;
+  return Math.min(60_000, Number(header.trim()) * 1000);
+}
 
 export interface WorkerClientOptions {
   serverUrl: string;
@@ -100,7 +114,7 @@ export class WorkerClient {
     if (response.status >= 400 && response.status < 500 && response.status !== 408 && response.status !== 429) {
       throw new RequestRefusedError(response.status, message);
     }
-    throw new ServerUnavailableError(message);
+    throw new ServerUnavailableError(message, retryAfterMs(response.headers.get("retry-after")));
   }
 }
 
