@@ -12,7 +12,9 @@ import { submitJob, trpcQuery } from "./trpc";
 
 test.use({ storageState: statePath("wes") });
 
+// A job of about 30 s on the e2e farm's two workers: 5 s of setup, then two 12 s tasks on each.
 const TASKS = 4;
+const TASK_SECONDS = 12;
 
 const TEMPLATE = (name: string) => `specificationVersion: jobtemplate-2023-09
 name: ${name}
@@ -34,7 +36,7 @@ steps:
     actions:
       onRun:
         command: sleep
-        args: ["4"]
+        args: ["${TASK_SECONDS}"]
 `;
 
 interface TaskRow {
@@ -43,7 +45,8 @@ interface TaskRow {
   startedAt: number | null;
 }
 
-test("an environment setup shows as such, and every task shows Running within a second of its start", async ({ page }, testInfo) => {
+test("an environment setup shows as such, and every task of a 30 s job shows Running within a second of its start", async ({ page }, testInfo) => {
+  test.setTimeout(150_000);
   const name = `e2e-live-${randomUUID().slice(0, 8)}`;
   const jobId = await submitJob(page.request, { template: { text: TEMPLATE(name), format: "yaml" } });
   await page.goto(`/jobs/${jobId}`);
@@ -70,7 +73,7 @@ test("an environment setup shows as such, and every task shows Running within a 
   await expect(firstRow).toContainText(/Entering Slow setup, \d/, { timeout: 30_000 });
   await page.screenshot({ path: testInfo.outputPath("entering-environment.png"), fullPage: true });
 
-  await expect(page.getByRole("heading", { level: 1 })).toContainText("Succeeded", { timeout: 60_000 });
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Succeeded", { timeout: 90_000 });
   const stepId = (await trpcQuery<{ steps: Array<{ id: string }> }>(page.request, "jobs.get", { jobId })).steps[0]!.id;
   const { tasks } = await trpcQuery<{ tasks: TaskRow[] }>(page.request, "jobs.tasks", { stepId });
   const seen = (await page.evaluate("window.__runningSeenAt")) as Record<string, number>;
