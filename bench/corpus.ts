@@ -6,8 +6,8 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { detectFormat } from "../lib/openjd/parse-source";
-import type { SeedTemplate } from "../lib/openjd/testing/template-mutator";
+import { detectFormat } from "../lib/openjd";
+import type { SeedTemplate } from "../lib/openjd/testing";
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 

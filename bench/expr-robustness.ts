@@ -8,10 +8,8 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { standardLibrary } from "../lib/openjd/expr/functions";
-import { caseFailures, generateExprCase, runExprCase, runPathological, type ExprCase } from "../lib/openjd/testing/expr-case";
-import { BUILT_IN_EXPRESSIONS } from "../lib/openjd/testing/expr-corpus";
-import { pathologicalExpressions } from "../lib/openjd/testing/expr-pathological";
+import { standardLibrary } from "../lib/openjd";
+import { BUILT_IN_EXPRESSIONS, caseFailures, type ExprCase, generateExprCase, pathologicalExpressions, runExprCase, runPathological } from "../lib/openjd/testing";
 import { REPO_ROOT, samplesDir } from "./corpus";
 import { loadExprCorpus } from "./expr-samples";
 import { numberFlag } from "./number-flag";

@@ -6,8 +6,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { parseAllDocuments } from "yaml";
-import { standardLibrary } from "../lib/openjd/expr/functions";
-import { expressionsInDocument, type CorpusExpression } from "../lib/openjd/testing/expr-corpus";
+import { standardLibrary } from "../lib/openjd";
+import { type CorpusExpression, expressionsInDocument } from "../lib/openjd/testing";
 import { samplesDir } from "./corpus";
 
 function filesUnder(dir: string, recursive: boolean): string[] {

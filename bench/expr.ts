@@ -7,14 +7,8 @@
  * baseline in the same run (JSON.parse of the same strings as JSON, and the bare tokenizer)
  * gives ratios that hold across machines. The last line is one JSON object with the figures.
  */
-import { ExprError } from "../lib/openjd/expr/errors";
-import { evaluate, evaluateWithMetrics } from "../lib/openjd/expr/evaluator";
-import { standardLibrary } from "../lib/openjd/expr/functions";
-import { tokenize } from "../lib/openjd/expr/lexer";
-import { parseExpression } from "../lib/openjd/expr/parser";
-import type { ExprValue } from "../lib/openjd/expr/values";
-import { BUILT_IN_EXPRESSIONS, symbolsFor, type CorpusExpression } from "../lib/openjd/testing/expr-corpus";
-import { concreteSymbols } from "../lib/openjd/testing/expr-symbols";
+import { evaluate, evaluateWithMetrics, ExprError, type ExprValue, parseExpression, standardLibrary, tokenize } from "../lib/openjd";
+import { BUILT_IN_EXPRESSIONS, concreteSymbols, type CorpusExpression, symbolsFor } from "../lib/openjd/testing";
 import { samplesDir } from "./corpus";
 import { loadExprCorpus } from "./expr-samples";
 import { numberFlag } from "./number-flag";

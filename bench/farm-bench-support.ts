@@ -77,9 +77,9 @@ export function openBenchFarm(file: string, settings: Partial<FarmSettings> = {}
   const pool = authenticatePool(farm, token);
   if (!pool) throw new Error("the bench pool's token does not authenticate");
   const admin = testPrincipal(farm, "admin", "bench-admin");
-  const { token: adminToken } = store.sqlite.transaction(() =>
+  const { token: adminToken } = store.transaction(() =>
     issueToken(farm, SYSTEM_ACTOR, { userId: admin.userId, role: "admin", name: "bench", scope: "admin", expiresInDays: 1 }),
-  )();
+  );
   let loop: FarmLoop | null = null;
   const bench: BenchFarm = {
     farm,
@@ -357,9 +357,8 @@ export function exactlyOnceProblems(farm: Farm, expectedTasks: number): string[]
     )
     .all();
   if (runs.length > 0) problems.push(`${runs.length} tasks not run exactly once, e.g. ${JSON.stringify(runs.slice(0, 5))}`);
-  const jobs = sqlite.prepare<[], { id: string; status: string; counts: string; task_count: number }>("SELECT id, status, counts, task_count FROM jobs").all();
-  for (const job of jobs) {
-    const succeeded = (JSON.parse(job.counts) as Record<string, number>).SUCCEEDED;
+  const jobs = sqlite.prepare<[], { id: string; status: string; succeeded: number; task_count: number }>("SELECT id, status, count_succeeded AS succeeded, task_count FROM jobs").all();
+  for (const { succeeded, ...job } of jobs) {
     if (job.status !== "SUCCEEDED" || succeeded !== job.task_count) problems.push(`job ${job.id}: status ${job.status}, SUCCEEDED ${succeeded} of ${job.task_count}`);
   }
   return problems;

@@ -6,8 +6,8 @@
  * both; figures are medians over the rounds. The last line is one JSON object.
  */
 import { parseDocument } from "yaml";
-import { checkTemplateText } from "../lib/openjd/template";
-import { SEED_TEMPLATES } from "../lib/openjd/testing/seed-templates";
+import { checkTemplateText } from "../lib/openjd";
+import { SEED_TEMPLATES } from "../lib/openjd/testing";
 import { loadCorpus, samplesDir } from "./corpus";
 import { interleavedRounds, median } from "./interleaved-rounds";
 import { numberFlag } from "./number-flag";

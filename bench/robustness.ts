@@ -7,10 +7,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathologicalInputs } from "../lib/openjd/testing/pathological-templates";
-import { generateCase, runCase, type CaseOutcome } from "../lib/openjd/testing/robustness-case";
-import { SEED_TEMPLATES } from "../lib/openjd/testing/seed-templates";
-import { parseTree, type TreeValue } from "../lib/openjd/testing/template-mutator";
+import { type CaseOutcome, generateCase, parseTree, pathologicalInputs, runCase, SEED_TEMPLATES, type TreeValue } from "../lib/openjd/testing";
 import { loadCorpus, REPO_ROOT, samplesDir } from "./corpus";
 import { numberFlag } from "./number-flag";
 

@@ -11,7 +11,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createOk } from "../lib/openjd/job/job-test-support";
+import { createOk } from "../lib/openjd/testing";
 import type { SessionEvent } from "../server/session/events";
 import { stackFor } from "../server/session/run-job";
 import { Session } from "../server/session/session";

@@ -9,7 +9,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createOk } from "../lib/openjd/job/job-test-support";
+import { createOk } from "../lib/openjd/testing";
 import { Session } from "../server/session/session";
 import type { ProcessLauncher } from "../server/session/subprocess";
 import { TaskShield } from "../server/worker/task-shield";

@@ -92,10 +92,10 @@ function baselineRound(): number {
   try {
     sqlite
       .prepare(
-        "INSERT INTO jobs (id, seq, name, template_text, template_format, environment_templates, parameters, priority, status, counts, task_count, max_retries_per_task, max_failed_tasks, submitted_at) VALUES ('job-baselinexx', 1, 'bench', '', 'yaml', '[]', '{}', 50, 'READY', '{}', ?, 2, 100, 0)",
+        "INSERT INTO jobs (id, seq, name, template_text, template_format, environment_templates, parameters, priority, status, task_count, max_retries_per_task, max_failed_tasks, submitted_at) VALUES ('job-baselinexx', 1, 'bench', '', 'yaml', '[]', '{}', 50, 'READY', ?, 2, 100, 0)",
       )
       .run(TASKS);
-    sqlite.prepare("INSERT INTO steps (id, job_id, step_index, name, dependencies, environment_stack, status, counts, task_count) VALUES ('job-baselinexx:0', 'job-baselinexx', 0, 'Render', '[]', '[]', 'READY', '{}', ?)").run(TASKS);
+    sqlite.prepare("INSERT INTO steps (id, job_id, step_index, name, dependencies, environment_stack, status, task_count) VALUES ('job-baselinexx:0', 'job-baselinexx', 0, 'Render', '[]', '[]', 'READY', ?)").run(TASKS);
     const started = process.hrtime.bigint();
     sqlite.transaction(() => {
       const insert = sqlite.prepare("INSERT INTO tasks (job_id, step_id, task_index, parameters, status) VALUES (?, ?, ?, ?, ?)");

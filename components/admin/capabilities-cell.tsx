@@ -1,4 +1,4 @@
-import type { WorkerCapabilities } from "@/lib/openjd/capabilities";
+import type { WorkerCapabilities } from "@/lib/openjd";
 import { summarizeCapabilities } from "./capabilities";
 
 /** The standard capabilities on one line; the rest behind a native disclosure (keyboard and screen-reader ready). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { WorkerCapabilities } from "@/lib/openjd/capabilities";
+import type { WorkerCapabilities } from "@/lib/openjd";
 import { formatMemory, summarizeCapabilities, type CapabilityEntry } from "./capabilities";
 
 describe("summarizeCapabilities", () => {

@@ -3,7 +3,7 @@
  * 31.3 GiB · linux · x86_64`), everything else (GPUs, custom amounts and attributes) as a list
  * shown on demand.
  */
-import type { WorkerCapabilities } from "@/lib/openjd/capabilities";
+import type { WorkerCapabilities } from "@/lib/openjd";
 
 const VCPU = "amount.worker.vcpu";
 const MEMORY = "amount.worker.memory";

@@ -3,9 +3,8 @@
 import Editor from "@monaco-editor/react";
 import { useCallback, useMemo, useState } from "react";
 import type { editor } from "monaco-editor";
-import type { TemplateError } from "@/lib/openjd/errors";
+import type { DocumentFormat, TemplateError } from "@/lib/openjd";
 import { monaco as localMonaco, type Monaco } from "./monaco-setup";
-import type { DocumentFormat } from "@/lib/openjd/parse-source";
 import { useCursorPosition } from "./use-cursor-position";
 import { useSchemaAssist } from "./use-schema-assist";
 import { useTemplateMarkers } from "./use-template-markers";

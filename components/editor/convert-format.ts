@@ -4,9 +4,7 @@
  * written form in JSON output; YAML comments do not survive a trip through JSON.
  */
 import { stringify } from "yaml";
-import { parseSource } from "@/lib/openjd/parse-source";
-import { nodeToValue, type SourceNode } from "@/lib/openjd/source-node";
-import type { DocumentFormat } from "@/lib/openjd/parse-source";
+import { type DocumentFormat, nodeToValue, parseSource, type SourceNode } from "@/lib/openjd";
 
 export function detectContentFormat(text: string): DocumentFormat {
   return /^\s*[{[]/.test(text) ? "json" : "yaml";

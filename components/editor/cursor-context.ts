@@ -3,8 +3,7 @@
  * path of the mapping or list it is in, whether it is writing a key or a value, the partial word,
  * and the keys already present. YAML is read by indentation, JSON by a tolerant scan.
  */
-import type { PathSegment } from "@/lib/openjd/errors";
-import type { DocumentFormat } from "@/lib/openjd/parse-source";
+import type { DocumentFormat, PathSegment } from "@/lib/openjd";
 
 export interface CursorContext {
   /** The mapping (key position) or the field (value position) the cursor is in. */

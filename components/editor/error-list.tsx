@@ -1,6 +1,6 @@
 "use client";
 
-import { describeError, type TemplateError } from "@/lib/openjd/errors";
+import { describeError, type TemplateError } from "@/lib/openjd";
 
 interface ErrorListProps {
   errors: readonly TemplateError[];

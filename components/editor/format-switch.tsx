@@ -1,6 +1,6 @@
 "use client";
 
-import type { DocumentFormat } from "@/lib/openjd/parse-source";
+import type { DocumentFormat } from "@/lib/openjd";
 
 /** YAML or JSON: shows the detected format; choosing the other converts the document. */
 export function FormatSwitch({ format, onSwitch }: { format: DocumentFormat; onSwitch: (format: DocumentFormat) => void }) {

@@ -3,7 +3,7 @@
  * (a key, a scalar, a quoted string), or the whole line when the error points at its start or
  * past its end. Errors without a line go on line 1, so none is invisible.
  */
-import { describeError, type TemplateError } from "@/lib/openjd/errors";
+import { describeError, type TemplateError } from "@/lib/openjd";
 
 export interface MarkerSpan {
   startLineNumber: number;

@@ -2,10 +2,7 @@
  * Completions and hover docs from the template JSON Schema (lib/openjd/json-schema), computed
  * from text and an offset only, so the Monaco providers are thin and this is tested with tables.
  */
-import { formatPath } from "@/lib/openjd/errors";
-import { schemaForText } from "@/lib/openjd/json-schema";
-import { propertiesOf, schemasAt, valuesOf } from "@/lib/openjd/json-schema-navigate";
-import type { DocumentFormat } from "@/lib/openjd/parse-source";
+import { type DocumentFormat, formatPath, propertiesOf, schemaForText, schemasAt, valuesOf } from "@/lib/openjd";
 import { cursorContext, KEY_LINE, unquote } from "./cursor-context";
 
 export interface Suggestion {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkTemplateText } from "@/lib/openjd/template";
+import { checkTemplateText } from "@/lib/openjd";
 import { STARTER_TEMPLATE, suggestedName } from "./starter-template";
 
 describe("starter template", () => {

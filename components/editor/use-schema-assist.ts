@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect } from "react";
-import type { DocumentFormat } from "@/lib/openjd/parse-source";
+import type { DocumentFormat } from "@/lib/openjd";
 import type { Monaco } from "./monaco-setup";
 import { hoverAt, suggestionsAt } from "./schema-assist";
 

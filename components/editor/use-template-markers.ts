@@ -2,7 +2,7 @@
 
 import { useEffect } from "react";
 import type { editor } from "monaco-editor";
-import type { TemplateError } from "@/lib/openjd/errors";
+import type { TemplateError } from "@/lib/openjd";
 import type { Monaco } from "./monaco-setup";
 import { markerSpans } from "./marker-spans";
 

@@ -3,7 +3,7 @@
  * session runtime logs the message line as printed, then reports the value with the next sync):
  * the page shows the newest of either, so progress moves as soon as the line is seen.
  */
-import { parseOutputLine } from "@/lib/openjd/stdout-messages";
+import { parseOutputLine } from "@/lib/openjd";
 import type { LogLine } from "./line-store";
 
 export interface ActionReport {

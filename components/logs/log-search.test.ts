@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { REDACTION_MASK } from "@/lib/openjd/stdout-messages";
+import { REDACTION_MASK } from "@/lib/openjd";
 import { Redactor } from "../../server/session/redaction";
 import { findMatches, lineSegments, stepMatch } from "./log-search";
 

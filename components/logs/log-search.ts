@@ -4,7 +4,7 @@
  * search hits and redacted values (which the worker replaced with the mask before upload).
  */
 
-import { REDACTION_MASK } from "@/lib/openjd/stdout-messages";
+import { REDACTION_MASK } from "@/lib/openjd";
 
 interface Lines {
   length: number;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { field } from "@/lib/openjd/form/form-test-support";
+import { field } from "@/lib/openjd/testing";
 import { fieldHint } from "./field-hint";
 
 describe("fieldHint", () => {

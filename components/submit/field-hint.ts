@@ -1,5 +1,5 @@
 /** The hint under a parameter: its constraints in words, and for a spin box how a step moves it. */
-import type { FormField } from "@/lib/openjd/form/parameter-form";
+import type { FormField } from "@/lib/openjd";
 
 export function fieldHint(field: FormField): string | null {
   const parts = [field.hint];

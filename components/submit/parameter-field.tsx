@@ -1,9 +1,7 @@
 "use client";
 
 import type { KeyboardEvent } from "react";
-import { describeFilter, fileFilterWarning } from "@/lib/openjd/form/file-filters";
-import type { FormField } from "@/lib/openjd/form/parameter-form";
-import { stepSpin } from "@/lib/openjd/form/spin-step";
+import { describeFilter, fileFilterWarning, type FormField, stepSpin } from "@/lib/openjd";
 import { fieldHint } from "./field-hint";
 
 interface FieldProps {

@@ -1,7 +1,6 @@
 "use client";
 
-import type { FormValues } from "@/lib/openjd/form/form-values";
-import type { ParameterForm } from "@/lib/openjd/form/parameter-form";
+import type { FormValues, ParameterForm } from "@/lib/openjd";
 import { ParameterField } from "./parameter-field";
 
 interface Props {

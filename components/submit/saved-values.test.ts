@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { definitions } from "@/lib/openjd/form/form-test-support";
-import { fieldInput } from "@/lib/openjd/form/form-values";
-import { buildParameterForm } from "@/lib/openjd/form/parameter-form";
+import { definitions } from "@/lib/openjd/testing";
+import { buildParameterForm, fieldInput } from "@/lib/openjd";
 import { savedValues } from "./saved-values";
 
 const FORM = buildParameterForm(

@@ -3,7 +3,7 @@
  * the inverse of lib/openjd/form's fieldInput, a list one item per line and a LIST[LIST[INT]]
  * item as JSON.
  */
-import type { ParameterForm } from "@/lib/openjd/form/parameter-form";
+import type { ParameterForm } from "@/lib/openjd";
 
 export function savedValues(form: ParameterForm, saved: Readonly<Record<string, unknown>> | undefined): Record<string, string> {
   const out: Record<string, string> = {};

@@ -3,9 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useMemo, useState, type FormEvent } from "react";
-import { fieldErrors, initialValues, parameterInputs } from "@/lib/openjd/form/form-values";
-import { buildParameterForm } from "@/lib/openjd/form/parameter-form";
-import type { JobTemplate } from "@/lib/openjd/model";
+import { buildParameterForm, fieldErrors, initialValues, type JobTemplate, parameterInputs } from "@/lib/openjd";
 import { useTRPC } from "@/components/trpc";
 import { maxPriorityFor } from "@/lib/farm/access";
 import { useMe } from "@/components/auth/me";

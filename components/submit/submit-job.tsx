@@ -3,8 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useMemo, useState } from "react";
-import { describeError } from "@/lib/openjd/errors";
-import { checkTemplateText } from "@/lib/openjd/template";
+import { checkTemplateText, describeError } from "@/lib/openjd";
 import { useTRPC } from "@/components/trpc";
 import { useMe } from "@/components/auth/me";
 import { SubmitForm } from "./submit-form";

@@ -3,7 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState, type ChangeEvent } from "react";
-import { detectFormat, SOURCE_LIMITS, type DocumentFormat } from "@/lib/openjd/parse-source";
+import { detectFormat, type DocumentFormat, SOURCE_LIMITS } from "@/lib/openjd";
 import { detectContentFormat } from "@/components/editor/convert-format";
 import { bytesToBase64 } from "@/components/templates/upload";
 import { useTRPC } from "@/components/trpc";

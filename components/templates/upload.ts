@@ -1,6 +1,6 @@
 /** Reading what an artist drops into the library: which kind of file it is, its name, its bytes as base64. */
 import { suggestedName } from "@/components/editor/starter-template";
-import { detectFormat, type DocumentFormat } from "@/lib/openjd/parse-source";
+import { detectFormat, type DocumentFormat } from "@/lib/openjd";
 
 export type UploadKind = DocumentFormat | "zip";
 

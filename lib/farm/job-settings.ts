@@ -38,6 +38,7 @@ export const JOB_SETTING_MAXIMA: Readonly<Record<WholeNumberSetting, number>> = 
   maxWorkerFailures: 1000,
 };
 
+// eslint-disable-next-line no-control-regex -- submitter names exclude control characters
 const SUBMITTER = /^[^\u0000-\u001F\u007F-\u009F]{1,128}$/;
 
 /** A submitter name: 1 to 128 characters (UTF-16 units), no control characters. */

@@ -50,6 +50,7 @@ const JSON_ASSIGNMENT = /^"[A-Za-z_][A-Za-z0-9_]*=[^\n]*$/;
 const NEAR_MISS = /^openjd_(?:env|unset_env|redacted_env)(?:[:\s]|$)/;
 
 // Python's str.isspace() set (lstrip/strip); float() accepts the same minus \x1c-\x1f.
+// eslint-disable-next-line no-control-regex -- Python counts \x1c-\x1f as space
 const PY_SPACE = /^[\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]$/;
 const isSpace = (ch: string) => PY_SPACE.test(ch);
 const isFloatSpace = (ch: string) => PY_SPACE.test(ch) && !(ch >= "\x1c" && ch <= "\x1f");

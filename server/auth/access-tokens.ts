@@ -117,12 +117,12 @@ export function createOwnToken(farm: Farm, principal: Principal, actor: Actor, i
     throw new AppError("FORBIDDEN", `a token made with a '${principal.scope}' token can have at most that scope`);
   }
   const role = effectiveRole(principal.role, principal.scope);
-  return farm.store.sqlite.transaction(() => {
+  return farm.store.transaction(() => {
     // …nor outlive it: a leaked token could otherwise make itself a successor of a year.
     const parent = principal.via === "token" ? statements(farm.store.sqlite).one.get(principal.credentialId) : undefined;
     const notAfter = parent?.expires_at ?? undefined;
     return issueToken(farm, actor, { userId: principal.userId, role, ...input, ...(notAfter !== undefined ? { notAfter } : {}) });
-  })();
+  });
 }
 
 /** The caller's tokens; with `all` (admins) everyone's. */
@@ -134,12 +134,12 @@ export function listTokens(farm: Farm, principal: Principal, all: boolean): Toke
 /** Revokes a token of the caller's own, or any token when `asAdmin`. */
 export function revokeToken(farm: Farm, principal: Principal, actor: Actor, tokenId: string, asAdmin: boolean): TokenView {
   const s = statements(farm.store.sqlite);
-  const revoked = farm.store.sqlite.transaction(() => {
+  const revoked = farm.store.transaction(() => {
     const row = s.one.get(tokenId);
     if (!row || (!asAdmin && row.user_id !== principal.userId)) throw new AppError("NOT_FOUND", `no token ${tokenId} of yours`);
     if (s.revoke.run(farm.now(), tokenId).changes > 0) audit(farm, actor, { action: "token.revoke", target: { kind: "token", id: tokenId }, before: { name: row.name, owner: row.owner } });
     return view(s.one.get(tokenId)!);
-  })();
+  });
   accessChanged(farm);
   return revoked;
 }

@@ -101,12 +101,12 @@ export function insertUser(farm: Farm, actor: Actor, input: NewUser, passwordHas
   const now = farm.now();
   const id = newId("usr");
   const kind = input.password === null && passwordHash === null ? "service" : "person";
-  farm.store.sqlite.transaction(() => {
+  farm.store.transaction(() => {
     // Checked again inside the transaction: two creations of one name cannot both win.
     if (s.byName.get(input.name)) throw new AppError("CONFLICT", `a user named '${input.name}' already exists`);
     s.insert.run(id, input.name, input.role, kind, passwordHash, now, now);
     audit(farm, actor, { action: "user.create", target: { kind: "user", id: input.name }, after: { role: input.role, kind } });
-  })();
+  });
   return { id, name: input.name, role: input.role, kind, disabled: false, createdAt: now, lastActiveAt: null };
 }
 
@@ -131,20 +131,20 @@ function keepAnAdmin(farm: Farm, user: { role: Role; disabled: number; kind: str
 export function setUserRole(farm: Farm, actor: Actor, name: string, role: Role): UserView {
   if (!(ROLES as readonly string[]).includes(role)) throw new AppError("BAD_REQUEST", `role must be one of ${ROLES.join(", ")}`);
   const s = statements(farm.store.sqlite);
-  farm.store.sqlite.transaction(() => {
+  farm.store.transaction(() => {
     const user = requireUser(farm, name);
     if (user.role === role) return;
     if (role !== "admin") keepAnAdmin(farm, user, `making ${name} ${role}`);
     s.setRole.run(role, farm.now(), user.id);
     audit(farm, actor, { action: "user.set-role", target: { kind: "user", id: user.name }, before: { role: user.role }, after: { role } });
-  })();
+  });
   accessChanged(farm);
   return viewOf(farm, name);
 }
 
 export function setUserDisabled(farm: Farm, actor: Actor, name: string, disabled: boolean): UserView {
   const s = statements(farm.store.sqlite);
-  farm.store.sqlite.transaction(() => {
+  farm.store.transaction(() => {
     const user = requireUser(farm, name);
     if (Boolean(user.disabled) === disabled) return;
     if (disabled) keepAnAdmin(farm, user, `disabling ${name}`);
@@ -155,7 +155,7 @@ export function setUserDisabled(farm: Farm, actor: Actor, name: string, disabled
       s.revokeTokens.run(now, user.id);
     }
     audit(farm, actor, { action: disabled ? "user.disable" : "user.enable", target: { kind: "user", id: user.name } });
-  })();
+  });
   accessChanged(farm);
   return viewOf(farm, name);
 }
@@ -168,12 +168,12 @@ export async function setUserPassword(farm: Farm, actor: Actor, name: string, pa
   if (problem) throw new AppError("BAD_REQUEST", problem);
   const hash = await hashPassword(password);
   const s = statements(farm.store.sqlite);
-  farm.store.sqlite.transaction(() => {
+  farm.store.transaction(() => {
     const now = farm.now();
     s.setPassword.run(hash, now, user.id);
     s.revokeSessions.run(now, user.id);
     audit(farm, actor, { action: "user.set-password", target: { kind: "user", id: user.name } });
-  })();
+  });
   accessChanged(farm);
 }
 

@@ -61,7 +61,7 @@ export async function completeSetup(farm: Farm, input: { token: string; name: st
   const problem = passwordProblem(input.password, input.name);
   if (problem) throw new AppError("BAD_REQUEST", problem);
   const hash = await hashPassword(input.password);
-  return farm.store.sqlite.transaction(() => {
+  return farm.store.transaction(() => {
     // Again inside the transaction: two setups racing, only one creates an admin.
     if (!setupTokenValid(farm, input.token)) throw invalid();
     const actor: Actor = { kind: "anonymous", id: null, name: input.name, via: "setup", address: origin.address, userAgent: origin.userAgent };
@@ -70,7 +70,7 @@ export async function completeSetup(farm: Farm, input: { token: string; name: st
     const self: Actor = { ...actor, kind: "user", id: user.id };
     audit(farm, self, { action: "auth.setup", target: { kind: "user", id: user.name }, after: { role: "admin" } });
     return startSession(farm, user.id, self, origin);
-  })();
+  });
 }
 
 export type LocalAdminState = "created" | "kept" | "revoked";
@@ -90,9 +90,9 @@ export function ensureLocalAdmin(farm: Farm, dataDir: string): LocalAdminState {
     if (state) return "revoked";
     // A file whose token this database never issued (another farm's data, a copied folder): replace it.
   }
-  const issued = farm.store.sqlite.transaction(() =>
+  const issued = farm.store.transaction(() =>
     issueToken(farm, SYSTEM_ACTOR, { userId: user.id, role: "admin", name: "local admin (data folder)", scope: "admin", expiresInDays: null }),
-  )();
+  );
   writeFileSync(file, `${issued.token}\n`, { mode: 0o600 });
   return "created";
 }

@@ -46,7 +46,7 @@ export async function person(farm: Farm, name: string, role: Role): Promise<stri
 
 /** A personal access token of `userId` (its owner's role is the ceiling, as the tokens page makes them). */
 export function tokenOf(farm: Farm, userId: string, role: Role, scope: "read" | "submit" | "admin", expiresInDays = 30): { token: string; id: string } {
-  const issued = farm.store.sqlite.transaction(() => issueToken(farm, SYSTEM_ACTOR, { userId, role, name: `${scope} token`, scope, expiresInDays }))();
+  const issued = farm.store.transaction(() => issueToken(farm, SYSTEM_ACTOR, { userId, role, name: `${scope} token`, scope, expiresInDays }));
   return { token: issued.token, id: issued.view.id };
 }
 

@@ -107,7 +107,7 @@ export interface SignedIn {
 /** A browser sign-in: a new session. */
 export async function signIn(farm: Farm, input: SignInInput, origin: RequestOrigin): Promise<SignedIn> {
   const { user, actor } = await checkPassword(farm, input, origin, "password");
-  return farm.store.sqlite.transaction(() => startSession(farm, user.id, actor, origin))();
+  return farm.store.transaction(() => startSession(farm, user.id, actor, origin));
 }
 
 /** Inside a transaction: a session for `userId`, and its audit row. */
@@ -124,16 +124,16 @@ export function startSession(farm: Farm, userId: string, actor: Actor, origin: R
 /** `loom login`: name and password for a token stored on the user's machine. */
 export async function signInForToken(farm: Farm, input: SignInInput & { tokenName: string; scope: TokenScope; expiresInDays: number }, origin: RequestOrigin): Promise<IssuedToken> {
   const { user, actor } = await checkPassword(farm, input, origin, "password (loom login)");
-  return farm.store.sqlite.transaction(() => {
+  return farm.store.transaction(() => {
     audit(farm, actor, { action: "auth.sign-in", target: { kind: "user", id: user.name }, detail: "for a token (loom login)" });
     return issueToken(farm, actor, { userId: user.id, role: user.role, name: input.tokenName, scope: input.scope, expiresInDays: input.expiresInDays });
-  })();
+  });
 }
 
 export function signOut(farm: Farm, actor: Actor, sessionId: string): void {
-  farm.store.sqlite.transaction(() => {
+  farm.store.transaction(() => {
     const changed = statements(farm.store.sqlite).revokeSession.run(farm.now(), sessionId).changes;
     if (changed > 0) audit(farm, actor, { action: "auth.sign-out", target: { kind: "user", id: actor.name } });
-  })();
+  });
   accessChanged(farm);
 }

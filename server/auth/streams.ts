@@ -13,12 +13,12 @@ import { authenticate } from "./authenticate";
 
 const RECHECK_MS = 5_000;
 
-/** The farm event emitted after a change of who may do what. */
+/** The farm event published after a change of who may do what. */
 export const ACCESS_EVENT = "access";
 
-/** Call after a change to roles, accounts, sessions or tokens has committed: open live views check their caller again. */
+/** Call with (or after) a change to roles, accounts, sessions or tokens: once it has committed, open live views check their caller again. */
 export function accessChanged(farm: Farm): void {
-  farm.events.emit(ACCESS_EVENT);
+  farm.events.publish(ACCESS_EVENT);
 }
 
 const open = new WeakMap<Farm, Map<string, number>>();
@@ -74,12 +74,12 @@ function guarded<T>(ctx: Context, inner: AsyncIterator<T>, release: () => void, 
   // In-process callers (Server Components, tests) hold no credential to check again.
   const timer = ctx.credentials ? setInterval(check, RECHECK_MS) : null;
   timer?.unref();
-  if (ctx.credentials) ctx.farm.events.on(ACCESS_EVENT, check);
+  const unsubscribe = ctx.credentials ? ctx.farm.events.subscribe(ACCESS_EVENT, check) : null;
   const end = () => {
     if (ended) return;
     ended = true;
     if (timer) clearInterval(timer);
-    ctx.farm.events.off(ACCESS_EVENT, check);
+    unsubscribe?.();
     signal?.removeEventListener("abort", end);
     release();
   };

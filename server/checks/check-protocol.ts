@@ -3,7 +3,7 @@
  * clone). One request at a time per thread; a creation is a `create` followed by `rows` requests
  * until the thread answers with no batch.
  */
-import type { DocumentFormat } from "../../lib/openjd/parse-source";
+import type { DocumentFormat } from "../../lib/openjd";
 import type { InspectedTemplate } from "./inspect-template-text";
 import type { JobPlan, TaskBatch } from "./plan-job";
 import type { ReadBundle } from "./read-bundle";

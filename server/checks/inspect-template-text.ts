@@ -1,8 +1,5 @@
 /** What lib/openjd makes of a text: its kind and errors, or why it is not a template at all (pure; run in a check thread). */
-import type { TemplateError } from "../../lib/openjd/errors";
-import type { DocumentFormat } from "../../lib/openjd/parse-source";
-import { getEntry } from "../../lib/openjd/source-node";
-import { checkTemplateText } from "../../lib/openjd/template";
+import { checkTemplateText, type DocumentFormat, getEntry, type TemplateError } from "../../lib/openjd";
 
 export type TemplateKind = "job" | "environment";
 

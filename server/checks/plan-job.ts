@@ -5,9 +5,7 @@
  * batches of parameter JSON strings walked from the lazy space (a 1,000,000-task job never
  * exists as one array).
  */
-import type { HostRequirements } from "../../lib/openjd/capabilities";
-import { stackFor } from "../../lib/openjd/job/session-stack";
-import type { Job, JobStep, ParameterValue } from "../../lib/openjd/job/types";
+import { type HostRequirements, type Job, type JobStep, type ParameterValue, stackFor } from "../../lib/openjd";
 import type { ResolvedSettings, ValidSubmission } from "./validate-submission";
 
 export interface PlannedStep {

@@ -4,8 +4,7 @@
  * inspected. A small parameter_values file can take the YAML parser seconds, so none of this
  * runs on the server's event loop (server/checks/run-checks.ts readBundleOffLoop). Pure.
  */
-import type { ParameterInput } from "../../lib/openjd/job/parameter-values";
-import { nodeToValue, type SourceNode } from "../../lib/openjd/source-node";
+import { nodeToValue, type ParameterInput, type SourceNode } from "../../lib/openjd";
 import { readBundleTexts, readZipBundle, type BundleError, type JobBundleResult } from "../services/job-bundle";
 import { inspectTemplateText, type InspectedTemplate } from "./inspect-template-text";
 import type { TemplateText } from "./validate-submission";

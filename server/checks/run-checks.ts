@@ -4,8 +4,7 @@
  * out of budget, or kills its thread, ends as an ordinary located error (path "", line 1) with
  * nothing changed; the server's event loop never runs lib/openjd for a request.
  */
-import type { TemplateError } from "../../lib/openjd/errors";
-import type { DocumentFormat } from "../../lib/openjd/parse-source";
+import type { DocumentFormat, TemplateError } from "../../lib/openjd";
 import type { Farm } from "../services/farm";
 import type { CheckAnswer } from "./check-protocol";
 import { checkPool, type CheckLease } from "./check-pool";

@@ -7,14 +7,7 @@
 import { resolve } from "node:path";
 import { JOB_INITIAL_STATES, type JobInitialState } from "../../lib/farm/statuses";
 import { isValidSubmitter, JOB_SETTING_DEFAULTS, JOB_SETTING_MAXIMA } from "../../lib/farm/job-settings";
-import type { TemplateError } from "../../lib/openjd/errors";
-import { createJob } from "../../lib/openjd/job/create-job";
-import { locateJobErrors } from "../../lib/openjd/job/locate-job-errors";
-import type { ParameterInput } from "../../lib/openjd/job/parameter-values";
-import type { Job } from "../../lib/openjd/job/types";
-import type { EnvironmentTemplate } from "../../lib/openjd/model";
-import { locateErrors, type DocumentFormat, type ParsedSource } from "../../lib/openjd/parse-source";
-import { checkTemplateText } from "../../lib/openjd/template";
+import { checkTemplateText, createJob, type DocumentFormat, type EnvironmentTemplate, type Job, locateErrors, locateJobErrors, type ParameterInput, type ParsedSource, type TemplateError } from "../../lib/openjd";
 import type { Actor } from "../services/audit";
 
 export const DEFAULT_MAX_TASK_COUNT = 1_000_000;

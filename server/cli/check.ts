@@ -1,5 +1,5 @@
 /** `loom check FILE [--json]`: validate a job or environment template. Exit 0 valid, 1 invalid. */
-import { describeError } from "../../lib/openjd/errors";
+import { describeError } from "../../lib/openjd";
 import { parseArgs, UsageError } from "./args";
 import { json, type CliIo } from "./io";
 import { FileProblem, readTemplateFile } from "./read-template";

@@ -2,8 +2,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createJob } from "../../lib/openjd/job/create-job";
-import { checkTemplateText } from "../../lib/openjd/template";
+import { checkTemplateText, createJob } from "../../lib/openjd";
 
 const dir = join(import.meta.dirname, "..", "..", "examples");
 const files = readdirSync(dir).filter((f) => /\.(ya?ml|json)$/.test(f));

@@ -4,8 +4,7 @@
  * parameter values made JSON-safe for the wire.
  */
 import { createTRPCClient, httpBatchLink, TRPCClientError } from "@trpc/client";
-import type { ParameterInput } from "../../lib/openjd/job/parameter-values";
-import type { SourceNode } from "../../lib/openjd/source-node";
+import type { ParameterInput, SourceNode } from "../../lib/openjd";
 import type { AppRouter } from "../router";
 import { UsageError } from "./args";
 import { configDirFrom, isLocalServer, resolveToken, serverKey, TokenFileError, type CredentialSources, type ResolvedToken } from "./credentials";

@@ -4,9 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { parseSource, detectFormat } from "../../lib/openjd/parse-source";
-import type { ParameterInput } from "../../lib/openjd/job/parameter-values";
-import type { SourceNode } from "../../lib/openjd/source-node";
+import { detectFormat, type ParameterInput, parseSource, type SourceNode } from "../../lib/openjd";
 import { UsageError } from "./args";
 
 /** `cwd` is where relative `file://` paths are found. */

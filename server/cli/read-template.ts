@@ -1,9 +1,7 @@
 /** Reading template files for the CLI: existence, format by extension, parse and validate. */
 import { readFileSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { checkTemplateText, type CheckedTemplate } from "../../lib/openjd/template";
-import { detectFormat } from "../../lib/openjd/parse-source";
-import type { Template } from "../../lib/openjd/model";
+import { type CheckedTemplate, checkTemplateText, detectFormat, type Template } from "../../lib/openjd";
 
 export class FileProblem extends Error {}
 

@@ -7,15 +7,11 @@
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { describeError } from "../../lib/openjd/errors";
-import { validatePathMappingRules, type PathMappingRule } from "../../lib/openjd/expr/paths";
-import { createJob } from "../../lib/openjd/job/create-job";
-import type { EnvironmentTemplate } from "../../lib/openjd/model";
+import { createJob, describeError, type EnvironmentTemplate, locateJobErrors, type PathMappingRule, validatePathMappingRules } from "../../lib/openjd";
 import type { SessionEvent } from "../session/events";
 import { runJob } from "../session/run-job";
 import { parseArgs, UsageError } from "./args";
 import type { CliIo } from "./io";
-import { locateJobErrors } from "../../lib/openjd/job/locate-job-errors";
 import { parseJobParameters } from "./job-params";
 import { FileProblem, readTemplateFile } from "./read-template";
 import { parseTaskArguments } from "./task-params";

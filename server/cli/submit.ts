@@ -8,8 +8,7 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { describeError } from "../../lib/openjd/errors";
-import { detectFormat } from "../../lib/openjd/parse-source";
+import { describeError, detectFormat } from "../../lib/openjd";
 import { readJobBundle } from "../services/job-bundle";
 import { parseArgs, UsageError } from "./args";
 import { connect, describeClientError, toWire, type FarmAccess } from "./farm-client";

@@ -1,6 +1,6 @@
 /** `loom summary` with the EXPR parameter types: readable values in text, canonical text in JSON. */
 import { afterAll, describe, expect, it } from "vitest";
-import type { ParameterValue } from "../../lib/openjd/job/types";
+import type { ParameterValue } from "../../lib/openjd";
 import { runCli, tempTree } from "./cli-test-support";
 import { displayParameterValue } from "./summary-model";
 

@@ -1,9 +1,5 @@
 /** The data behind `loom summary` (also its JSON form). */
-import type { HostRequirements } from "../../lib/openjd/capabilities";
-import { formatCombination } from "../../lib/openjd/combination-expr";
-import { parameterValueToJson } from "../../lib/openjd/job/parameter-values";
-import type { ChunkingInfo, Job, ParameterValue } from "../../lib/openjd/job/types";
-import { IntRangeExpr } from "../../lib/openjd/range-expr";
+import { type ChunkingInfo, formatCombination, type HostRequirements, IntRangeExpr, type Job, type ParameterValue, parameterValueToJson } from "../../lib/openjd";
 
 export interface StepSummary {
   name: string;

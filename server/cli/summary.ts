@@ -3,12 +3,9 @@
  * its steps in dependency order, their dependencies, parameter spaces, task and chunk counts,
  * host requirements and environments.
  */
-import { describeError } from "../../lib/openjd/errors";
-import { createJob } from "../../lib/openjd/job/create-job";
-import type { Job, JobStep } from "../../lib/openjd/job/types";
+import { createJob, describeError, type Job, type JobStep, locateJobErrors } from "../../lib/openjd";
 import { parseArgs, UsageError } from "./args";
 import { json, type CliIo } from "./io";
-import { locateJobErrors } from "../../lib/openjd/job/locate-job-errors";
 import { parseJobParameters } from "./job-params";
 import { FileProblem, readTemplateFile } from "./read-template";
 import { describeHostRequirements, displayParameterValue, summarizeJob, type JobSummary, type StepSummary } from "./summary-model";

@@ -5,8 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import type { JobStep } from "../../lib/openjd/job/types";
-import type { TaskParameterSet } from "../../lib/openjd/parameter-space";
+import type { JobStep, TaskParameterSet } from "../../lib/openjd";
 
 export type ParsedTasks = { ok: true; tasks: TaskParameterSet[] } | { ok: false; message: string };
 

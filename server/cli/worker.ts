@@ -1,7 +1,9 @@
 /**
  * `loom worker`: a worker agent for a Loom server. It runs until the server stops it or it is
  * signalled: the first SIGINT/SIGTERM drains (the running action finishes, the server sends the
- * environment exits), a second one stops at once. One line per notable event on stdout.
+ * environment exits), a second one stops at once. One line per notable event on stdout. Several
+ * --server flags name replicas of one farm: the worker uses the first that answers and moves to
+ * the next when it stops answering (worker-client.ts).
  *
  * Tasks never see a credential: their environment is the worker's without any (task-environment.ts),
  * and with the task shield (--shield, task-shield.ts) the token file, the --hide paths and the
@@ -24,7 +26,7 @@ import { watchParent } from "../parent-watch";
 import { onStopSignals } from "./stop-signals";
 
 export const WORKER_USAGE =
-  "usage: loom worker --server URL (--token T | --token-file PATH) [--pool P] [--name N] [--attr K=V]… [--amount K=N]… [--session-root DIR] [--hide PATH]… [--shield auto|on|off]";
+  "usage: loom worker --server URL [--server URL]… (--token T | --token-file PATH) [--pool P] [--name N] [--attr K=V]… [--amount K=N]… [--session-root DIR] [--hide PATH]… [--shield auto|on|off]";
 
 /** Settings from the environment (server/env.ts is the only reader of process.env). */
 export interface WorkerEnvironment {
@@ -50,12 +52,13 @@ const EXIT: Record<AgentStopReason, number> = { drained: 0, refused: 1, stopped:
  */
 export async function runWorker(argv: readonly string[], io: CliIo, signal?: AbortSignal, environment?: WorkerEnvironment): Promise<number> {
   const args = parseArgs(argv, {
-    values: ["--server", "--token", "--token-file", "--pool", "--name", "--session-root", "--shield"],
-    repeated: ["--attr", "--amount", "--hide"],
+    values: ["--token", "--token-file", "--pool", "--name", "--session-root", "--shield"],
+    repeated: ["--server", "--attr", "--amount", "--hide"],
   });
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument '${args.positionals[0]}'\n${WORKER_USAGE}`);
   const env = environment ?? (io === processIo ? fromServerEnv() : {});
-  const serverUrl = checkServerUrl(args.values.get("--server") ?? env.server);
+  const servers = checkServerUrls(args.repeated.get("--server") ?? (env.server !== undefined ? [env.server] : []));
+  const serverUrl = servers[0] as string;
   const token = await readToken(args.values, io, env);
   const capabilities = workerCapabilities({ attrs: args.repeated.get("--attr") ?? [], amounts: args.repeated.get("--amount") ?? [] }, hostFacts());
   if (!capabilities.ok) throw new UsageError(capabilities.errors.join("\nloom: "));
@@ -76,7 +79,7 @@ export async function runWorker(argv: readonly string[], io: CliIo, signal?: Abo
   }
   if (choice.warning) io.err(`loom worker: ${choice.warning}`);
   const agent = new WorkerAgent({
-    serverUrl,
+    serverUrl: servers,
     token,
     // A refused credential sends the agent back to enrollment: the admin may have put a rotated token in the file.
     ...(tokenFile !== undefined ? { readToken: () => readFile(resolve(io.cwd, tokenFile), "utf8") } : {}),
@@ -154,8 +157,13 @@ function fromServerEnv(): WorkerEnvironment {
   };
 }
 
-function checkServerUrl(value: string | undefined): string {
-  if (value === undefined) throw new UsageError(`--server (or LOOM_SERVER) is required\n${WORKER_USAGE}`);
+/** Every --server checked, in the order given, each once. */
+function checkServerUrls(values: readonly string[]): string[] {
+  if (values.length === 0) throw new UsageError(`--server (or LOOM_SERVER) is required\n${WORKER_USAGE}`);
+  return [...new Set(values.map(checkServerUrl))];
+}
+
+function checkServerUrl(value: string): string {
   let url: URL;
   try {
     url = new URL(value);
@@ -186,7 +194,7 @@ async function readToken(values: Map<string, string>, io: CliIo, environment: Wo
 function print(io: CliIo, notice: AgentNotice, context: { serverUrl: string; pool: string | undefined }): void {
   const line = describeNotice(notice, context);
   if (line === null) return;
-  if (notice.type === "server_unavailable" || (notice.type === "stopped" && notice.reason === "refused")) io.err(`loom worker: ${line}`);
+  if (notice.type === "server_unavailable" || notice.type === "server_moved" || (notice.type === "stopped" && notice.reason === "refused")) io.err(`loom worker: ${line}`);
   else io.out(line);
 }
 
@@ -194,7 +202,7 @@ function print(io: CliIo, notice: AgentNotice, context: { serverUrl: string; poo
 export function describeNotice(notice: AgentNotice, context: { serverUrl: string; pool?: string | undefined }): string | null {
   switch (notice.type) {
     case "registered":
-      return `registered with ${context.serverUrl}${context.pool ? ` (pool ${context.pool})` : ""} as worker ${notice.workerId}, lease ${notice.leaseEpoch}`;
+      return `registered with ${notice.server ?? context.serverUrl}${context.pool ? ` (pool ${context.pool})` : ""} as worker ${notice.workerId}, lease ${notice.leaseEpoch}`;
     case "session_started":
       return `session ${notice.sessionId} started: job '${notice.jobName}' in ${notice.workingDirectory}`;
     case "session_ended":
@@ -211,6 +219,8 @@ export function describeNotice(notice: AgentNotice, context: { serverUrl: string
       return `${notice.refused ? "the server refused a request" : "server unavailable"}: ${notice.message}; retrying (next in ${Math.round(notice.retryInMs / 100) / 10}s)`;
     case "server_available":
       return "server reachable again";
+    case "server_moved":
+      return `server ${notice.from} stopped answering (${notice.reason}); now using ${notice.to}`;
     case "lease_conflict":
       return `the server fenced this worker off (${notice.message}): everything running was stopped; registering again`;
     case "credential_refused":

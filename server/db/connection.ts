@@ -4,20 +4,15 @@
  * the same way). Only the server opens it (DESIGN.md "Processes").
  */
 import Database from "better-sqlite3";
-import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { Store } from "../store/store";
 import * as schema from "./schema";
 
-export type Db = BetterSQLite3Database<typeof schema>;
-
-export interface Store {
-  db: Db;
-  sqlite: Database.Database;
-  close(): void;
-}
+export { Store, type Db } from "../store/store";
 
 /**
  * The migrations folder: next to the sources when run from them (CLI, tests), in the working
@@ -43,7 +38,7 @@ export function openStore(file: string): Store {
   sqlite.pragma("foreign_keys = ON");
   const db = drizzle(sqlite, { schema });
   migrate(db, { migrationsFolder: migrationsFolder() });
-  return { db, sqlite, close: () => sqlite.close() };
+  return new Store(sqlite, db);
 }
 
 /** The database file inside a data folder. */

@@ -3,13 +3,18 @@
  * JSON stored as text, times as integer milliseconds since the epoch).
  *
  * Jobs keep their template and resolved parameter values, so a worker recreates exactly the job
- * that was submitted with lib/openjd. Steps and jobs keep per-status task counts, updated in the
- * same transaction as every task status change, so dashboards never count 100,000 rows.
+ * that was submitted with lib/openjd. Steps and jobs keep per-status task counts (integer columns,
+ * status-counts.ts), updated in the same transaction as every task status change, so dashboards
+ * never count 100,000 rows.
+ *
+ * server/db/schema-postgres.ts declares the same tables for PostgreSQL; schema-parity.test.ts
+ * keeps the two in step.
  */
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { Role, TokenScope } from "../../lib/farm/access";
-import type { ActionKind, ActionStatus, DrainMode, SessionState, StatusCounts, TaskStatus, WorkerStatus } from "../../lib/farm/statuses";
+import type { ActionKind, ActionStatus, DrainMode, SessionState, TaskStatus, WorkerStatus } from "../../lib/farm/statuses";
+import { statusCountColumns } from "./status-counts";
 
 const createdAt = () => integer("created_at").notNull();
 
@@ -188,7 +193,7 @@ export const jobs = sqliteTable(
     suspended: integer("suspended", { mode: "boolean" }).notNull().default(false),
     canceled: integer("canceled", { mode: "boolean" }).notNull().default(false),
     status: text("status").$type<TaskStatus>().notNull(),
-    counts: text("counts", { mode: "json" }).$type<StatusCounts>().notNull(),
+    ...statusCountColumns((name) => integer(name).notNull().default(0)),
     taskCount: integer("task_count").notNull(),
     maxRetriesPerTask: integer("max_retries_per_task").notNull(),
     maxFailedTasks: integer("max_failed_tasks").notNull(),
@@ -204,6 +209,15 @@ export const jobs = sqliteTable(
   },
   (t) => [index("jobs_dispatch").on(t.status, t.priority, t.seq), index("jobs_submitted").on(t.submittedAt), index("jobs_owner").on(t.ownerId)],
 );
+
+/**
+ * Job numbers (jobs.seq) come from the engine, never from MAX(seq)+1: a number is an INSERT
+ * here (AUTOINCREMENT never hands out a number twice, even once its row and its job are gone).
+ * Only the last row is kept. PostgreSQL: an identity column, the same INSERT … RETURNING.
+ */
+export const jobNumbers = sqliteTable("job_numbers", {
+  number: integer("number").primaryKey({ autoIncrement: true }),
+});
 
 /** Room for seed 002: a user's request, satisfied by a (possibly shared) job. */
 export const requests = sqliteTable("requests", {
@@ -227,7 +241,7 @@ export const steps = sqliteTable(
     environmentStack: text("environment_stack").notNull(),
     chunked: integer("chunked", { mode: "boolean" }).notNull().default(false),
     status: text("status").$type<TaskStatus>().notNull(),
-    counts: text("counts", { mode: "json" }).$type<StatusCounts>().notNull(),
+    ...statusCountColumns((name) => integer(name).notNull().default(0)),
     taskCount: integer("task_count").notNull(),
     /** Why no enabled pool can run it (NOT_COMPATIBLE). */
     incompatibleReason: text("incompatible_reason"),

@@ -52,7 +52,7 @@ export function localAdminClient(url: string, dataDir: string) {
 /** A personal access token of an admin of `farm` (made straight in its database). */
 export function adminToken(farm: Farm): string {
   const admin = testPrincipal(farm, "admin");
-  return farm.store.sqlite.transaction(() => issueToken(farm, SYSTEM_ACTOR, { userId: admin.userId, role: "admin", name: "farm test", scope: "admin", expiresInDays: 1 }))().token;
+  return farm.store.transaction(() => issueToken(farm, SYSTEM_ACTOR, { userId: admin.userId, role: "admin", name: "farm test", scope: "admin", expiresInDays: 1 })).token;
 }
 
 export async function sleep(ms: number): Promise<void> {

@@ -4,7 +4,7 @@
  * Expected pages are computed here in plain JS from the seeded rows, not from the query.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { TASK_STATUSES, emptyCounts, type TaskStatus } from "../../lib/farm/statuses";
+import { TASK_STATUSES, type TaskStatus } from "../../lib/farm/statuses";
 import { openStore } from "../db/connection";
 import { createFarm } from "../services/farm";
 import { jobListQuery, listJobs, listSubmitters, type ListJobsInput } from "./jobs";
@@ -31,8 +31,8 @@ function seed(count: number) {
   const t = { farm: createFarm(store, { now: () => T0 }) };
   const rows: Seeded[] = [];
   const insert = t.farm.store.sqlite.prepare(
-    `INSERT INTO jobs (id, seq, name, submitter, template_text, template_format, environment_templates, parameters, priority, status, counts, task_count, max_retries_per_task, max_failed_tasks, submitted_at)
-     VALUES (?, ?, ?, ?, '', 'yaml', '[]', '{}', ?, ?, ?, ?, 2, 100, ?)`,
+    `INSERT INTO jobs (id, seq, name, submitter, template_text, template_format, environment_templates, parameters, priority, status, count_succeeded, count_pending, task_count, max_retries_per_task, max_failed_tasks, submitted_at)
+     VALUES (?, ?, ?, ?, '', 'yaml', '[]', '{}', ?, ?, ?, ?, ?, 2, 100, ?)`,
   );
   t.farm.store.sqlite.transaction(() => {
     for (let seq = 1; seq <= count; seq++) {
@@ -49,8 +49,7 @@ function seed(count: number) {
         taskCount,
         succeeded: scramble % (taskCount + 1),
       };
-      const counts = { ...emptyCounts(), SUCCEEDED: row.succeeded, PENDING: taskCount - row.succeeded };
-      insert.run(row.id, row.seq, row.name, row.submitter, row.priority, row.status, JSON.stringify(counts), row.taskCount, row.submittedAt);
+      insert.run(row.id, row.seq, row.name, row.submitter, row.priority, row.status, row.succeeded, taskCount - row.succeeded, row.taskCount, row.submittedAt);
       rows.push(row);
     }
   })();

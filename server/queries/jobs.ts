@@ -4,9 +4,9 @@
  */
 import { z } from "zod";
 import { TASK_STATUSES, type StatusCounts, type TaskStatus } from "../../lib/farm/statuses";
-import type { HostRequirements } from "../../lib/openjd/capabilities";
-import { environmentNameOf } from "../../lib/openjd/job/session-stack";
+import { environmentNameOf, type HostRequirements } from "../../lib/openjd";
 import { perDatabase } from "../db/per-database";
+import { countColumnsSql, countsFromRow, countSumSql, type CountColumnsRow } from "../db/status-counts";
 import { AppError } from "../services/errors";
 import type { Farm } from "../services/farm";
 import { requireSortParameter, taskOrder, taskSortFields } from "./task-sort";
@@ -28,9 +28,9 @@ export interface JobSummary {
   endedAt: number | null;
 }
 
-const JOB_COLUMNS = "id, name, submitter, owner_id, priority, status, suspended, canceled, counts, task_count, submitted_at, started_at, ended_at";
+const JOB_COLUMNS = `id, name, submitter, owner_id, priority, status, suspended, canceled, ${countColumnsSql()}, task_count, submitted_at, started_at, ended_at`;
 
-interface JobRowRaw {
+interface JobRowRaw extends CountColumnsRow {
   id: string;
   name: string;
   submitter: string;
@@ -39,7 +39,6 @@ interface JobRowRaw {
   status: TaskStatus;
   suspended: number;
   canceled: number;
-  counts: string;
   task_count: number;
   submitted_at: number;
   started_at: number | null;
@@ -56,7 +55,7 @@ function toSummary(row: JobRowRaw): JobSummary {
     status: row.status,
     suspended: row.suspended === 1,
     canceled: row.canceled === 1,
-    counts: JSON.parse(row.counts) as StatusCounts,
+    counts: countsFromRow(row),
     taskCount: row.task_count,
     submittedAt: row.submitted_at,
     startedAt: row.started_at,
@@ -85,7 +84,7 @@ export const listJobsInput = z.object({
 });
 export type ListJobsInput = z.input<typeof listJobsInput>;
 
-const ENDED = "(json_extract(counts, '$.SUCCEEDED') + json_extract(counts, '$.FAILED') + json_extract(counts, '$.CANCELED') + json_extract(counts, '$.NOT_COMPATIBLE'))";
+const ENDED = countSumSql(["SUCCEEDED", "FAILED", "CANCELED", "NOT_COMPATIBLE"]);
 
 // submittedAt sorts by seq: the same order (seq is given at submission), and seq's unique index
 // serves the default view without sorting 10,000 rows. Ties always break by seq, so paging is stable.
@@ -192,8 +191,8 @@ export function getJob(farm: Farm, jobId: string): JobDetail {
     .get(jobId);
   if (!row) throw new AppError("NOT_FOUND", `no job ${jobId}`);
   const steps = sqlite
-    .prepare<[string], { id: string; step_index: number; name: string; dependencies: string; status: TaskStatus; counts: string; task_count: number; chunked: number; incompatible_reason: string | null; host_requirements: string | null }>(
-      "SELECT id, step_index, name, dependencies, status, counts, task_count, chunked, incompatible_reason, host_requirements FROM steps WHERE job_id = ? ORDER BY step_index",
+    .prepare<[string], CountColumnsRow & { id: string; step_index: number; name: string; dependencies: string; status: TaskStatus; task_count: number; chunked: number; incompatible_reason: string | null; host_requirements: string | null }>(
+      `SELECT id, step_index, name, dependencies, status, ${countColumnsSql()}, task_count, chunked, incompatible_reason, host_requirements FROM steps WHERE job_id = ? ORDER BY step_index`,
     )
     .all(jobId)
     .map((s) => ({
@@ -202,7 +201,7 @@ export function getJob(farm: Farm, jobId: string): JobDetail {
       name: s.name,
       dependencies: JSON.parse(s.dependencies) as string[],
       status: s.status,
-      counts: JSON.parse(s.counts) as StatusCounts,
+      counts: countsFromRow(s),
       taskCount: s.task_count,
       chunked: s.chunked === 1,
       incompatibleReason: s.incompatible_reason,

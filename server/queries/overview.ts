@@ -2,7 +2,8 @@
  * The farm at a glance: workers per status, tasks per status (from the jobs' stored roll-ups, so
  * never a count over every task), and how many tasks finished in each of the last minutes.
  */
-import { emptyCounts, TASK_STATUSES, type StatusCounts } from "../../lib/farm/statuses";
+import { TASK_STATUSES, type StatusCounts } from "../../lib/farm/statuses";
+import { countColumn, countsFromRow, type CountColumnsRow } from "../db/status-counts";
 import type { Farm } from "../services/farm";
 import { tallyWorkers, WORKER_TALLY_COLUMNS, type WorkerCounts, type WorkerTallyRow } from "./workers";
 
@@ -48,11 +49,8 @@ export function getOverview(farm: Farm, options: { minutes?: number } = {}): Ove
 
   const fleet = tallyWorkers(sqlite.prepare<[], WorkerTallyRow>(`SELECT ${WORKER_TALLY_COLUMNS} FROM workers WHERE removed_at IS NULL GROUP BY status`).all());
 
-  const tasks = emptyCounts();
-  for (const row of sqlite.prepare<[], { counts: string }>("SELECT counts FROM jobs").all()) {
-    const counts = JSON.parse(row.counts) as Partial<StatusCounts>;
-    for (const status of TASK_STATUSES) tasks[status] += counts[status] ?? 0;
-  }
+  const sums = TASK_STATUSES.map((status) => `COALESCE(SUM(${countColumn(status)}), 0) AS ${countColumn(status)}`).join(", ");
+  const tasks = countsFromRow(sqlite.prepare<[], CountColumnsRow>(`SELECT ${sums} FROM jobs`).get()!);
 
   // Only jobs still open or ended inside the window can hold tasks that ended in it; their
   // finished tasks are found through the (job, status) index.

@@ -5,7 +5,7 @@
  * exit code and how long it ran.
  */
 import { describe, expect, it } from "vitest";
-import { environmentNameOf } from "../../lib/openjd/job/session-stack";
+import { environmentNameOf } from "../../lib/openjd";
 import { LINUX_WORKER, SimulatedWorker, submit, testFarm } from "../services/farm-test-support";
 import { syncWorker } from "../services/sync-worker";
 import { getJob, listTasks } from "./jobs";
@@ -35,7 +35,7 @@ describe("a task waiting on an environment", () => {
     const jobId = submit(t, WITH_ENV);
     const stepId = getJob(t.farm, jobId).steps[0]!.id;
     const jobEvents: string[][] = [];
-    t.farm.events.on("jobs", (ids: string[]) => jobEvents.push(ids));
+    t.farm.events.subscribe("jobs", (ids) => jobEvents.push([...ids]));
     const worker = new SimulatedWorker(t, LINUX_WORKER("w"));
     const [assignment] = worker.sync({ runActions: false }).assignments;
     const [enterFarm, enterLicence, run] = assignment!.actions;

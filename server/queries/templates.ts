@@ -1,6 +1,6 @@
 /** Read models of the template library: the table of saved templates, and one template to open. */
 import { desc, eq, sql } from "drizzle-orm";
-import type { TemplateError } from "../../lib/openjd/errors";
+import type { TemplateError } from "../../lib/openjd";
 import { templates } from "../db/schema";
 import { AppError } from "../services/errors";
 import type { Farm } from "../services/farm";

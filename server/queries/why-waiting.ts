@@ -5,8 +5,9 @@
  * MAX_QUEUED_STEPS steps ahead.
  */
 import { z } from "zod";
-import type { DrainMode, StatusCounts, TaskStatus, WorkerStatus } from "../../lib/farm/statuses";
-import type { HostRequirements, WorkerCapabilities } from "../../lib/openjd/capabilities";
+import type { DrainMode, TaskStatus, WorkerStatus } from "../../lib/farm/statuses";
+import type { HostRequirements, WorkerCapabilities } from "../../lib/openjd";
+import { countColumnsSql, countsFromRow, type CountColumnsRow } from "../db/status-counts";
 import { explainWait, type WaitFacts, type WaitReason } from "../scheduler/why-waiting";
 import { taskRetryFacts, workerRule } from "./retry-rules";
 import { AppError } from "../services/errors";
@@ -37,11 +38,11 @@ export function whyWaiting(farm: Farm, input: z.input<typeof whyWaitingInput>): 
   const job = sqlite.prepare<[string], { suspended: number; canceled: number; priority: number; seq: number }>("SELECT suspended, canceled, priority, seq FROM jobs WHERE id = ?").get(task.job_id);
   if (!job) throw new AppError("NOT_FOUND", `no job for task ${taskId}`);
   const steps = sqlite
-    .prepare<[string], { id: string; step_index: number; name: string; dependencies: string; counts: string; task_count: number; host_requirements: string | null; incompatible_reason: string | null }>(
-      "SELECT id, step_index, name, dependencies, counts, task_count, host_requirements, incompatible_reason FROM steps WHERE job_id = ? ORDER BY step_index",
+    .prepare<[string], CountColumnsRow & { id: string; step_index: number; name: string; dependencies: string; task_count: number; host_requirements: string | null; incompatible_reason: string | null }>(
+      `SELECT id, step_index, name, dependencies, ${countColumnsSql()}, task_count, host_requirements, incompatible_reason FROM steps WHERE job_id = ? ORDER BY step_index`,
     )
     .all(task.job_id)
-    .map((s) => ({ ...s, dependencies: JSON.parse(s.dependencies) as string[], counts: JSON.parse(s.counts) as StatusCounts, taskCount: s.task_count }));
+    .map((s) => ({ ...s, dependencies: JSON.parse(s.dependencies) as string[], counts: countsFromRow(s), taskCount: s.task_count }));
   const step = steps.find((s) => s.id === task.step_id);
   if (!step) throw new AppError("NOT_FOUND", `no step for task ${taskId}`);
 
@@ -68,9 +69,9 @@ export function whyWaiting(farm: Farm, input: z.input<typeof whyWaitingInput>): 
   // The dispatcher's order (plan.ts compareCandidates): priority, submission, step order.
   const otherJobs = sqlite
     .prepare<[number, number, number, number], { host_requirements: string | null; ready: number }>(
-      `SELECT st.host_requirements, json_extract(st.counts, '$.READY') AS ready FROM jobs j JOIN steps st ON st.job_id = j.id
+      `SELECT st.host_requirements, st.count_ready AS ready FROM jobs j JOIN steps st ON st.job_id = j.id
        WHERE j.status IN ('READY', 'RUNNING', 'ASSIGNED') AND j.suspended = 0 AND j.canceled = 0 AND (j.priority > ? OR (j.priority = ? AND j.seq < ?))
-         AND json_extract(st.counts, '$.READY') > 0 LIMIT ?`,
+         AND st.count_ready > 0 LIMIT ?`,
     )
     .all(job.priority, job.priority, job.seq, MAX_QUEUED_STEPS);
   const earlierSteps = job.suspended || job.canceled ? [] : steps.filter((s) => s.step_index < step.step_index && s.counts.READY > 0).map((s) => ({ host_requirements: s.host_requirements, ready: s.counts.READY }));

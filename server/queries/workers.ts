@@ -1,6 +1,6 @@
 /** Read models of pools and workers for the admin views and the API. */
 import { WORKER_STATUSES, type DrainMode, type WorkerStatus } from "../../lib/farm/statuses";
-import type { WorkerCapabilities } from "../../lib/openjd/capabilities";
+import type { WorkerCapabilities } from "../../lib/openjd";
 import type { Farm } from "../services/farm";
 import { keptAwayByWorker } from "./retry-rules";
 

@@ -176,7 +176,7 @@ export async function seedFarm(): Promise<Seed> {
   const tokenIds = Object.fromEntries(
     (Object.keys(people) as Person[]).map((p) => {
       const person = people[p];
-      const issued = farm.store.sqlite.transaction(() => issueToken(farm, SYSTEM_ACTOR, { userId: person.userId, role: person.role, name: `${p} token`, scope: "read", expiresInDays: 30 }))();
+      const issued = farm.store.transaction(() => issueToken(farm, SYSTEM_ACTOR, { userId: person.userId, role: person.role, name: `${p} token`, scope: "read", expiresInDays: 30 }));
       return [p, issued.view.id];
     }),
   ) as Record<Person, string>;

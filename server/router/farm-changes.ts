@@ -5,8 +5,8 @@
  * It also wakes every `refreshMs` without an event, for what changes without one: heartbeats
  * (thousands a second on a big farm, so never events) and the clock that slides a chart's window.
  */
-import type { EventEmitter } from "node:events";
 import { pause } from "../services/pause";
+import type { FarmEventBus, FarmEventName } from "../store/events";
 import { wakeups } from "./wakeups";
 
 export interface ChangeOptions {
@@ -15,7 +15,7 @@ export interface ChangeOptions {
   refreshMs: number;
 }
 
-export async function* farmChanges(events: EventEmitter, names: readonly string[], options: ChangeOptions): AsyncGenerator<void> {
+export async function* farmChanges(events: FarmEventBus, names: readonly FarmEventName[], options: ChangeOptions): AsyncGenerator<void> {
   const { signal } = options;
   const changes = wakeups(events, names, signal);
   try {

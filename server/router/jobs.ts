@@ -1,5 +1,4 @@
 /** Jobs: submit and preview, the job table, a job with its steps, tasks, Sessions, wrangler actions and live changes. */
-import { on } from "node:events";
 import { tracked } from "@trpc/server";
 import { z } from "zod";
 import { maxPriorityFor, RULES } from "../../lib/farm/access";
@@ -90,12 +89,12 @@ export const jobsRouter = router({
   onChange: authorized(RULES.read)
     .input(z.object({ jobId: z.string().max(100).optional() }).default({}))
     .subscription(async function* ({ ctx, input, signal }) {
-      const events = on(ctx.farm.events, "jobs", { signal });
+      const events = ctx.farm.events.stream("jobs", signal);
       let n = 0;
       if (input.jobId) yield tracked(String(++n), [getJobSummary(ctx.farm, input.jobId)]);
       try {
-        for await (const [jobIds] of events) {
-          const ids = (jobIds as string[]).filter((id) => !input.jobId || id === input.jobId);
+        for await (const jobIds of events) {
+          const ids = jobIds.filter((id) => !input.jobId || id === input.jobId);
           if (ids.length === 0) continue;
           const jobs: JobSummary[] = [];
           for (const id of ids) {

@@ -3,10 +3,10 @@
  * every Session of its job and only those, a burst of uploads reaches a view once and in order,
  * and the wake-ups behind it skip other views' uploads and collapse while a view reads.
  */
-import { EventEmitter } from "node:events";
 import { describe, expect, it } from "vitest";
 import { LINUX_WORKER, SimulatedWorker, submit, testFarm, type TestFarm } from "../services/farm-test-support";
-import { ingestLogs, type LogsEvent } from "../services/ingest-logs";
+import { ingestLogs } from "../services/ingest-logs";
+import { FarmEventBus, type LogsEvent } from "../store/events";
 import { appRouter } from "./index";
 import { linesWakeups } from "./logs";
 import { createCallerFactory } from "./trpc";
@@ -39,7 +39,7 @@ describe("logs.follow", () => {
     // a and b run `first`; c, opened while first's first task is out, probes `second` (plan.ts probeTarget).
     const [a, c, b] = [session(t, "a"), session(t, "c"), session(t, "b")];
     const events: LogsEvent[] = [];
-    t.farm.events.on("logs", (event: LogsEvent) => events.push(event));
+    t.farm.events.subscribe("logs", (event) => events.push(event));
     a.upload(0, 1);
     c.upload(0, 1);
     b.upload(0, 1);
@@ -81,16 +81,16 @@ describe("linesWakeups", () => {
   const settled = async (promise: Promise<boolean>) => Promise.race([promise, new Promise<"pending">((resolve) => setTimeout(() => resolve("pending"), 20))]);
 
   it("wakes once for any number of uploads of its view, not for others', and ends on abort", async () => {
-    const events = new EventEmitter();
+    const events = new FarmEventBus(null);
     const controller = new AbortController();
     const wakeups = linesWakeups(events, { jobId: "job-1" }, controller.signal);
-    for (let i = 0; i < 5; i++) events.emit("logs", { sessionId: `s-${i}`, jobId: "job-1" } satisfies LogsEvent);
+    for (let i = 0; i < 5; i++) events.publish("logs", { sessionId: `s-${i}`, jobId: "job-1" });
     expect(await settled(wakeups.next())).toBe(true);
     wakeups.clear(); // a read now sees those five uploads' lines
     const next = wakeups.next();
-    events.emit("logs", { sessionId: "s-9", jobId: "job-2" } satisfies LogsEvent);
+    events.publish("logs", { sessionId: "s-9", jobId: "job-2" });
     expect(await settled(next)).toBe("pending");
-    events.emit("logs", { sessionId: "s-1", jobId: "job-1" } satisfies LogsEvent);
+    events.publish("logs", { sessionId: "s-1", jobId: "job-1" });
     expect(await settled(next)).toBe(true);
     wakeups.clear();
     const last = wakeups.next();
@@ -101,12 +101,12 @@ describe("linesWakeups", () => {
   });
 
   it("skips other Sessions' uploads for a Session's view", async () => {
-    const events = new EventEmitter();
+    const events = new FarmEventBus(null);
     const wakeups = linesWakeups(events, { sessionId: "s-1" }, undefined);
     const next = wakeups.next();
-    events.emit("logs", { sessionId: "s-2", jobId: "job-1" } satisfies LogsEvent);
+    events.publish("logs", { sessionId: "s-2", jobId: "job-1" });
     expect(await settled(next)).toBe("pending");
-    events.emit("logs", { sessionId: "s-1", jobId: "job-1" } satisfies LogsEvent);
+    events.publish("logs", { sessionId: "s-1", jobId: "job-1" });
     expect(await settled(next)).toBe(true);
     wakeups.close();
   });

@@ -3,12 +3,11 @@
  * workers upload them), each line `tracked` by its id so a reconnecting browser resumes exactly
  * after the last line it received.
  */
-import type { EventEmitter } from "node:events";
 import { tracked } from "@trpc/server";
 import { z } from "zod";
 import { getSession, logLines, logLinesInput, type LogLineView } from "../queries/sessions";
 import type { Farm } from "../services/farm";
-import type { LogsEvent } from "../services/ingest-logs";
+import type { FarmEventBus, LogsEvent } from "../store/events";
 import { RULES } from "../../lib/farm/access";
 import { authorized, router } from "./trpc";
 import { wakeups, type Wakeups } from "./wakeups";
@@ -19,7 +18,7 @@ const PAGE = 2000;
  * Uploads that concern one view wake it (wakeups.ts): uploads of other Sessions or jobs do not.
  * (An action's view wakes on every upload of its Session: the event does not name actions.)
  */
-export function linesWakeups(events: EventEmitter, view: { sessionId?: string; jobId?: string }, signal: AbortSignal | undefined): Wakeups {
+export function linesWakeups(events: FarmEventBus, view: { sessionId?: string; jobId?: string }, signal: AbortSignal | undefined): Wakeups {
   return wakeups(events, ["logs"], signal, (event: LogsEvent) => !((view.sessionId && event.sessionId !== view.sessionId) || (view.jobId && event.jobId !== view.jobId)));
 }
 

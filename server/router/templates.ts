@@ -3,7 +3,7 @@ import { z } from "zod";
 import { RULES } from "../../lib/farm/access";
 import { getTemplate, listTemplates } from "../queries/templates";
 import { deleteTemplate, importBundle, openBundle, saveTemplate } from "../services/templates";
-import { SOURCE_LIMITS } from "../../lib/openjd/parse-source";
+import { SOURCE_LIMITS } from "../../lib/openjd";
 import { MAX_BUNDLE_BYTES } from "../services/job-bundle";
 import { actorFor, authorized, router, signedIn } from "./trpc";
 

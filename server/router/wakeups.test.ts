@@ -1,20 +1,20 @@
 /** Wake-ups of live views: collapsed events, filters, timeouts, abort. */
-import { EventEmitter } from "node:events";
 import { describe, expect, it } from "vitest";
+import { FarmEventBus } from "../store/events";
 import { wakeups } from "./wakeups";
 
 const settled = <T>(promise: Promise<T>, ms = 30) => Promise.race([promise, new Promise<"pending">((resolve) => setTimeout(() => resolve("pending"), ms))]);
 
 describe("wakeups", () => {
   it("wakes on any of its events, once for a burst, only for accepted ones", async () => {
-    const events = new EventEmitter();
-    const w = wakeups(events, ["workers", "pools"], undefined, (kind?: string) => kind !== "ignored");
+    const events = new FarmEventBus(null);
+    const w = wakeups(events, ["workers", "jobs"], undefined, (jobs) => !jobs?.includes("ignored"));
     const first = w.next();
-    events.emit("jobs");
-    events.emit("pools", "ignored");
+    events.publish("pools");
+    events.publish("jobs", ["ignored"]);
     expect(await settled(first)).toBe("pending");
-    events.emit("workers");
-    events.emit("pools");
+    events.publish("workers");
+    events.publish("jobs", ["job-1"]);
     expect(await settled(first)).toBe(true);
     expect(w.pending).toBe(true);
     expect(await settled(w.next())).toBe(true); // still pending: no clear() yet
@@ -22,11 +22,11 @@ describe("wakeups", () => {
     expect(w.pending).toBe(false);
     expect(await settled(w.next())).toBe("pending");
     w.close();
-    expect(events.listenerCount("workers") + events.listenerCount("pools")).toBe(0);
+    expect(events.listenerCount("workers") + events.listenerCount("jobs")).toBe(0);
   });
 
   it("resolves after its timeout without an event, and false once the view closed", async () => {
-    const events = new EventEmitter();
+    const events = new FarmEventBus(null);
     const controller = new AbortController();
     const w = wakeups(events, ["workers"], controller.signal);
     expect(await settled(w.next(5), 200)).toBe(true);

@@ -4,7 +4,7 @@
  * `accept` never wake it. Live log follows wake on uploads; admin lists on fleet events, with a
  * settle delay and a periodic refresh (farmChanges); a worker's long poll on work to dispatch.
  */
-import type { EventEmitter } from "node:events";
+import type { FarmEventBus, FarmEventName, FarmEvents } from "../store/events";
 
 export interface Wakeups {
   /** Called just before a read: what was announced so far is committed, so that read sees it. */
@@ -19,16 +19,16 @@ export interface Wakeups {
   close(): void;
 }
 
-export function wakeups<A extends unknown[]>(events: EventEmitter, names: readonly string[], signal: AbortSignal | undefined, accept: (...args: A) => boolean = () => true): Wakeups {
+export function wakeups<K extends FarmEventName>(events: FarmEventBus, names: readonly K[], signal: AbortSignal | undefined, accept: (payload: FarmEvents[K]) => boolean = () => true): Wakeups {
   let pending = false;
   let wake: (() => void) | null = null;
-  const onEvent = (...args: unknown[]) => {
-    if (!accept(...(args as A))) return;
+  const onEvent = (payload: FarmEvents[K]) => {
+    if (!accept(payload)) return;
     pending = true;
     wake?.();
   };
   const onAbort = () => wake?.();
-  for (const name of names) events.on(name, onEvent);
+  const unsubscribes = names.map((name) => events.subscribe(name, onEvent));
   signal?.addEventListener("abort", onAbort);
   return {
     clear: () => void (pending = false),
@@ -50,7 +50,7 @@ export function wakeups<A extends unknown[]>(events: EventEmitter, names: readon
       return !signal?.aborted;
     },
     close() {
-      for (const name of names) events.off(name, onEvent);
+      for (const unsubscribe of unsubscribes) unsubscribe();
       signal?.removeEventListener("abort", onAbort);
     },
   };

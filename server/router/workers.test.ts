@@ -71,7 +71,7 @@ describe("workers", () => {
     expect((await pending).map((w) => [w.status, w.drain])).toEqual([["RUNNING", "AFTER_TASK"]]);
 
     const statusEvents: unknown[] = [];
-    t.farm.events.on("worker-status", () => statusEvents.push(1));
+    t.farm.events.subscribe("worker-status", () => statusEvents.push(1));
     pending = nextData<WorkerView[]>(iterator);
     worker.finish(worker.heldActions[0]!, { status: "SUCCEEDED", exitCode: 0 });
     worker.runUntilIdle();
@@ -87,7 +87,7 @@ describe("workers", () => {
     const worker = new SimulatedWorker(t, LINUX_WORKER("w"));
     worker.sync(); // STARTED → IDLE
     let events = 0;
-    t.farm.events.on("worker-status", () => events++);
+    t.farm.events.subscribe("worker-status", () => events++);
     worker.sync();
     worker.sync();
     expect(events).toBe(0);

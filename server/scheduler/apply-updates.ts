@@ -8,12 +8,18 @@
 import type Database from "better-sqlite3";
 import type { ActionUpdate } from "../../lib/farm/protocol";
 import { TERMINAL_ACTION_STATUSES, type ActionStatus } from "../../lib/farm/statuses";
+import { movableTo } from "../../lib/farm/task-transitions";
 import type { Store } from "../db/connection";
 import { retryDelayMs } from "../../lib/farm/retry";
 import { afterFailure, afterInterruption } from "./plan";
 import type { ActionRow, SessionRow, SessionStore } from "./session-store";
 import type { TaskRow, TaskState } from "./task-state";
 import type { WorkerFailures } from "./worker-failures";
+
+/** What waits when its job fails (more failed tasks than it allows) is canceled: the table's job-failed moves. */
+const WAITING_WHEN_JOB_FAILS = movableTo("CANCELED", "job-failed")
+  .map((status) => `'${status}'`)
+  .join(", ");
 
 export class UpdateApplier {
   private readonly sqlite: Database.Database;
@@ -38,7 +44,7 @@ export class UpdateApplier {
         "SELECT max_retries_per_task, max_failed_tasks, failed_task_count, retry_delay_seconds, max_worker_failures FROM jobs WHERE id = ?",
       ),
       countFailed: this.sqlite.prepare<[string]>("UPDATE jobs SET failed_task_count = failed_task_count + 1 WHERE id = ?"),
-      cancelWaiting: this.sqlite.prepare<[number, string]>("UPDATE tasks SET status = 'CANCELED', ended_at = ? WHERE job_id = ? AND status IN ('READY', 'PENDING', 'SUSPENDED', 'NOT_COMPATIBLE')"),
+      cancelWaiting: this.sqlite.prepare<[number, string]>(`UPDATE tasks SET status = 'CANCELED', ended_at = ? WHERE job_id = ? AND status IN (${WAITING_WHEN_JOB_FAILS})`),
       jobSteps: this.sqlite.prepare<[string], { id: string }>("SELECT id FROM steps WHERE job_id = ?"),
     };
   }

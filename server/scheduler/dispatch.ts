@@ -11,9 +11,8 @@
 import { randomBytes } from "node:crypto";
 import type Database from "better-sqlite3";
 import type { SessionAssignment } from "../../lib/farm/protocol";
-import type { HostRequirements, WorkerCapabilities } from "../../lib/openjd/capabilities";
+import { type HostRequirements, matchHostRequirements, type WorkerCapabilities } from "../../lib/openjd";
 import type { Store } from "../db/connection";
-import { matchHostRequirements } from "../../lib/openjd/capabilities";
 import { decide, stackPlan, taskBuffer, type CandidateStep, type HeldSession } from "./plan";
 import { plannedStack, type NewAction, type SessionRow, type SessionStore } from "./session-store";
 import type { TaskRow, TaskState } from "./task-state";
@@ -56,11 +55,11 @@ export class Dispatcher {
     this.statements = {
       candidates: s.prepare<[number], StepRow>(
         `SELECT st.id, st.job_id, st.step_index, st.name, st.host_requirements, st.environment_stack, st.runtime_total_ms, st.runtime_count,
-                json_extract(st.counts, '$.ASSIGNED') + json_extract(st.counts, '$.RUNNING') AS in_flight, j.priority, j.seq
+                st.count_assigned + st.count_running AS in_flight, j.priority, j.seq
          FROM (SELECT id, priority, seq FROM jobs WHERE status IN ('READY', 'RUNNING', 'ASSIGNED') AND suspended = 0 AND canceled = 0
                ORDER BY priority DESC, seq ASC LIMIT ?) j
          JOIN steps st ON st.job_id = j.id
-         WHERE json_extract(st.counts, '$.READY') > 0`,
+         WHERE st.count_ready > 0`,
       ),
       nextTasks: s.prepare<[string, number, number], TaskRow>(
         `SELECT id, job_id, step_id, task_index, parameters, status, failure_count, interruption_count, session_id, worker_id, retry_at, last_failed_worker_id

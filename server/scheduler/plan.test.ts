@@ -1,6 +1,6 @@
 /** The scheduler's pure decisions, as tables. */
 import { describe, expect, it } from "vitest";
-import type { WorkerCapabilities } from "../../lib/openjd/capabilities";
+import type { WorkerCapabilities } from "../../lib/openjd";
 import { afterFailure, afterInterruption, decide, incompatibility, MAX_INTERRUPTIONS, stackPlan, type CandidateStep, type HeldSession } from "./plan";
 
 const LINUX: WorkerCapabilities = { amounts: { "amount.worker.vcpu": 8, "amount.worker.memory": 16384 }, attributes: { "attr.worker.os.family": ["linux"] } };

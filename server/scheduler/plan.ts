@@ -4,7 +4,7 @@
  * or interrupted attempt. No I/O, no clock: the shell (server/services/sync-worker.ts) gathers
  * the facts, calls these and applies the result in one transaction.
  */
-import { matchHostRequirements, type HostRequirements, type WorkerCapabilities } from "../../lib/openjd/capabilities";
+import { type HostRequirements, matchHostRequirements, type WorkerCapabilities } from "../../lib/openjd";
 
 /** A step with READY tasks, as the dispatcher sees it. */
 export interface CandidateStep {

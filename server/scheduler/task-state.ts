@@ -1,13 +1,15 @@
 /**
  * Task status changes and the counts they roll up into. Every change of a task's status goes
- * through here, inside a transaction made by transaction() below, so the per-status counts on
+ * through here, inside a unit of work (store.transaction), so the per-status counts on
  * its step and job (what dashboards read) never drift from the task rows. Single changes adjust
  * the counts; bulk changes adjust them by the grouped count of the rows they moved (a step of
  * 1,000,000 tasks is never recounted while a wrangler's chunked change walks it).
  */
 import type Database from "better-sqlite3";
 import { ACTIVE_TASK_STATUSES, emptyCounts, rollUpStatus, TASK_STATUSES, type StatusCounts, type TaskStatus } from "../../lib/farm/statuses";
+import { canMove, TransitionRefused } from "../../lib/farm/task-transitions";
 import type { Store } from "../db/connection";
+import { countColumn, countColumnsSql, countsFromRow, type CountColumnsRow } from "../db/status-counts";
 
 export interface TaskRow {
   id: number;
@@ -51,26 +53,41 @@ const PATCH_COLUMNS: Record<keyof TaskPatch, string> = {
   lastFailedWorkerId: "last_failed_worker_id",
 };
 
+/** A job's counts are the sums of its steps' (settleJob): set, in TASK_STATUSES order. */
+const JOB_COUNTS_SET = TASK_STATUSES.map((status) => `${countColumn(status)} = ?`).join(", ");
+
+/** Counts in TASK_STATUSES order, as statement parameters. */
+function countParams(counts: Readonly<StatusCounts>): number[] {
+  return TASK_STATUSES.map((status) => counts[status]);
+}
+
 export class TaskState {
   private readonly sqlite: Database.Database;
   private readonly statements;
 
   constructor(store: Store) {
     this.sqlite = store.sqlite;
+    // Count changes wait in memory for the unit's commit (or the next savepoint), and die with its rollback.
+    store.writeBehind({ flush: () => this.flushCounts(), forget: () => this.forgetCounts() });
     const s = this.sqlite;
     this.statements = {
       task: s.prepare<[number], TaskRow>("SELECT id, job_id, step_id, task_index, parameters, status, failure_count, interruption_count, session_id, worker_id FROM tasks WHERE id = ?"),
-      stepCounts: s.prepare<[string], { counts: string }>("SELECT counts FROM steps WHERE id = ?"),
-      setStepCounts: s.prepare<[string, string, string]>("UPDATE steps SET counts = ?, status = ? WHERE id = ?"),
+      // Count changes are arithmetic on the row (never read, changed and written back); the
+      // counts it returns give the step's roll-up, written only when it changed.
+      addStepCounts: s.prepare<[...number[], string], CountColumnsRow & { status: TaskStatus }>(
+        `UPDATE steps SET ${TASK_STATUSES.map((status) => `${countColumn(status)} = MAX(0, ${countColumn(status)} + ?)`).join(", ")} WHERE id = ? RETURNING status, ${countColumnsSql()}`,
+      ),
+      setStepStatus: s.prepare<[TaskStatus, string]>("UPDATE steps SET status = ? WHERE id = ?"),
+      setStepCounts: s.prepare<[...number[], TaskStatus, string]>(`UPDATE steps SET ${TASK_STATUSES.map((status) => `${countColumn(status)} = ?`).join(", ")}, status = ? WHERE id = ?`),
       groupStep: s.prepare<[string], { status: TaskStatus; n: number }>("SELECT status, COUNT(*) AS n FROM tasks WHERE step_id = ? GROUP BY status"),
-      jobSteps: s.prepare<[string], { id: string; counts: string; dependencies: string; name: string; task_count: number }>(
-        "SELECT id, counts, dependencies, name, task_count FROM steps WHERE job_id = ? ORDER BY step_index",
+      jobSteps: s.prepare<[string], CountColumnsRow & { id: string; dependencies: string; name: string; task_count: number }>(
+        `SELECT id, ${countColumnsSql()}, dependencies, name, task_count FROM steps WHERE job_id = ? ORDER BY step_index`,
       ),
       job: s.prepare<[string], { status: TaskStatus; started_at: number | null; ended_at: number | null }>("SELECT status, started_at, ended_at FROM jobs WHERE id = ?"),
-      setJob: s.prepare<[string, string, number | null, number | null, string]>("UPDATE jobs SET counts = ?, status = ?, started_at = ?, ended_at = ? WHERE id = ?"),
+      setJob: s.prepare<[...number[], TaskStatus, number | null, number | null, string]>(`UPDATE jobs SET ${JOB_COUNTS_SET}, status = ?, started_at = ?, ended_at = ? WHERE id = ?`),
       // Without status: an UPDATE that names an indexed column rewrites its index entry (the
       // dispatch index) even when the value is unchanged, one more page per sync transaction.
-      setJobCounts: s.prepare<[string, number | null, number | null, string]>("UPDATE jobs SET counts = ?, started_at = ?, ended_at = ? WHERE id = ?"),
+      setJobCounts: s.prepare<[...number[], number | null, number | null, string]>(`UPDATE jobs SET ${JOB_COUNTS_SET}, started_at = ?, ended_at = ? WHERE id = ?`),
       addRuntime: s.prepare<[number, number, string]>("UPDATE steps SET runtime_total_ms = runtime_total_ms + ?, runtime_count = runtime_count + ? WHERE id = ?"),
       release: s.prepare<[string]>("UPDATE tasks SET status = 'READY' WHERE step_id = ? AND status = 'PENDING'"),
       assign: s.prepare<[string, string, string]>(
@@ -98,8 +115,9 @@ export class TaskState {
     return task && task.session_id === sessionId && ACTIVE_TASK_STATUSES.has(task.status) ? task : undefined;
   }
 
-  /** Moves one task to `to` (with the patch), adjusting its step's counts. */
+  /** Moves one task to `to` (with the patch), adjusting its step's counts; a move the state machine does not allow throws. */
   change(task: TaskRow, to: TaskStatus, patch: TaskPatch = {}): void {
+    if (!canMove(task.status, to)) throw new TransitionRefused(task.status, to, `task ${task.id}`);
     const sets = ["status = ?"];
     const values: Array<string | number | null> = [to];
     for (const [key, value] of Object.entries(patch) as Array<[keyof TaskPatch, string | number | null | undefined]>) {
@@ -116,6 +134,7 @@ export class TaskState {
   /** Binds READY tasks of one step to a Session (one UPDATE, one counts change). */
   assign(tasks: readonly TaskRow[], stepId: string, sessionId: string, workerId: string): void {
     if (tasks.length === 0) return;
+    for (const task of tasks) if (!canMove(task.status, "ASSIGNED")) throw new TransitionRefused(task.status, "ASSIGNED", `task ${task.id}`);
     this.statements.assign.run(sessionId, workerId, JSON.stringify(tasks.map((t) => t.id)));
     this.count(stepId, "READY", -tasks.length);
     this.count(stepId, "ASSIGNED", tasks.length);
@@ -125,12 +144,14 @@ export class TaskState {
    * Count changes of single task moves are gathered per step and written once (a sync moving 64
    * tasks writes each step's counts once, not 128 times). They are written before anything reads
    * step counts (flushCounts: settleJob and the dispatcher call it) and, at the latest, when their
-   * transaction commits — or forgotten when it rolls back: see transaction().
+   * unit of work commits — or forgotten when it rolls back (the store calls flushCounts and
+   * forgetCounts: see WriteBehind in server/store/store.ts).
    */
   private readonly deltas = new Map<string, Map<TaskStatus, number>>();
 
   /** Counts `n` tasks of a step moved from one status to another by a bulk UPDATE (which counted them first). */
   recordMove(stepId: string, from: TaskStatus, to: TaskStatus, n: number): void {
+    if (!canMove(from, to)) throw new TransitionRefused(from, to, `${n} tasks of step ${stepId}`);
     if (from === to || n === 0) return;
     this.count(stepId, from, -n);
     this.count(stepId, to, n);
@@ -156,40 +177,21 @@ export class TaskState {
     for (const [stepId, runtime] of this.runtimes) this.statements.addRuntime.run(runtime.totalMs, runtime.count, stepId);
     this.runtimes.clear();
     for (const [stepId, changes] of this.deltas) {
-      const step = this.statements.stepCounts.get(stepId);
+      const by = emptyCounts();
+      for (const [status, n] of changes) by[status] = n;
+      if (TASK_STATUSES.every((status) => by[status] === 0)) continue;
+      const step = this.statements.addStepCounts.get(...countParams(by), stepId);
       if (!step) continue;
-      const counts = JSON.parse(step.counts) as StatusCounts;
-      let changed = false;
-      for (const [status, by] of changes) {
-        if (by === 0) continue;
-        counts[status] = Math.max(0, counts[status] + by);
-        changed = true;
-      }
-      if (changed) this.statements.setStepCounts.run(JSON.stringify(counts), rollUpStatus(counts), stepId);
+      const status = rollUpStatus(countsFromRow(step));
+      if (status !== step.status) this.statements.setStepStatus.run(status, stepId);
     }
     this.deltas.clear();
   }
 
-  /**
-   * Runs `fn` in a transaction (a savepoint inside another one, as in the sync batcher) that
-   * writes the count changes it gathered before it commits and forgets them when it rolls back.
-   * Every transaction that changes tasks goes through here, so counts never outlive their rows.
-   * Changes gathered before it starts belong to the enclosing transaction: they are written
-   * first, so a savepoint that rolls back forgets only its own.
-   */
-  transaction<T>(fn: () => T): T {
-    this.flushCounts();
-    return this.sqlite.transaction(() => {
-      try {
-        const result = fn();
-        this.flushCounts();
-        return result;
-      } catch (error) {
-        this.deltas.clear();
-        this.runtimes.clear();
-        throw error;
-      }
-    })();
+  /** What a unit of work (or savepoint) that rolls back gathered: its rows are gone, so are their count changes. */
+  private forgetCounts(): void {
+    this.deltas.clear();
+    this.runtimes.clear();
   }
 
   /** Recounts a step from its task rows (after a bulk UPDATE). */
@@ -197,7 +199,7 @@ export class TaskState {
     this.deltas.delete(stepId);
     const counts = emptyCounts();
     for (const row of this.statements.groupStep.all(stepId)) counts[row.status] = row.n;
-    this.statements.setStepCounts.run(JSON.stringify(counts), rollUpStatus(counts), stepId);
+    this.statements.setStepCounts.run(...countParams(counts), rollUpStatus(counts), stepId);
   }
 
   /**
@@ -207,10 +209,11 @@ export class TaskState {
   settleJob(jobId: string, now: number): void {
     this.flushCounts();
     let steps = this.statements.jobSteps.all(jobId);
-    const succeeded = new Set(steps.filter((s) => (JSON.parse(s.counts) as StatusCounts).SUCCEEDED === s.task_count).map((s) => s.name));
+    // A step with no tasks (yet) has not succeeded: its dependents wait for its tasks.
+    const succeeded = new Set(steps.filter((s) => s.task_count > 0 && s.count_succeeded === s.task_count).map((s) => s.name));
     let released = false;
     for (const step of steps) {
-      const counts = JSON.parse(step.counts) as StatusCounts;
+      const counts = countsFromRow(step);
       const dependencies = JSON.parse(step.dependencies) as string[];
       if (counts.PENDING > 0 && dependencies.every((d) => succeeded.has(d))) {
         // The UPDATE moves exactly PENDING to READY: its change count is the counts' change.
@@ -224,7 +227,7 @@ export class TaskState {
     }
     const total = emptyCounts();
     for (const step of steps) {
-      const counts = JSON.parse(step.counts) as StatusCounts;
+      const counts = countsFromRow(step);
       for (const status of TASK_STATUSES) total[status] += counts[status];
     }
     const job = this.statements.job.get(jobId);
@@ -235,7 +238,7 @@ export class TaskState {
     const finished = ["SUCCEEDED", "FAILED", "CANCELED"].includes(status) && !active;
     const startedAt = job.started_at ?? (active || total.SUCCEEDED + total.FAILED > 0 ? now : null);
     const endedAt = finished ? (job.ended_at ?? now) : null;
-    if (status === job.status) this.statements.setJobCounts.run(JSON.stringify(total), startedAt, endedAt, jobId);
-    else this.statements.setJob.run(JSON.stringify(total), status, startedAt, endedAt, jobId);
+    if (status === job.status) this.statements.setJobCounts.run(...countParams(total), startedAt, endedAt, jobId);
+    else this.statements.setJob.run(...countParams(total), status, startedAt, endedAt, jobId);
   }
 }

@@ -6,7 +6,7 @@
  */
 import { stepBlockers, type BlockerStep } from "../../lib/farm/step-blockers";
 import type { TaskStatus, WorkerStatus, DrainMode } from "../../lib/farm/statuses";
-import { matchHostRequirements, type HostRequirements, type WorkerCapabilities } from "../../lib/openjd/capabilities";
+import { type HostRequirements, matchHostRequirements, type WorkerCapabilities } from "../../lib/openjd";
 import { incompatibility } from "./plan";
 
 export const WAIT_REASON_KINDS = ["finished", "running", "assigned", "jobCanceled", "suspended", "dependencies", "notCompatible", "noWorkers", "queue", "noFreeWorker", "startsSoon", "retryDelay", "keptAway"] as const;

@@ -4,21 +4,25 @@
  * nothing more. A whole job is marked canceled first, so none of it dispatches while its tasks
  * move in chunks (task-target.ts); the audit row carries the final count.
  */
+import { movableTo } from "../../lib/farm/task-transitions";
 import { audit, type Actor } from "./audit";
 import type { Farm } from "./farm";
 import { withJobLock } from "./job-lock";
 import { describeTarget, moveTasks, resolveTarget, type TaskTarget } from "./task-target";
 
+/** Everything not ended yet (the state machine's cancel moves). */
+const CANCELABLE = movableTo("CANCELED", "cancel");
+
 export function cancelTasks(farm: Farm, target: TaskTarget, actor: Actor): Promise<{ changed: number }> {
   return withJobLock(farm, target.jobId, async () => {
-    const resolved = farm.tasks.transaction(() => {
+    const resolved = farm.store.transaction(() => {
       const found = resolveTarget(farm, target);
       if (!target.stepId && !target.taskIds) farm.store.sqlite.prepare("UPDATE jobs SET canceled = 1 WHERE id = ?").run(target.jobId);
       return found;
     });
-    const changed = await moveTasks(farm, resolved, ["PENDING", "READY", "ASSIGNED", "RUNNING", "SUSPENDED", "NOT_COMPATIBLE"], "CANCELED", `, ended_at = ${Number(farm.now())}`);
+    const changed = await moveTasks(farm, resolved, CANCELABLE, "CANCELED", `, ended_at = ${Number(farm.now())}`);
     audit(farm, actor, { action: "job.cancel", target: { kind: "job", id: target.jobId }, after: { ...describeTarget(target), changed } });
-    farm.events.emit("jobs", [target.jobId]);
+    farm.events.publish("jobs", [target.jobId]);
     return { changed };
   });
 }

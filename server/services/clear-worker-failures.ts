@@ -9,7 +9,7 @@ import type { Farm } from "./farm";
 
 export function clearWorkerFailures(farm: Farm, target: { jobId: string; workerId?: string | undefined }, actor: Actor): { cleared: number } {
   const sqlite = farm.store.sqlite;
-  const cleared = sqlite.transaction(() => {
+  const cleared = farm.store.transaction(() => {
     if (!sqlite.prepare<[string]>("SELECT 1 FROM jobs WHERE id = ?").get(target.jobId)) throw new AppError("NOT_FOUND", `no job ${target.jobId}`);
     const where = target.workerId === undefined ? "job_id = ?" : "job_id = ? AND worker_id = ?";
     const params = target.workerId === undefined ? [target.jobId] : [target.jobId, target.workerId];
@@ -24,8 +24,8 @@ export function clearWorkerFailures(farm: Farm, target: { jobId: string; workerI
       after: { workerId: target.workerId ?? "every worker", cleared: before.length },
     });
     return before.length;
-  })();
-  farm.events.emit("jobs", [target.jobId]);
-  farm.events.emit("workers");
+  });
+  farm.events.publish("jobs", [target.jobId]);
+  farm.events.publish("workers");
   return { cleared };
 }

@@ -4,9 +4,19 @@
  * allow) as soon as a matching worker registers or a pool is enabled. With no worker known at
  * all nothing is decided (the farm may be starting).
  */
-import type { HostRequirements, WorkerCapabilities } from "../../lib/openjd/capabilities";
+import type { HostRequirements, WorkerCapabilities } from "../../lib/openjd";
+import { movableTo } from "../../lib/farm/task-transitions";
+import { countSumSql } from "../db/status-counts";
 import { incompatibility } from "../scheduler/plan";
 import type { Farm } from "./farm";
+
+/** The statuses a step's tasks leave when it becomes NOT_COMPATIBLE, and when it is compatible again (the state machine's moves). */
+const INCOMPATIBLE_FROM = inList(movableTo("NOT_COMPATIBLE", "not-compatible"));
+const COMPATIBLE_FROM = inList(movableTo("PENDING", "compatible-again"));
+
+function inList(statuses: readonly string[]): string {
+  return statuses.map((status) => `'${status}'`).join(", ");
+}
 
 export function refreshCompatibility(farm: Farm): void {
   const sqlite = farm.store.sqlite;
@@ -19,21 +29,21 @@ export function refreshCompatibility(farm: Farm): void {
     .prepare<[], { id: string; job_id: string; host_requirements: string | null; incompatible_reason: string | null }>(
       `SELECT s.id, s.job_id, s.host_requirements, s.incompatible_reason FROM steps s JOIN jobs j ON j.id = s.job_id
        WHERE j.canceled = 0 AND (s.host_requirements IS NOT NULL AND s.host_requirements != 'null')
-         AND (json_extract(s.counts, '$.READY') + json_extract(s.counts, '$.PENDING') + json_extract(s.counts, '$.NOT_COMPATIBLE') + json_extract(s.counts, '$.SUSPENDED')) > 0`,
+         AND ${countSumSql(["READY", "PENDING", "NOT_COMPATIBLE", "SUSPENDED"], "s")} > 0`,
     )
     .all();
   const changedJobs = new Set<string>();
-  farm.tasks.transaction(() => {
+  farm.store.transaction(() => {
     for (const step of steps) {
       const reason = incompatibility(JSON.parse(step.host_requirements ?? "null") as HostRequirements | null, workers);
       if (reason === step.incompatible_reason) continue;
       sqlite.prepare("UPDATE steps SET incompatible_reason = ? WHERE id = ?").run(reason, step.id);
-      if (reason !== null) sqlite.prepare("UPDATE tasks SET status = 'NOT_COMPATIBLE' WHERE step_id = ? AND status IN ('READY', 'PENDING')").run(step.id);
-      else sqlite.prepare("UPDATE tasks SET status = 'PENDING' WHERE step_id = ? AND status = 'NOT_COMPATIBLE'").run(step.id);
+      if (reason !== null) sqlite.prepare(`UPDATE tasks SET status = 'NOT_COMPATIBLE' WHERE step_id = ? AND status IN (${INCOMPATIBLE_FROM})`).run(step.id);
+      else sqlite.prepare(`UPDATE tasks SET status = 'PENDING' WHERE step_id = ? AND status IN (${COMPATIBLE_FROM})`).run(step.id);
       farm.tasks.recountStep(step.id);
       changedJobs.add(step.job_id);
     }
     for (const jobId of changedJobs) farm.tasks.settleJob(jobId, now);
   });
-  if (changedJobs.size > 0) farm.events.emit("jobs", [...changedJobs]);
+  if (changedJobs.size > 0) farm.events.publish("jobs", [...changedJobs]);
 }

@@ -42,16 +42,16 @@ export async function deleteJobRows(farm: Farm, jobId: string, finish?: (deleted
   phases.push(phase("tasks", () => tasks.run(jobId).changes));
   let current = 0;
   await inSlices(
-    (fn) => sqlite.transaction(fn)(),
+    (fn) => farm.store.transaction(fn),
     () => {
       for (; current < phases.length; current++) if (phases[current]!() > 0) return true;
       return false;
     },
   );
-  sqlite.transaction(() => {
+  farm.store.transaction(() => {
     sqlite.prepare("DELETE FROM requests WHERE job_id = ?").run(jobId);
     sqlite.prepare("DELETE FROM jobs WHERE id = ?").run(jobId);
     finish?.(deleted);
-  })();
+  });
   return deleted;
 }

@@ -14,13 +14,13 @@ import { interruptWorkerSessions } from "./sweep-workers";
 
 function update(farm: Farm, actor: Actor, workerId: string, action: AuditAction, after: unknown, sql: string, ...params: Array<string | number | null>): void {
   const sqlite = farm.store.sqlite;
-  sqlite.transaction(() => {
+  farm.store.transaction(() => {
     const worker = sqlite.prepare<[string], { name: string }>("SELECT name FROM workers WHERE id = ? AND removed_at IS NULL").get(workerId);
     if (!worker) throw new AppError("NOT_FOUND", `no worker ${workerId}`);
     sqlite.prepare(`UPDATE workers SET ${sql} WHERE id = ?`).run(...params, workerId);
     audit(farm, actor, { action, target: { kind: "worker", id: workerId }, after, detail: worker.name });
-  })();
-  farm.events.emit("workers");
+  });
+  farm.events.publish("workers");
 }
 
 export function drainWorker(farm: Farm, workerId: string, mode: DrainMode, actor: Actor): void {
@@ -44,7 +44,7 @@ export function setWorkerDisabled(farm: Farm, workerId: string, disabled: boolea
 export function removeWorker(farm: Farm, workerId: string, actor: Actor): void {
   const sqlite = farm.store.sqlite;
   const now = farm.now();
-  const jobs = farm.tasks.transaction(() => {
+  const jobs = farm.store.transaction(() => {
     const worker = sqlite.prepare<[string], { name: string }>("SELECT name FROM workers WHERE id = ? AND removed_at IS NULL").get(workerId);
     if (!worker) throw new AppError("NOT_FOUND", `no worker ${workerId}`);
     const touched = interruptWorkerSessions(farm, workerId, now);
@@ -53,20 +53,20 @@ export function removeWorker(farm: Farm, workerId: string, actor: Actor): void {
     return touched;
   });
   refreshCompatibility(farm);
-  farm.events.emit("workers");
-  if (jobs.length > 0) farm.events.emit("jobs", jobs);
+  farm.events.publish("workers");
+  if (jobs.length > 0) farm.events.publish("jobs", jobs);
 }
 
 /** Drains every worker of a pool (after their current task, or now). */
 export function drainPool(farm: Farm, poolId: string, mode: DrainMode, actor: Actor): { workers: number } {
   const sqlite = farm.store.sqlite;
-  const changed = sqlite.transaction(() => {
+  const changed = farm.store.transaction(() => {
     const exists = sqlite.prepare("SELECT 1 FROM pools WHERE id = ?").get(poolId);
     if (!exists) throw new AppError("NOT_FOUND", `no pool ${poolId}`);
     const n = sqlite.prepare("UPDATE workers SET drain = ? WHERE pool_id = ? AND removed_at IS NULL").run(mode, poolId).changes;
     audit(farm, actor, { action: "pool.drain", target: { kind: "pool", id: poolId }, after: { mode, workers: n } });
     return n;
-  })();
-  farm.events.emit("workers");
+  });
+  farm.events.publish("workers");
   return { workers: changed };
 }

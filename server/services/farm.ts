@@ -2,13 +2,13 @@
  * The server-side context every service works with: the store, the scheduler's helpers over it,
  * the clock (injected, so tests and benchmarks control time) and the farm's settings.
  */
-import { EventEmitter } from "node:events";
 import { UpdateApplier } from "../scheduler/apply-updates";
 import { Dispatcher } from "../scheduler/dispatch";
 import { SessionStore } from "../scheduler/session-store";
 import { TaskState } from "../scheduler/task-state";
 import { WorkerFailures } from "../scheduler/worker-failures";
 import type { Store } from "../db/connection";
+import { FarmEventBus } from "../store/events";
 import { RetryAlarm } from "./retry-alarm";
 
 export interface FarmSettings {
@@ -79,24 +79,18 @@ export interface Farm {
   dispatcher: Dispatcher;
   settings: FarmSettings;
   now: () => number;
-  /**
-   * What changed, for live views (tRPC subscriptions) and long-polling workers: "jobs" (job ids),
-   * "logs" (LogsEvent), "workers" (the fleet or dispatchable work changed: wakes idle workers),
-   * "worker-status" (a worker's status changed; views only, so idle workers are not woken),
-   * "pools" (created, token rotated). In-process today; one place to swap for LISTEN/NOTIFY.
-   */
-  events: EventEmitter;
+  /** What changed, for live views and long-polling workers: typed, delivered after commit (server/store/events.ts). */
+  events: FarmEventBus;
 }
 
 export function createFarm(store: Store, options: { settings?: Partial<FarmSettings>; now?: () => number } = {}): Farm {
   const tasks = new TaskState(store);
   const sessions = new SessionStore(store);
-  const events = new EventEmitter();
-  events.setMaxListeners(0);
+  const events = new FarmEventBus(store);
   const now = options.now ?? Date.now;
   const failures = new WorkerFailures(store);
   // A delayed retry coming due is dispatchable work: it wakes idle workers as a release does.
-  const retries = new RetryAlarm(now, () => events.emit("workers"));
+  const retries = new RetryAlarm(now, () => events.publish("workers"));
   return {
     store,
     tasks,

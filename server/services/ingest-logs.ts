@@ -17,12 +17,6 @@ import { checkSpeaksFor, type WorkerIdentity } from "./authenticate-worker";
 import { AppError } from "./errors";
 import type { Farm } from "./farm";
 
-/** The "logs" event: lines of this Session (of this job) were stored. Live views skip others' uploads. */
-export interface LogsEvent {
-  sessionId: string;
-  jobId: string;
-}
-
 interface Caps {
   action: number;
   session: number;
@@ -54,7 +48,8 @@ const storeLines = perDatabase((sqlite) => {
   const actionChars = sqlite.prepare<[number, string]>("UPDATE session_actions SET log_chars = ? WHERE id = ?");
   const sessionChars = sqlite.prepare<[number, number, string]>("UPDATE sessions SET log_chars = ?, log_dropped = ? WHERE id = ?");
 
-  return sqlite.transaction((caller: WorkerIdentity, request: LogsRequest, caps: Caps) => {
+  // Run inside a unit of work (ingestLogs).
+  return (caller: WorkerIdentity, request: LogsRequest, caps: Caps) => {
     const found = owner.get(request.sessionId, caller.workerId);
     if (!found) throw new AppError("NOT_FOUND", `session ${request.sessionId} is not one of worker ${caller.workerId}'s`);
     if (found.lease_epoch !== request.leaseEpoch || found.session_epoch !== request.leaseEpoch) {
@@ -111,14 +106,15 @@ const storeLines = perDatabase((sqlite) => {
     for (const budget of actions.values()) if (budget && budget.chars !== budget.before) actionChars.run(budget.chars, budget.id);
     if (session.chars !== found.log_chars || session.dropped !== found.log_dropped) sessionChars.run(session.chars, session.dropped, request.sessionId);
     return { through, jobId: found.job_id, storedCount };
-  });
+  };
 });
 
 /** `caller`: the worker the request's credential belongs to (authenticate-worker.ts). */
 export function ingestLogs(farm: Farm, caller: WorkerIdentity, request: LogsRequest): LogsResponse {
   checkSpeaksFor(caller, request.workerId);
   const caps = { action: farm.settings.logCapActionChars, session: farm.settings.logCapSessionChars };
-  const { through, jobId, storedCount } = storeLines(farm.store.sqlite)(caller, request, caps);
-  if (storedCount > 0) farm.events.emit("logs", { sessionId: request.sessionId, jobId } satisfies LogsEvent);
+  const write = storeLines(farm.store.sqlite);
+  const { through, jobId, storedCount } = farm.store.transaction(() => write(caller, request, caps));
+  if (storedCount > 0) farm.events.publish("logs", { sessionId: request.sessionId, jobId });
   return { acknowledgedThrough: through };
 }

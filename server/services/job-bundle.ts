@@ -11,10 +11,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { crc32, inflateRawSync } from "node:zlib";
-import type { ParameterInput } from "../../lib/openjd/job/parameter-values";
-import { detectFormat, locateErrors, parseSource } from "../../lib/openjd/parse-source";
-import type { PathSegment } from "../../lib/openjd/errors";
-import type { SourceNode } from "../../lib/openjd/source-node";
+import { detectFormat, locateErrors, type ParameterInput, parseSource, type PathSegment, type SourceNode } from "../../lib/openjd";
 import type { SubmitSettings, TemplateText } from "./submit-job";
 
 export const MAX_BUNDLE_BYTES = 50 * 1024 * 1024;

@@ -27,7 +27,7 @@ export function releaseLocalWorkers(farm: Farm, poolId: string, workers: readonl
     "SELECT id FROM workers WHERE pool_id = ? AND name = ? AND instance_id = ? AND removed_at IS NULL AND status NOT IN ('NOT_RESPONDING', 'STOPPED')",
   );
   const released: string[] = [];
-  farm.tasks.transaction(() => {
+  farm.store.transaction(() => {
     for (const worker of workers) {
       const row = find.get(poolId, worker.name, worker.instanceId);
       if (!row) continue;

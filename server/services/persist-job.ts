@@ -14,14 +14,16 @@
  * nothing of its own.
  */
 import { randomBytes } from "node:crypto";
+import { lt } from "drizzle-orm";
 import type Database from "better-sqlite3";
 import { emptyCounts, rollUpStatus, TASK_STATUSES, type StatusCounts, type TaskStatus } from "../../lib/farm/statuses";
-import type { WorkerCapabilities } from "../../lib/openjd/capabilities";
+import type { WorkerCapabilities } from "../../lib/openjd";
 import { TASK_CHUNK_ROWS, type JobPlan, type TaskBatch } from "../checks/plan-job";
 import type { SubmitJobInput } from "../checks/validate-submission";
 import type { Store } from "../db/connection";
 import { perDatabase } from "../db/per-database";
-import { jobs, steps } from "../db/schema";
+import { jobNumbers, jobs, steps } from "../db/schema";
+import { countColumn, countValues } from "../db/status-counts";
 import { incompatibility } from "../scheduler/plan";
 import { audit } from "./audit";
 import { deleteJobRows } from "./delete-job-rows";
@@ -52,10 +54,19 @@ function sumCounts(starts: readonly StepStart[]): StatusCounts {
   return total;
 }
 
+/**
+ * The next job number, from the engine (job_numbers' AUTOINCREMENT; PostgreSQL: its identity),
+ * so concurrent submissions never need a lock to number their jobs. Older rows are dropped.
+ */
+function nextJobNumber(store: Store): number {
+  const { number } = store.db.insert(jobNumbers).values({}).returning({ number: jobNumbers.number }).get();
+  store.db.delete(jobNumbers).where(lt(jobNumbers.number, number)).run();
+  return number;
+}
+
 /** The job row and its steps, live (`starts`) or being created (null: zero counts, PENDING). */
 function insertJobAndSteps(store: Store, jobId: string, input: SubmitJobInput, plan: JobPlan, starts: readonly StepStart[] | null): void {
-  // Inside an IMMEDIATE transaction: the write lock is held, so no other writer takes this seq.
-  const { seq } = store.sqlite.prepare("SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM jobs").get() as { seq: number };
+  const seq = nextJobNumber(store);
   const jobCounts = starts ? sumCounts(starts) : emptyCounts();
   const { settings } = plan;
   store.db
@@ -74,7 +85,7 @@ function insertJobAndSteps(store: Store, jobId: string, input: SubmitJobInput, p
       priority: settings.priority,
       suspended: settings.initialState === "SUSPENDED",
       status: starts ? rollUpStatus(jobCounts) : "PENDING",
-      counts: jobCounts,
+      ...countValues(jobCounts),
       taskCount: starts ? plan.taskCount : 0,
       maxRetriesPerTask: settings.maxRetriesPerTask,
       maxFailedTasks: settings.maxFailedTasks,
@@ -96,7 +107,7 @@ function insertJobAndSteps(store: Store, jobId: string, input: SubmitJobInput, p
         environmentStack: JSON.stringify(step.environmentStack),
         chunked: step.chunked,
         status: starts ? rollUpStatus(starts[step.index]!.counts) : ("PENDING" as const),
-        counts: starts ? starts[step.index]!.counts : emptyCounts(),
+        ...countValues(starts ? starts[step.index]!.counts : emptyCounts()),
         taskCount: step.taskCount,
         incompatibleReason: starts ? starts[step.index]!.incompatibleReason : null,
       })),
@@ -125,18 +136,22 @@ function insertRows(sqlite: Database.Database, jobId: string, batch: TaskBatch, 
 /** The whole job in one transaction (submitJob: small jobs in tests and benchmarks; no farm, so no compatibility). */
 export function writeJobAtOnce(store: Store, jobId: string, input: SubmitJobInput, plan: JobPlan, batches: Iterable<TaskBatch>): void {
   const starts = stepStarts(plan, []);
-  store.sqlite
-    .transaction(() => {
+  store.transaction(
+    () => {
       insertJobAndSteps(store, jobId, input, plan, starts);
       for (const batch of batches) {
         for (let index = 0; index < batch.chunks.length; index++) insertRows(store.sqlite, jobId, batch, starts[batch.stepIndex]!.status, index);
       }
       auditSubmission(store, jobId, input, plan);
-    })
-    .immediate();
+    },
+    { immediate: true },
+  );
 }
 
 const MARKER = "job-creating:";
+
+/** Every count column set, in TASK_STATUSES order: a job going live gets its first counts. */
+const SET_COUNTS = TASK_STATUSES.map((status) => `${countColumn(status)} = ?`).join(", ");
 
 /** This process: creations it started are its own; markers of any other were interrupted. */
 const INSTANCE_KEY = Symbol.for("loom.instance");
@@ -161,12 +176,13 @@ export async function createJobInSlices(farm: Farm, jobId: string, input: Submit
   const { store } = farm;
   const sqlite = store.sqlite;
   const starts = stepStarts(plan, enabledWorkers(farm));
-  sqlite
-    .transaction(() => {
+  store.transaction(
+    () => {
       insertJobAndSteps(store, jobId, input, plan, null);
       sqlite.prepare("INSERT INTO server_state (key, value, updated_at) VALUES (?, ?, ?)").run(MARKER + jobId, JSON.stringify({ instance: instance() }), farm.now());
-    })
-    .immediate();
+    },
+    { immediate: true },
+  );
   let pending: Promise<TaskBatch | null> | null = nextBatch();
   try {
     for (;;) {
@@ -179,7 +195,7 @@ export async function createJobInSlices(farm: Farm, jobId: string, input: Submit
       const status = starts[batch.stepIndex]!.status;
       let index = 0;
       await inSlices(
-        (fn) => sqlite.transaction(fn)(),
+        (fn) => store.transaction(fn),
         () => {
           insertRows(sqlite, jobId, batch, status, index++);
           return index < batch.chunks.length;
@@ -187,14 +203,14 @@ export async function createJobInSlices(farm: Farm, jobId: string, input: Submit
       );
     }
     pending = null;
-    farm.tasks.transaction(() => {
-      const setStep = sqlite.prepare("UPDATE steps SET counts = ?, status = ?, incompatible_reason = ? WHERE id = ?");
+    store.transaction(() => {
+      const setStep = sqlite.prepare(`UPDATE steps SET ${SET_COUNTS}, status = ?, incompatible_reason = ? WHERE id = ?`);
       for (const step of plan.steps) {
         const start = starts[step.index]!;
-        setStep.run(JSON.stringify(start.counts), rollUpStatus(start.counts), start.incompatibleReason, `${jobId}:${step.index}`);
+        setStep.run(...TASK_STATUSES.map((status) => start.counts[status]), rollUpStatus(start.counts), start.incompatibleReason, `${jobId}:${step.index}`);
       }
       const total = sumCounts(starts);
-      sqlite.prepare("UPDATE jobs SET counts = ?, status = ?, task_count = ? WHERE id = ?").run(JSON.stringify(total), rollUpStatus(total), plan.taskCount, jobId);
+      sqlite.prepare(`UPDATE jobs SET ${SET_COUNTS}, status = ?, task_count = ? WHERE id = ?`).run(...TASK_STATUSES.map((status) => total[status]), rollUpStatus(total), plan.taskCount, jobId);
       sqlite.prepare("DELETE FROM server_state WHERE key = ?").run(MARKER + jobId);
       auditSubmission(store, jobId, input, plan);
     });

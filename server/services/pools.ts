@@ -34,12 +34,12 @@ export function createPool(farm: Farm, input: { name: string; description?: stri
   const token = input.token ?? newSecret("enrollment");
   const poolId = `pool-${randomBytes(5).toString("hex")}`;
   const sqlite = farm.store.sqlite;
-  sqlite.transaction(() => {
+  farm.store.transaction(() => {
     if (sqlite.prepare("SELECT 1 FROM pools WHERE name = ?").get(input.name)) throw new AppError("CONFLICT", `a pool named '${input.name}' already exists`);
     sqlite.prepare("INSERT INTO pools (id, name, description, token_hash, enabled, created_at) VALUES (?, ?, ?, ?, 1, ?)").run(poolId, input.name, input.description ?? "", hashToken(token), farm.now());
     audit(farm, actor, { action: "pool.create", target: { kind: "pool", id: poolId }, after: { name: input.name } });
-  })();
-  farm.events.emit("pools");
+  });
+  farm.events.publish("pools");
   return { poolId, token };
 }
 
@@ -62,7 +62,7 @@ export function rotatePoolToken(farm: Farm, poolId: string, actor: Actor): { tok
   const now = farm.now();
   const until = now + farm.settings.rotationGraceMinutes * 60_000;
   const sqlite = farm.store.sqlite;
-  const name = sqlite.transaction(() => {
+  const name = farm.store.transaction(() => {
     const changed = sqlite
       .prepare(
         `UPDATE pools SET previous_token_hash = token_hash, previous_token_expires_at = ?, token_hash = ?, token_rotated_at = ?, token_generation = token_generation + 1
@@ -72,9 +72,9 @@ export function rotatePoolToken(farm: Farm, poolId: string, actor: Actor): { tok
     if (changed === 0) throw new AppError("NOT_FOUND", `no pool ${poolId}`);
     audit(farm, actor, { action: "pool.rotate-token", target: { kind: "pool", id: poolId }, after: { previousValidUntil: until } });
     return sqlite.prepare<[string], { name: string }>("SELECT name FROM pools WHERE id = ?").get(poolId)!.name;
-  })();
+  });
   const savedTo = name === farm.settings.localPoolName ? saveLocalPoolToken(farm, token) : null;
-  farm.events.emit("pools");
+  farm.events.publish("pools");
   return { token, previousValidUntil: until, savedTo };
 }
 
@@ -92,14 +92,14 @@ function saveLocalPoolToken(farm: Farm, token: string): string | null {
 /** A disabled pool's workers get no new work, and no longer count for NOT_COMPATIBLE. */
 export function setPoolEnabled(farm: Farm, poolId: string, enabled: boolean, actor: Actor): { enabled: boolean } {
   const sqlite = farm.store.sqlite;
-  sqlite.transaction(() => {
+  farm.store.transaction(() => {
     const changed = sqlite.prepare("UPDATE pools SET enabled = ? WHERE id = ?").run(enabled ? 1 : 0, poolId).changes;
     if (changed === 0) throw new AppError("NOT_FOUND", `no pool ${poolId}`);
     audit(farm, actor, { action: enabled ? "pool.enable" : "pool.disable", target: { kind: "pool", id: poolId } });
-  })();
+  });
   refreshCompatibility(farm);
   // "workers", not "pools": an enabled pool's idle workers, waiting in a long poll, have work again.
-  farm.events.emit("workers");
+  farm.events.publish("workers");
   return { enabled };
 }
 

@@ -6,7 +6,7 @@
  * runs on a check thread within the farm's budget (server/checks/run-checks.ts).
  */
 import type { WorkerStatus } from "../../lib/farm/statuses";
-import { matchHostRequirements, type HostRequirements, type WorkerCapabilities } from "../../lib/openjd/capabilities";
+import { type HostRequirements, matchHostRequirements, type WorkerCapabilities } from "../../lib/openjd";
 import { validateOffLoop } from "../checks/run-checks";
 import type { Farm } from "./farm";
 import type { SubmitError, SubmitJobInput } from "./submit-job";

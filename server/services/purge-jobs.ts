@@ -9,6 +9,7 @@
  * an archive file in archive mode (archive-job.ts). Everything runs in short slices, job by job
  * under the job's lock; each job gets its audit row as it goes, the run one summary row.
  */
+import { countSumSql } from "../db/status-counts";
 import { AppError } from "./errors";
 import { archiveJob } from "./archive-job";
 import { audit, type Actor } from "./audit";
@@ -37,8 +38,7 @@ export interface PurgeResult extends RetentionPreview {
 }
 
 const FINISHED = `status IN ('SUCCEEDED', 'FAILED', 'CANCELED')
-  AND json_extract(counts, '$.READY') + json_extract(counts, '$.ASSIGNED') + json_extract(counts, '$.RUNNING')
-    + json_extract(counts, '$.NOT_COMPATIBLE') + json_extract(counts, '$.SUSPENDED') = 0
+  AND ${countSumSql(["READY", "ASSIGNED", "RUNNING", "NOT_COMPATIBLE", "SUSPENDED"])} = 0
   AND COALESCE(ended_at, submitted_at) < ?
   AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.job_id = jobs.id AND s.state != 'ENDED')
   AND NOT EXISTS (SELECT 1 FROM server_state WHERE key = 'job-creating:' || jobs.id)`;
@@ -128,6 +128,6 @@ export async function purgeJobs(farm: Farm, input: { olderThanDays?: number; mod
     action: "retention.purge",
     after: { mode, olderThanDays: days, cutoff, jobs: result.jobs, tasks: result.tasks, logLines: result.logLines },
   });
-  if (purged.length > 0) farm.events.emit("jobs", purged);
+  if (purged.length > 0) farm.events.publish("jobs", purged);
   return result;
 }

@@ -22,7 +22,7 @@ export function registerWorker(farm: Farm, pool: PoolRow, request: RegisterReque
   const sqlite = farm.store.sqlite;
   const credential = newSecret("worker");
   const credentialHash = hashSecret(credential);
-  const result = farm.tasks.transaction(() => {
+  const result = farm.store.transaction(() => {
     const existing = sqlite
       .prepare<[string, string], { id: string; lease_epoch: number; instance_id: string | null; status: string; last_heartbeat_at: number; removed_at: number | null }>(
         "SELECT id, lease_epoch, instance_id, status, last_heartbeat_at, removed_at FROM workers WHERE pool_id = ? AND name = ?",
@@ -61,8 +61,8 @@ export function registerWorker(farm: Farm, pool: PoolRow, request: RegisterReque
     return registered;
   });
   refreshCompatibility(farm);
-  farm.events.emit("workers");
-  if (result.jobs.length > 0) farm.events.emit("jobs", result.jobs);
+  farm.events.publish("workers");
+  if (result.jobs.length > 0) farm.events.publish("jobs", result.jobs);
   return {
     workerId: result.workerId,
     leaseEpoch: result.leaseEpoch,

@@ -8,6 +8,7 @@
  */
 import type { AuditAction } from "../../lib/farm/audit-actions";
 import type { TaskStatus } from "../../lib/farm/statuses";
+import { movableTo } from "../../lib/farm/task-transitions";
 import { audit, type Actor } from "./audit";
 import { clearWorkerFailures } from "./clear-worker-failures";
 import type { Farm } from "./farm";
@@ -19,9 +20,9 @@ const RESET = ", worker_id = NULL, session_id = NULL, failure_count = 0, interru
 
 function requeue(farm: Farm, target: TaskTarget, from: readonly TaskStatus[], actor: Actor, action: AuditAction): Promise<{ changed: number }> {
   return withJobLock(farm, target.jobId, async () => {
-    const resolved = farm.tasks.transaction(() => resolveTarget(farm, target));
+    const resolved = farm.store.transaction(() => resolveTarget(farm, target));
     const changed = await moveTasks(farm, resolved, from, "PENDING", RESET);
-    farm.tasks.transaction(() => {
+    farm.store.transaction(() => {
       if (changed > 0) {
         farm.store.sqlite
           .prepare("UPDATE jobs SET canceled = 0, ended_at = NULL, failed_task_count = (SELECT COUNT(*) FROM tasks WHERE job_id = ? AND status = 'FAILED') WHERE id = ?")
@@ -30,18 +31,18 @@ function requeue(farm: Farm, target: TaskTarget, from: readonly TaskStatus[], ac
       }
       audit(farm, actor, { action, target: { kind: "job", id: target.jobId }, after: { ...describeTarget(target), changed } });
     });
-    farm.events.emit("jobs", [target.jobId]);
+    farm.events.publish("jobs", [target.jobId]);
     if (changed > 0 && hasFailureRows(farm, target.jobId)) clearWorkerFailures(farm, { jobId: target.jobId }, actor);
     return { changed };
   });
 }
 
 export function requeueTasks(farm: Farm, target: TaskTarget, actor: Actor): Promise<{ changed: number }> {
-  return requeue(farm, target, ["READY", "ASSIGNED", "RUNNING", "SUCCEEDED", "FAILED", "CANCELED", "NOT_COMPATIBLE"], actor, "job.requeue");
+  return requeue(farm, target, movableTo("PENDING", "requeue"), actor, "job.requeue");
 }
 
 export function retryFailedTasks(farm: Farm, target: TaskTarget, actor: Actor): Promise<{ changed: number }> {
-  return requeue(farm, target, ["FAILED"], actor, "job.retry");
+  return requeue(farm, target, movableTo("PENDING", "retry"), actor, "job.retry");
 }
 
 /** Whether any worker has a failure counted against the job (so a clear has something to clear and audit). */

@@ -4,11 +4,11 @@ import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { asc, eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from "vitest";
-import { createJob } from "../../lib/openjd/job/create-job";
-import { parameterValueToJson } from "../../lib/openjd/job/parameter-values";
-import { checkTemplateText } from "../../lib/openjd/template";
+import type { StatusCounts } from "../../lib/farm/statuses";
+import { checkTemplateText, createJob, parameterValueToJson } from "../../lib/openjd";
 import { openStore, type Store } from "../db/connection";
 import { jobs, steps, tasks } from "../db/schema";
+import { countColumnsSql, countsFromRow, countsFromValues, type CountColumnsRow } from "../db/status-counts";
 import { contextAs } from "../auth/test-principals";
 import { productTemplate } from "../checks/check-test-support";
 import { appRouter } from "../router/index";
@@ -125,7 +125,7 @@ describe("submitJob", () => {
       maxFailedTasks: 100,
       submittedAt: 1_700_000_000_000,
     });
-    expect(job?.counts).toMatchObject({ READY: 20, PENDING: 1, SUSPENDED: 0 });
+    expect(countsFromValues(job!)).toMatchObject({ READY: 20, PENDING: 1, SUSPENDED: 0 });
     expect(job?.parameters).toEqual({
       Scene: { type: "STRING", value: "shot1" },
       Frames: { type: "INT", value: "10" },
@@ -136,7 +136,7 @@ describe("submitJob", () => {
     expect(render).toMatchObject({ id: "job-abcdefghij:0", stepIndex: 0, name: "Render", dependencies: [], chunked: false, status: "READY", taskCount: 20 });
     expect(render?.hostRequirements).toEqual({ amounts: [{ name: "amount.worker.vcpu", min: 2 }], attributes: [] });
     expect(JSON.parse(render!.environmentStack)).toEqual(["job:Farm"]);
-    expect(render?.counts).toMatchObject({ READY: 20, PENDING: 0 });
+    expect(countsFromValues(render!)).toMatchObject({ READY: 20, PENDING: 0 });
     expect(encode).toMatchObject({ id: "job-abcdefghij:1", name: "Encode", dependencies: ["Render"], status: "PENDING", taskCount: 1 });
 
     const renderTasks = stepTasks("job-abcdefghij:0");
@@ -155,6 +155,11 @@ describe("submitJob", () => {
     expect(second.jobId).not.toBe(first.jobId);
     const seqs = store.db.select({ id: jobs.id, seq: jobs.seq }).from(jobs).orderBy(asc(jobs.seq)).all();
     expect(seqs).toEqual([{ id: first.jobId, seq: 1 }, { id: second.jobId, seq: 2 }]);
+    // The engine hands out numbers: the last job gone (purged), its number is not given again.
+    store.sqlite.prepare("DELETE FROM jobs WHERE id = ?").run(second.jobId);
+    const third = submitJob(store, input({ ids: undefined }));
+    if (!third.ok) throw new Error("submission failed");
+    expect(store.db.select({ seq: jobs.seq }).from(jobs).where(eq(jobs.id, third.jobId)).get()).toEqual({ seq: 3 });
   });
 
   it("holds a SUSPENDED job: every task SUSPENDED", () => {
@@ -162,7 +167,7 @@ describe("submitJob", () => {
     expect(result.ok).toBe(true);
     const [job] = store.db.select().from(jobs).all();
     expect(job).toMatchObject({ suspended: true, status: "SUSPENDED", priority: 80, submitter: "ana", maxRetriesPerTask: 0, maxFailedTasks: 5 });
-    expect(job?.counts).toMatchObject({ SUSPENDED: 21, READY: 0, PENDING: 0 });
+    expect(countsFromValues(job!)).toMatchObject({ SUSPENDED: 21, READY: 0, PENDING: 0 });
     expect(store.db.select().from(steps).all().map((s) => s.status)).toEqual(["SUSPENDED", "SUSPENDED"]);
     expect(new Set(store.db.select().from(tasks).all().map((t) => t.status))).toEqual(new Set(["SUSPENDED"]));
   });
@@ -306,8 +311,8 @@ steps:
 
 describe("submitToFarm (checked on a thread, written in slices)", () => {
   const rowsOf = (s: Store, jobId: string) => ({
-    job: s.sqlite.prepare("SELECT name, status, counts, task_count, priority, parameters FROM jobs WHERE id = ?").get(jobId),
-    steps: s.sqlite.prepare("SELECT step_index, name, status, counts, task_count, environment_stack, host_requirements FROM steps WHERE job_id = ? ORDER BY step_index").all(jobId),
+    job: s.sqlite.prepare(`SELECT name, status, ${countColumnsSql()}, task_count, priority, parameters FROM jobs WHERE id = ?`).get(jobId),
+    steps: s.sqlite.prepare(`SELECT step_index, name, status, ${countColumnsSql()}, task_count, environment_stack, host_requirements FROM steps WHERE job_id = ? ORDER BY step_index`).all(jobId),
     tasks: s.sqlite.prepare("SELECT step_id, task_index, parameters, status FROM tasks WHERE job_id = ? ORDER BY id").all(jobId),
   });
 
@@ -360,10 +365,10 @@ describe("a 1,000,000-task job on a file database", () => {
     });
     const api = createCallerFactory(appRouter)(contextAs(farm, "wrangler"));
     const counts = (jobId: string) => {
-      const job = fileStore.sqlite.prepare<[string], { status: string; counts: string; task_count: number }>("SELECT status, counts, task_count FROM jobs WHERE id = ?").get(jobId)!;
-      const step = fileStore.sqlite.prepare<[string], { counts: string }>("SELECT counts FROM steps WHERE job_id = ?").get(jobId)!;
+      const job = fileStore.sqlite.prepare<[string], CountColumnsRow & { status: string; task_count: number }>(`SELECT status, ${countColumnsSql()}, task_count FROM jobs WHERE id = ?`).get(jobId)!;
+      const step = fileStore.sqlite.prepare<[string], CountColumnsRow>(`SELECT ${countColumnsSql()} FROM steps WHERE job_id = ?`).get(jobId)!;
       const actual = fileStore.sqlite.prepare<[string], { status: string; n: number }>("SELECT status, COUNT(*) AS n FROM tasks WHERE job_id = ? GROUP BY status").all(jobId);
-      return { status: job.status, taskCount: job.task_count, job: nonZero(job.counts), step: nonZero(step.counts), rows: Object.fromEntries(actual.map((r) => [r.status, r.n])) };
+      return { status: job.status, taskCount: job.task_count, job: nonZero(countsFromRow(job)), step: nonZero(countsFromRow(step)), rows: Object.fromEntries(actual.map((r) => [r.status, r.n])) };
     };
     const lag = monitorEventLoopDelay({ resolution: 10 });
 
@@ -390,6 +395,6 @@ describe("a 1,000,000-task job on a file database", () => {
   });
 });
 
-function nonZero(json: string): Record<string, number> {
-  return Object.fromEntries(Object.entries(JSON.parse(json) as Record<string, number>).filter(([, n]) => n > 0));
+function nonZero(counts: StatusCounts): Record<string, number> {
+  return Object.fromEntries(Object.entries(counts).filter(([, n]) => n > 0));
 }

@@ -58,7 +58,7 @@ export async function submitToFarm(farm: Farm, input: SubmitJobInput): Promise<S
   if (result.ok) {
     // A worker that registered while the job was being written: the step counts were still 0.
     refreshCompatibility(farm);
-    farm.events.emit("jobs", [result.jobId]);
+    farm.events.publish("jobs", [result.jobId]);
   }
   return result;
 }

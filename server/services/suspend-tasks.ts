@@ -5,6 +5,7 @@
  * flips first, then its tasks move in chunks (task-target.ts).
  */
 import type { TaskStatus } from "../../lib/farm/statuses";
+import { movableTo } from "../../lib/farm/task-transitions";
 import type { AuditAction } from "../../lib/farm/audit-actions";
 import { audit, type Actor } from "./audit";
 import type { Farm } from "./farm";
@@ -19,19 +20,19 @@ interface Switch {
   action: AuditAction;
 }
 
-const SUSPEND: Switch = { suspended: 1, from: ["PENDING", "READY", "ASSIGNED", "RUNNING"], to: "SUSPENDED", extra: ", worker_id = NULL, session_id = NULL", action: "job.suspend" };
-const RESUME: Switch = { suspended: 0, from: ["SUSPENDED"], to: "PENDING", extra: "", action: "job.resume" };
+const SUSPEND: Switch = { suspended: 1, from: movableTo("SUSPENDED", "suspend"), to: "SUSPENDED", extra: ", worker_id = NULL, session_id = NULL", action: "job.suspend" };
+const RESUME: Switch = { suspended: 0, from: movableTo("PENDING", "resume"), to: "PENDING", extra: "", action: "job.resume" };
 
 function flip(farm: Farm, target: TaskTarget, actor: Actor, how: Switch): Promise<{ changed: number }> {
   return withJobLock(farm, target.jobId, async () => {
-    const resolved = farm.tasks.transaction(() => {
+    const resolved = farm.store.transaction(() => {
       const found = resolveTarget(farm, target);
       if (!target.stepId && !target.taskIds) farm.store.sqlite.prepare("UPDATE jobs SET suspended = ? WHERE id = ?").run(how.suspended, target.jobId);
       return found;
     });
     const changed = await moveTasks(farm, resolved, how.from, how.to, how.extra);
     audit(farm, actor, { action: how.action, target: { kind: "job", id: target.jobId }, after: { ...describeTarget(target), changed } });
-    farm.events.emit("jobs", [target.jobId]);
+    farm.events.publish("jobs", [target.jobId]);
     return { changed };
   });
 }

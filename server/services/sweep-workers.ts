@@ -18,7 +18,7 @@ import { audit, SYSTEM_ACTOR } from "./audit";
 import { storeHealth } from "./store-health";
 import type { Farm } from "./farm";
 
-/** Interrupts every open Session of the worker (inside the caller's farm.tasks.transaction); returns the jobs touched. */
+/** Interrupts every open Session of the worker (inside the caller's unit of work); returns the jobs touched. */
 export function interruptWorkerSessions(farm: Farm, workerId: string, now: number): string[] {
   const jobs = new Set<string>();
   for (const session of farm.sessions.unendedSessions(workerId)) {
@@ -35,7 +35,7 @@ export function interruptWorkerSessions(farm: Farm, workerId: string, now: numbe
 }
 
 /**
- * Declares a worker lost (inside the caller's farm.tasks.transaction): its Sessions interrupted,
+ * Declares a worker lost (inside the caller's unit of work): its Sessions interrupted,
  * their tasks back to READY on the interruption budget, NOT_RESPONDING with a new lease epoch so
  * its late reports are refused. Returns the jobs touched.
  */
@@ -92,7 +92,7 @@ export function sweepWorkers(farm: Farm): { lost: string[]; reclaimed: number; r
   // A worker whose reports the store could not take is not silent: judge nobody until a whole
   // timeout has passed since the last failed write (store-health.ts).
   const judging = storeHealth(farm.store.sqlite).quietFor(farm.settings.workerTimeoutSeconds * 1000);
-  const { lost, reclaimed, removed, jobs } = farm.tasks.transaction(() => {
+  const { lost, reclaimed, removed, jobs } = farm.store.transaction(() => {
     const touched = new Set<string>();
     const silent = judging ? s.silent.all(now - farm.settings.workerTimeoutSeconds * 1000) : [];
     for (const worker of silent) for (const job of loseWorker(farm, worker.id, now)) touched.add(job);
@@ -115,7 +115,7 @@ export function sweepWorkers(farm: Farm): { lost: string[]; reclaimed: number; r
     }
     return { lost: silent.map((w) => w.id), reclaimed: taken, removed: unseen.map((w) => w.id), jobs: [...touched] };
   });
-  if (lost.length > 0 || removed.length > 0 || reclaimed > 0) farm.events.emit("workers");
-  if (jobs.length > 0) farm.events.emit("jobs", jobs);
+  if (lost.length > 0 || removed.length > 0 || reclaimed > 0) farm.events.publish("workers");
+  if (jobs.length > 0) farm.events.publish("jobs", jobs);
   return { lost, reclaimed, removed };
 }

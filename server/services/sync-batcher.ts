@@ -2,10 +2,10 @@
  * Group commit for worker syncs. Every sync is its own transaction in meaning, but committing one
  * transaction per sync spends most of a sync's time writing the commit (anchors-scheduling §5:
  * fsync, not computation, sets the ceiling). Syncs that arrive in the same turn of the event loop
- * run together in one transaction, each inside its own savepoint (better-sqlite3 nests
- * transactions that way; TaskState.transaction keeps each sync's count changes with its
- * savepoint): a sync that fails rolls back alone, and every reply is sent only after the shared
- * commit, so nothing is acknowledged before it is durable.
+ * run together in one unit of work, each inside its own savepoint (store.ts; each sync's count
+ * changes and events go with its savepoint): a sync that fails rolls back alone, and every reply
+ * is sent (and every event delivered) only after the shared commit, so nothing is acknowledged
+ * before it is durable.
  */
 import type { SyncRequest, SyncResponse } from "../../lib/farm/protocol";
 import type { WorkerIdentity } from "./authenticate-worker";
@@ -44,7 +44,7 @@ class SyncBatcher {
       const batch = this.queue.splice(0, MAX_BATCH);
       const outcomes: Array<{ ok: true; response: SyncResponse } | { ok: false; error: unknown }> = [];
       try {
-        this.farm.store.sqlite.transaction(() => {
+        this.farm.store.transaction(() => {
           for (const item of batch) {
             try {
               outcomes.push({ ok: true, response: syncWorker(this.farm, item.caller, item.request) });
@@ -52,7 +52,7 @@ class SyncBatcher {
               outcomes.push({ ok: false, error });
             }
           }
-        })();
+        });
       } catch (error) {
         // The shared commit failed: no sync of the batch happened.
         for (const item of batch) item.reject(error);

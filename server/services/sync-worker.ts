@@ -9,7 +9,7 @@
  */
 import type { ActionUpdate, SessionAssignment, SyncRequest, SyncResponse } from "../../lib/farm/protocol";
 import type { WorkerStatus } from "../../lib/farm/statuses";
-import type { WorkerCapabilities } from "../../lib/openjd/capabilities";
+import type { WorkerCapabilities } from "../../lib/openjd";
 import { perDatabase } from "../db/per-database";
 import type { SessionRow } from "../scheduler/session-store";
 import { AppError } from "./errors";
@@ -42,8 +42,8 @@ export function syncWorker(farm: Farm, caller: WorkerIdentity, request: SyncRequ
   checkSpeaksFor(caller, request.workerId);
   const now = farm.now();
   const touched = new Set<string>();
-  const response = farm.tasks.transaction(() => syncInTransaction(farm, caller, request, now, touched));
-  if (touched.size > 0) farm.events.emit("jobs", [...touched]);
+  const response = farm.store.transaction(() => syncInTransaction(farm, caller, request, now, touched));
+  if (touched.size > 0) farm.events.publish("jobs", [...touched]);
   return response;
 }
 
@@ -110,7 +110,7 @@ function syncInTransaction(farm: Farm, caller: WorkerIdentity, request: SyncRequ
   if (status === worker.status) statements.heartbeat.run(now, worker.id);
   else {
     statements.heartbeatAndStatus.run(now, status, worker.id);
-    farm.events.emit("worker-status"); // admin views only: long polls do not listen
+    farm.events.publish("worker-status"); // admin views only: long polls do not listen
   }
   for (const jobId of touched) farm.tasks.settleJob(jobId, now);
   return { leaseEpoch: worker.lease_epoch, syncIntervalSeconds: farm.settings.syncIntervalSeconds, assignments, cancel, stop: false };

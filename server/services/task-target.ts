@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { TASK_STATUSES, type TaskStatus } from "../../lib/farm/statuses";
+import { assertMoves } from "../../lib/farm/task-transitions";
 import { AppError } from "./errors";
 import type { Farm } from "./farm";
 import { inSlices } from "./in-slices";
@@ -94,9 +95,11 @@ function* chunksOf(farm: Farm, target: ResolvedTarget): Generator<Array<string |
 /**
  * Sets `to` on the target's tasks whose status is in `from`, chunk by chunk: each chunk's tasks
  * are counted by step and status, moved, and the step counts adjusted by that count; each slice
- * of chunks settles the job. Returns how many changed.
+ * of chunks settles the job. Returns how many changed. Every status of `from` must be allowed to
+ * move to `to` (lib/farm/task-transitions.ts), and each counted group is checked again on the way.
  */
 export async function moveTasks(farm: Farm, target: ResolvedTarget, from: readonly TaskStatus[], to: TaskStatus, extra = ""): Promise<number> {
+  assertMoves(from, to, "moveTasks");
   const sqlite = farm.store.sqlite;
   const where = `${target.where} AND ${target.taskIds ? "id IN (SELECT value FROM json_each(?))" : "id BETWEEN ? AND ?"} AND status IN (${from.map(() => "?").join(", ")})`;
   const count = sqlite.prepare<unknown[], { step_id: string; status: TaskStatus; n: number }>(`SELECT step_id, status, COUNT(*) AS n FROM tasks WHERE ${where} GROUP BY step_id, status`);
@@ -104,7 +107,7 @@ export async function moveTasks(farm: Farm, target: ResolvedTarget, from: readon
   const chunks = chunksOf(farm, target);
   let changed = 0;
   await inSlices(
-    (fn) => farm.tasks.transaction(fn),
+    (fn) => farm.store.transaction(fn),
     () => {
       const chunk = chunks.next();
       if (chunk.done) return false;

@@ -6,9 +6,10 @@
  */
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
-import type { DocumentFormat } from "../../lib/openjd/parse-source";
+import type { DocumentFormat } from "../../lib/openjd";
 import type { InspectedTemplate, TemplateKind } from "../checks/inspect-template-text";
 import { inspectOffLoop, readBundleOffLoop } from "../checks/run-checks";
+import type { Db } from "../db/connection";
 import { templates, users } from "../db/schema";
 import { formatTimestamp } from "../../lib/farm/display";
 import { decide, type Caller } from "../../lib/farm/access";
@@ -105,15 +106,15 @@ function store(farm: Farm, name: string, input: SaveTemplateInput, inspected: In
     updatedAt: now,
   };
   if (input.replace && input.keepBoth) throw new AppError("BAD_REQUEST", "keepBoth: give replace or keepBoth, not both");
-  return db.transaction((tx) => {
+  return farm.store.transaction(() => {
     let saveAs = name;
-    const existing = tx
+    const existing = db
       .select({ id: templates.id, ownerId: templates.ownerId, updatedAt: templates.updatedAt, ownerName: users.name })
       .from(templates)
       .leftJoin(users, eq(users.id, templates.ownerId))
       .where(eq(templates.name, name))
       .get();
-    if (existing && input.keepBoth) saveAs = freeName(tx, name);
+    if (existing && input.keepBoth) saveAs = freeName(db, name);
     else if (existing) {
       const verdict = decide(author.caller, { kind: "ownTemplate", key: "name" }, existing.ownerId);
       const seen = input.replace?.id === existing.id && input.replace.updatedAt === existing.updatedAt;
@@ -125,25 +126,23 @@ function store(farm: Farm, name: string, input: SaveTemplateInput, inspected: In
       if (!verdict.ok) throw new AppError("FORBIDDEN", `a template named '${name}' is someone else's: save under another name (${verdict.message})`);
       // updatedAt is the version `replace` names: it moves on even for two saves in one millisecond.
       const updatedAt = Math.max(now, existing.updatedAt + 1);
-      tx.update(templates).set({ ...values, updatedAt }).where(eq(templates.id, existing.id)).run();
+      db.update(templates).set({ ...values, updatedAt }).where(eq(templates.id, existing.id)).run();
       audit(farm, author.actor, { action: "template.save", target: { kind: "template", id: existing.id }, after: { name, kind: inspected.kind, replaced: true } });
       return { id: existing.id, name, kind: inspected.kind, errorCount: values.errorCount, replaced: true, updatedAt };
     }
     const id = `tpl-${randomBytes(5).toString("hex")}`;
-    tx.insert(templates).values({ id, name: saveAs, ...values, createdAt: now, ownerId: author.caller.userId }).run();
+    db.insert(templates).values({ id, name: saveAs, ...values, createdAt: now, ownerId: author.caller.userId }).run();
     audit(farm, author.actor, { action: "template.save", target: { kind: "template", id }, after: { name: saveAs, kind: inspected.kind, replaced: false } });
     return { id, name: saveAs, kind: inspected.kind, errorCount: values.errorCount, replaced: false, updatedAt: now };
   });
 }
 
-type Tx = Parameters<Parameters<Farm["store"]["db"]["transaction"]>[0]>[0];
-
 /** `name (2)`, `name (3)`, …: the first the library does not hold (read in the saving transaction). */
-function freeName(tx: Tx, name: string): string {
+function freeName(db: Db, name: string): string {
   for (let n = 2; ; n++) {
     const suffix = ` (${n})`;
     const candidate = `${name.slice(0, NAME_MAX - suffix.length)}${suffix}`;
-    if (!tx.select({ id: templates.id }).from(templates).where(eq(templates.name, candidate)).get()) return candidate;
+    if (!db.select({ id: templates.id }).from(templates).where(eq(templates.name, candidate)).get()) return candidate;
   }
 }
 
@@ -173,10 +172,11 @@ export async function importBundle(farm: Farm, input: { fileName: string; base64
 }
 
 export function deleteTemplate(farm: Farm, id: string, actor: Actor): { deleted: string } {
-  return farm.store.db.transaction((tx) => {
-    const existing = tx.select({ name: templates.name }).from(templates).where(eq(templates.id, id)).get();
+  const db = farm.store.db;
+  return farm.store.transaction(() => {
+    const existing = db.select({ name: templates.name }).from(templates).where(eq(templates.id, id)).get();
     if (!existing) throw new AppError("NOT_FOUND", `no template ${id}`);
-    tx.delete(templates).where(eq(templates.id, id)).run();
+    db.delete(templates).where(eq(templates.id, id)).run();
     audit(farm, actor, { action: "template.delete", target: { kind: "template", id }, before: { name: existing.name } });
     return { deleted: id };
   });

@@ -3,6 +3,7 @@
  * true, refuses unknown targets, and is honoured by the next worker sync.
  */
 import { describe, expect, it } from "vitest";
+import { countColumnsSql, countsFromRow, type CountColumnsRow } from "../db/status-counts";
 import { cancelTasks } from "./cancel-tasks";
 import { framesJob, jobCounts, jobStatus, LINUX_WORKER, SimulatedWorker, submit, testFarm, type TestFarm } from "./farm-test-support";
 import { requeueTasks, retryFailedTasks } from "./requeue-tasks";
@@ -18,9 +19,9 @@ const stepId = (t: TestFarm, jobId: string, index: number) =>
 /** Recounts every step from the task rows and compares with the stored counts. */
 function countsAreTrue(t: TestFarm, jobId: string): boolean {
   const sqlite = t.farm.store.sqlite;
-  const steps = sqlite.prepare<[string], { id: string; counts: string }>("SELECT id, counts FROM steps WHERE job_id = ?").all(jobId);
+  const steps = sqlite.prepare<[string], CountColumnsRow & { id: string }>(`SELECT id, ${countColumnsSql()} FROM steps WHERE job_id = ?`).all(jobId);
   return steps.every((step) => {
-    const stored = JSON.parse(step.counts) as Record<string, number>;
+    const stored: Record<string, number> = countsFromRow(step);
     const actual = sqlite.prepare<[string], { status: string; n: number }>("SELECT status, COUNT(*) AS n FROM tasks WHERE step_id = ? GROUP BY status").all(step.id);
     return actual.every((row) => stored[row.status] === row.n) && Object.values(stored).reduce((a, b) => a + b, 0) === actual.reduce((a, r) => a + r.n, 0);
   });

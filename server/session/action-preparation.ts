@@ -4,22 +4,7 @@
  * resolved command/args/timeout/cancelation — and, under WRAP_ACTIONS, the wrap hook that runs
  * in its place with `WrappedAction.*` describing the action it replaces.
  */
-import { ExprError } from "../../lib/openjd/expr/errors";
-import type { FormatEnvironment } from "../../lib/openjd/format-evaluation";
-import {
-  hostEnvironment,
-  resolveAction,
-  resolveFileData,
-  resolveVariables,
-  withLets,
-  type ActionRole,
-  type ResolvedAction,
-} from "../../lib/openjd/host-evaluation";
-import { hookEnvironment, wrappedActionOf, wrappedSymbols } from "../../lib/openjd/wrap-evaluation";
-import { HOOK_POSITION, HOOK_REPLACING } from "../../lib/openjd/wrap-stack";
-import type { JobStep } from "../../lib/openjd/job/types";
-import type { Action, EmbeddedFile, LetBinding, WrapHook } from "../../lib/openjd/model";
-import type { TaskParameterSet } from "../../lib/openjd/parameter-space";
+import { type Action, type ActionRole, type EmbeddedFile, ExprError, type FormatEnvironment, HOOK_POSITION, HOOK_REPLACING, hookEnvironment, hostEnvironment, type JobStep, type LetBinding, resolveAction, type ResolvedAction, resolveFileData, resolveVariables, type TaskParameterSet, withLets, type WrapHook, wrappedActionOf, wrappedSymbols } from "../../lib/openjd";
 import type { Session, StackEntry } from "./session";
 import { embeddedFilePath, writeEmbeddedFile } from "./working-directory";
 

@@ -4,7 +4,7 @@
  * carry redacted values.
  */
 import type { ActionKind } from "../../lib/farm/statuses";
-import type { TaskParameterSet } from "../../lib/openjd/parameter-space";
+import type { TaskParameterSet } from "../../lib/openjd";
 
 export type { ActionKind };
 

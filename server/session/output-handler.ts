@@ -5,7 +5,7 @@
  */
 import type { VariableChange } from "./environment-variables";
 import type { EventSink } from "./events";
-import { parseOutputLine } from "../../lib/openjd/stdout-messages";
+import { parseOutputLine } from "../../lib/openjd";
 import { Redactor, redactedEnvLine } from "./redaction";
 
 export interface LineTarget {

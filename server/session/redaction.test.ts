@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { handleLine } from "./output-handler";
-import { REDACTION_MASK } from "../../lib/openjd/stdout-messages";
+import { REDACTION_MASK } from "../../lib/openjd";
 import { Redactor, redactedEnvLine } from "./redaction";
 
 const M = REDACTION_MASK;

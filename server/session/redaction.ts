@@ -5,7 +5,7 @@
  * the cost linear in the line length however many values are registered.
  */
 
-import { REDACTION_MASK } from "../../lib/openjd/stdout-messages";
+import { REDACTION_MASK } from "../../lib/openjd";
 
 const TOKEN = "openjd_redacted_env:";
 

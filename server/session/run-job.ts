@@ -4,12 +4,8 @@
  * between steps only the environments that differ are exited and entered; after the last task,
  * or the first failure, every entered environment is exited in reverse order.
  */
-import type { PathMappingRule } from "../../lib/openjd/expr/paths";
-import type { Job, JobStep } from "../../lib/openjd/job/types";
-import type { TaskParameterSet } from "../../lib/openjd/parameter-space";
+import { isWrappingEnvironment, type Job, type JobStep, type PathMappingRule, type StackEntry, stackFor, type TaskParameterSet } from "../../lib/openjd";
 import type { EventSink, SessionEndStatus } from "./events";
-import { isWrappingEnvironment } from "../../lib/openjd/wrap-stack";
-import { stackFor, type StackEntry } from "../../lib/openjd/job/session-stack";
 import { Session } from "./session";
 import type { ProcessLauncher } from "./subprocess";
 

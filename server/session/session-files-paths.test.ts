@@ -6,7 +6,7 @@
  */
 import { basename, dirname } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { PathMappingRule } from "../../lib/openjd/expr/paths";
+import type { PathMappingRule } from "../../lib/openjd";
 import { buildJob, dedent, py, runSession, showEnv } from "./session-test-support";
 
 /** Prints each argument as a line: give it `NAME={{...}}` arguments. */

@@ -7,11 +7,7 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { onTestFinished } from "vitest";
-import { createJob } from "../../lib/openjd/job/create-job";
-import type { ParameterInput } from "../../lib/openjd/job/parameter-values";
-import type { Job } from "../../lib/openjd/job/types";
-import type { EnvironmentTemplate, JobTemplate, Template } from "../../lib/openjd/model";
-import { checkTemplateText } from "../../lib/openjd/template";
+import { checkTemplateText, createJob, type EnvironmentTemplate, type Job, type JobTemplate, type ParameterInput, type Template } from "../../lib/openjd";
 import type { ActionEndStatus, ActionKind, SessionEvent } from "./events";
 import { runJob, type RunJobOptions, type RunJobResult } from "./run-job";
 

@@ -5,12 +5,7 @@
  * of inner environments' onEnter/onExit and of tasks' onRun.
  */
 import { randomUUID } from "node:crypto";
-import type { Job, JobStep } from "../../lib/openjd/job/types";
-import type { StackEntry } from "../../lib/openjd/job/session-stack";
-import { isWrappingEnvironment } from "../../lib/openjd/wrap-stack";
-import type { PathMappingRule } from "../../lib/openjd/expr/paths";
-import { applyPathMapping } from "../../lib/openjd/expr/paths";
-import type { TaskParameterSet } from "../../lib/openjd/parameter-space";
+import { applyPathMapping, isWrappingEnvironment, type Job, type JobStep, type PathMappingRule, type StackEntry, type TaskParameterSet } from "../../lib/openjd";
 import { processEnvironment } from "../env";
 import { prepareEnvironmentAction, prepareTaskAction, resolveEnvironment, type PreparedAction } from "./action-preparation";
 import { EnvironmentStack, type VariableChange } from "./environment-variables";

@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { sortPathMappingRules, type PathMappingRule } from "../../lib/openjd/expr/paths";
+import { type PathMappingRule, sortPathMappingRules } from "../../lib/openjd";
 
 export interface WorkingDirectory {
   path: string;

@@ -5,9 +5,7 @@
  * failure, never thrown.
  */
 import type { AssignedAction } from "../../lib/farm/protocol";
-import type { Job, JobStep } from "../../lib/openjd/job/types";
-import type { TaskParameterSet, TaskParameterType } from "../../lib/openjd/parameter-space";
-import { stackFor, type StackEntry } from "../../lib/openjd/job/session-stack";
+import { type Job, type JobStep, type StackEntry, stackFor, type TaskParameterSet, type TaskParameterType } from "../../lib/openjd";
 
 export type Target<T> = { ok: true; value: T } | { ok: false; message: string };
 

@@ -10,10 +10,16 @@
  * the new token. An unreachable server is retried with capped exponential backoff while the
  * actions keep running. Nothing the server has not acknowledged is dropped, except what a fenced
  * lease makes meaningless and log lines past the server's caps (log-shipper.ts).
+ *
+ * Given several servers (replicas of one farm), the client moves to the next when the current one
+ * stops answering (worker-client.ts) and the agent tries it at once; the backoff applies between
+ * rounds of the list. The lease, the credential, the Sessions, the unsent updates and the
+ * unacknowledged lines are the farm's, not a replica's: they go to the new server as they would
+ * have gone to the old one after it came back.
  */
 import { randomUUID } from "node:crypto";
 import { MAX_WORKER_BODY_BYTES, type ActionUpdate } from "../../lib/farm/protocol";
-import type { WorkerCapabilities } from "../../lib/openjd/capabilities";
+import type { WorkerCapabilities } from "../../lib/openjd";
 import { Alarm } from "./alarm";
 import { countWithin } from "./body-budget";
 import { LogPump } from "./log-pump";
@@ -26,10 +32,13 @@ export type AgentStopReason = "drained" | "stopped" | "refused";
 
 export type AgentNotice =
   | ExecutorNotice
-  | { type: "registered"; workerId: string; leaseEpoch: number }
+  /** `server`: where it enrolled (with several servers, not always the first). */
+  | { type: "registered"; workerId: string; leaseEpoch: number; server?: string }
   /** The first failure of a streak (the agent keeps retrying); `refused`: the server answered 4xx. */
   | { type: "server_unavailable"; message: string; retryInMs: number; refused: boolean }
   | { type: "server_available" }
+  /** The server in use stopped answering; the next requests go to `to` (several servers given). */
+  | { type: "server_moved"; from: string; to: string; reason: string }
   | { type: "lease_conflict"; message: string }
   /** 401 on sync or logs: everything running was stopped; enrolling again (with the token file reread when there is one). */
   | { type: "credential_refused"; message: string }
@@ -37,7 +46,8 @@ export type AgentNotice =
   | { type: "stopped"; reason: AgentStopReason; message?: string };
 
 export interface WorkerAgentOptions extends SessionRuntimeOptions {
-  serverUrl: string;
+  /** The farm's server, or several replicas of it in order of preference. */
+  serverUrl: string | readonly string[];
   /** The pool's enrollment token. */
   token: string;
   /** Reads the enrollment token again (from its file) before enrolling after a refused credential. */
@@ -113,7 +123,13 @@ export class WorkerAgent {
 
   constructor(private readonly options: WorkerAgentOptions) {
     this.instanceId = options.instanceId ?? randomUUID();
-    this.client = new WorkerClient({ serverUrl: options.serverUrl, token: options.token, fetch: options.fetch, timeoutMs: options.requestTimeoutMs });
+    this.client = new WorkerClient({
+      serverUrl: options.serverUrl,
+      token: options.token,
+      fetch: options.fetch,
+      timeoutMs: options.requestTimeoutMs,
+      onServerMoved: (move) => this.notice({ type: "server_moved", ...move }),
+    });
     this.logs = new LogShipper(options.logHighWaterMark);
     this.executor = new SessionExecutor({
       logs: this.logs,
@@ -212,6 +228,8 @@ export class WorkerAgent {
       return "ok";
     } catch (error) {
       if (signal.aborted) return "failed";
+      // Another replica that has not failed since the last answer: straight to it, no backoff.
+      if (error instanceof ServerUnavailableError && error.nextServer !== null) return "again";
       if (error instanceof LeaseConflictError) {
         await this.fenced(error.message);
         return "again";
@@ -247,7 +265,7 @@ export class WorkerAgent {
     if (response.logLimits) this.logs.setLimits(response.logLimits);
     this.intervalMs = intervalMs(response.syncIntervalSeconds, this.intervalMs);
     this.reported = { sessions: 0, draining: false };
-    this.notice({ type: "registered", workerId: response.workerId, leaseEpoch: response.leaseEpoch });
+    this.notice({ type: "registered", workerId: response.workerId, leaseEpoch: response.leaseEpoch, server: this.client.serverUrl });
     return this.lease;
   }
 

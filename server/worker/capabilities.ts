@@ -6,13 +6,7 @@
  * comma-separated values, add values to it.
  */
 import { availableParallelism, totalmem } from "node:os";
-import {
-  checkAttributeValue,
-  checkCapabilityName,
-  STANDARD_AMOUNTS,
-  STANDARD_ATTRIBUTES,
-  type WorkerCapabilities,
-} from "../../lib/openjd/capabilities";
+import { checkAttributeValue, checkCapabilityName, STANDARD_AMOUNTS, STANDARD_ATTRIBUTES, type WorkerCapabilities } from "../../lib/openjd";
 
 export interface HostFacts {
   vcpus: number;

@@ -4,7 +4,10 @@
  * logs take only the latest credential (401 otherwise), sync hands out queued assignments and
  * fences stale epochs with 409, logs stores lines by seq and acknowledges the contiguous prefix —
  * and it checks every request body against the protocol's zod schemas. Scripted answers (503s,
- * refusals) go first.
+ * refusals) go first. `replica()` opens another listener on the same state, as another replica
+ * of one farm on one database would be; a replica can be closed (a dead server) or frozen (a hung
+ * one: it takes requests and never answers). With `longPoll`, an idle sync is held as the real
+ * server holds it.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -23,12 +26,52 @@ import {
 
 type Line = LogsRequest["lines"][number];
 export interface Recorded {
+  /** Which listener took it (0: the first). */
+  replica: number;
   path: string;
   authorization: string | undefined;
   body: unknown;
   status: number;
   /** performance.now() when it was answered. */
   at: number;
+}
+
+/** One listener of the farm. */
+export class FakeReplica {
+  /** Takes requests and never answers them (a hung host; the connection stays open). */
+  frozen = false;
+  private readonly closing: Promise<void>;
+  private closed!: () => void;
+
+  /** Where it listens (or listened, once closed). */
+  readonly url: string;
+
+  constructor(
+    readonly index: number,
+    private readonly server: Server,
+  ) {
+    this.closing = new Promise((resolve) => (this.closed = resolve));
+    const address = server.address() as AddressInfo | null;
+    if (!address) throw new Error(`replica ${index} of the fake farm is not listening`);
+    this.url = `http://127.0.0.1:${address.port}`;
+  }
+
+  get listening(): boolean {
+    return this.server.listening;
+  }
+
+  /** Resolves when the replica closes (a frozen one never answers before). */
+  get gone(): Promise<void> {
+    return this.closing;
+  }
+
+  /** Stops listening and cuts every connection, requests in flight included (the server died). */
+  async close(): Promise<void> {
+    if (!this.server.listening) return;
+    this.closed();
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
 }
 
 export class FakeFarm {
@@ -57,13 +100,18 @@ export class FakeFarm {
   stop = false;
   /** When set, logs are acknowledged at most through this seq. */
   ackLimit: number | null = null;
+  /** Hold an idle sync that asks to wait (waitSeconds) until there is something to answer, as the farm does. */
+  longPoll = false;
+  /** Syncs being held now (longPoll). */
+  waiting = 0;
+  readonly replicas: FakeReplica[] = [];
   private readonly scripted = new Map<string, Array<{ status: number; body: unknown; headers?: Record<string, string> }>>();
-  private server: Server | null = null;
 
+  /** The first replica's URL. */
   get url(): string {
-    const address = this.server?.address() as AddressInfo | undefined;
-    if (!address) throw new Error("the fake farm is not listening");
-    return `http://127.0.0.1:${address.port}`;
+    const first = this.replicas[0];
+    if (!first) throw new Error("the fake farm is not listening");
+    return first.url;
   }
 
   /** The next answers to `path` (oldest first), before the normal behaviour resumes. */
@@ -94,25 +142,56 @@ export class FakeFarm {
   }
 
   async start(): Promise<this> {
-    this.server = createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => this.server?.listen(0, "127.0.0.1", resolve));
+    await this.replica();
     return this;
   }
 
-  async close(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise<void>((resolve) => this.server?.close(() => resolve()));
+  /** Another listener on the same state (on `port`: a replica that comes back where it was). */
+  async replica(port = 0): Promise<FakeReplica> {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+    const replica = new FakeReplica(this.replicas.length, server);
+    server.on("request", (req: IncomingMessage, res: ServerResponse) => void this.handle(replica, req, res));
+    this.replicas.push(replica);
+    return replica;
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async close(): Promise<void> {
+    await Promise.all(this.replicas.map((r) => r.close()));
+  }
+
+  private async handle(replica: FakeReplica, req: IncomingMessage, res: ServerResponse): Promise<void> {
     let text = "";
-    for await (const chunk of req) text += chunk;
+    try {
+      for await (const chunk of req) text += chunk;
+    } catch {
+      return; // the replica was closed while the body came in
+    }
+    if (replica.frozen) return void (await replica.gone);
     const body: unknown = text ? JSON.parse(text) : null;
     const path = req.url ?? "";
+    if (path === PROTOCOL_PATHS.sync && this.longPoll) await this.idleWait(body, req);
+    if (req.socket.destroyed) return;
     const answer = this.answer(path, req.headers.authorization, body);
-    this.requests.push({ path, authorization: req.headers.authorization, body, status: answer.status, at: performance.now() });
+    this.requests.push({ replica: replica.index, path, authorization: req.headers.authorization, body, status: answer.status, at: performance.now() });
     res.writeHead(answer.status, { "content-type": "application/json", ...answer.headers });
     res.end(JSON.stringify(answer.body));
+  }
+
+  /** An idle sync that may wait: until there is work, a cancel or a stop, its time is up, or its connection is cut. */
+  private async idleWait(body: unknown, req: IncomingMessage): Promise<void> {
+    const request = body as Partial<SyncRequest> | null;
+    const waitMs = (request?.waitSeconds ?? 0) * 1000;
+    if (waitMs <= 0 || (request?.updates?.length ?? 0) > 0) return;
+    const until = performance.now() + waitMs;
+    this.waiting++;
+    try {
+      while (performance.now() < until && !req.socket.destroyed && this.assignments.length === 0 && this.cancels.length === 0 && !this.stop) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    } finally {
+      this.waiting--;
+    }
   }
 
   private answer(path: string, authorization: string | undefined, body: unknown): { status: number; body: unknown; headers?: Record<string, string> } {

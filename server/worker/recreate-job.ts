@@ -5,10 +5,7 @@
  * job shares one.
  */
 import type { JobDefinition } from "../../lib/farm/protocol";
-import { createJob } from "../../lib/openjd/job/create-job";
-import type { Job } from "../../lib/openjd/job/types";
-import type { EnvironmentTemplate, JobTemplate, Template } from "../../lib/openjd/model";
-import { checkTemplateText } from "../../lib/openjd/template";
+import { checkTemplateText, createJob, type EnvironmentTemplate, type Job, type JobTemplate, type Template } from "../../lib/openjd";
 
 export type RecreatedJob = { ok: true; job: Job } | { ok: false; message: string };
 

@@ -17,7 +17,7 @@ import { describeNotice, runWorker } from "../cli/worker";
 import { eventually, py, sh, tempRoot } from "../session/session-test-support";
 import { FakeFarm } from "./fake-farm";
 import { dataFolder, processesWithArgument, SECRETS, shieldProblem, skipNotice } from "./shield-test-support";
-import { assignment, definition, enter, exit, task, waitUntil } from "./worker-test-support";
+import { assignment, deadUrl, definition, enter, exit, task, waitUntil } from "./worker-test-support";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 const JOB = definition(
@@ -77,6 +77,7 @@ describe("loom worker flags", () => {
     [[], /--server \(or LOOM_SERVER\) is required/],
     [["--server", "ftp://x"], /use an http:\/\/ or https:\/\/ URL/],
     [["--server", "nonsense"], /is not a URL/],
+    [["--server", "http://x", "--server", "nonsense", "--token", "t"], /--server: 'nonsense' is not a URL/],
     [["--server", "http://x"], /a worker token is required: --token, --token-file or LOOM_WORKER_TOKEN/],
     [["--server", "http://x", "--token", "t", "--token-file", "f"], /not both/],
     [["--server", "http://x", "--token-file", "/no/such/file"], /--token-file: cannot read \/no\/such\/file: ENOENT/],
@@ -161,6 +162,21 @@ describe("loom worker", () => {
     fromEnvironment.abort();
     expect(await second).toBe(0);
     expect(farm.requests.filter((r) => r.path === PROTOCOL_PATHS.register).map((r) => r.authorization)).toEqual([`Bearer ${farm.token}`, `Bearer ${farm.token}`]);
+  });
+
+  it("takes --server several times: starts on the first that answers and says when it moves", async () => {
+    farm = await new FakeFarm().start();
+    const dead = await deadUrl();
+    farm.assignments = [assignment("s1", JOB, [work("t1", "0")], true)];
+    const c = collector();
+    const controller = new AbortController();
+    const run = runWorker(["--server", dead, `--server=${farm.url}`, "--server", `${dead}/`, "--token", farm.token, "--session-root", tempRoot()], c.io, controller.signal, {});
+    await waitUntil(() => c.out.some((line) => line.startsWith("session s1 ended")), "the Session to end");
+    controller.abort();
+    expect(await run).toBe(0);
+    expect(farm.finalStatus("t1")).toBe("SUCCEEDED");
+    expect(c.err).toEqual([expect.stringMatching(new RegExp(`^loom worker: server ${dead}/ stopped answering \\(connect ECONNREFUSED 127\\.0\\.0\\.1:\\d+\\); now using ${farm.url}/$`))]);
+    expect(c.out[0]).toMatch(new RegExp(`^registered with ${farm.url}/ as worker worker-1, lease 1$`));
   });
 
   it("exits 1 when the server refuses the token", async () => {

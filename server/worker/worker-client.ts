@@ -5,6 +5,13 @@
  * (409 LEASE_CONFLICT), the token was refused (401: enroll again, or stop when enrolling), the
  * server refused the request (another 4xx: retrying the same request will not help), or the
  * server could not be reached or failed (network error, timeout, 5xx: retry later).
+ *
+ * Given several servers (replicas of one farm on one database), the client talks to one at a
+ * time and moves to the next in the list when the current one stops answering: no connection, no
+ * answer in time, or 502/503/504 without a Retry-After (a gateway in front of a dead replica). A
+ * 503 with Retry-After comes from a replica that is up (its store is full) and says when to come
+ * back, so the client stays. Nothing of the worker's is tied to a replica: its credential, lease,
+ * Sessions and log seqs live in the farm's database, so the next request simply goes elsewhere.
  */
 import {
   PROTOCOL_PATHS,
@@ -37,9 +44,23 @@ export class ServerUnavailableError extends Error {
     message: string,
     /** The server's own Retry-After, when it answered with one (it is up, and says when to come back). */
     readonly retryAfterMs: number | null = null,
+    /**
+     * The client moved to this server, which has not been tried since the last answer: worth
+     * trying at once. Null when there was no move, or when the move closed a round of the list
+     * (then the agent's backoff applies).
+     */
+    readonly nextServer: string | null = null,
   ) {
     super(message);
   }
+}
+
+/** The client left a server that stopped answering. */
+export interface ServerMove {
+  from: string;
+  to: string;
+  /** What went wrong, e.g. `connect ECONNREFUSED 10.0.0.5:3000`, `no answer in time`, `HTTP 502`. */
+  reason: string;
 }
 
 /** Retry-After in seconds (the HTTP-date form is not used by Loom's server), capped at a minute. */
@@ -49,21 +70,39 @@ function retryAfterMs(header: string | null): number | null {
 }
 
 export interface WorkerClientOptions {
-  serverUrl: string;
+  /** The farm's server, or several replicas of it in order of preference. */
+  serverUrl: string | readonly string[];
   /** The pool's enrollment token. */
   token: string;
   fetch?: typeof fetch;
   /** Per request (default 30 s). */
   timeoutMs?: number;
+  /** Called once per move to the next server. */
+  onServerMoved?: (move: ServerMove) => void;
 }
+
+/** Answers that mean "this server is gone", not "this server refuses". */
+const GATEWAY_FAILURES = new Set([502, 503, 504]);
 
 export class WorkerClient {
   private readonly fetchImpl: typeof fetch;
   private enrollmentToken: string;
+  private readonly servers: readonly string[];
+  /** Index in `servers` of the one requests go to. */
+  private current = 0;
+  /** Moves since a server last answered: a multiple of the list's length closes a round. */
+  private movesUnanswered = 0;
 
   constructor(private readonly options: WorkerClientOptions) {
     this.fetchImpl = options.fetch ?? fetch;
     this.enrollmentToken = options.token;
+    this.servers = typeof options.serverUrl === "string" ? [options.serverUrl] : [...options.serverUrl];
+    if (this.servers.length === 0) throw new Error("WorkerClient: no server given");
+  }
+
+  /** The server requests go to now. */
+  get serverUrl(): string {
+    return this.servers[this.current] as string;
   }
 
   /** The admin rotated the pool's token (the agent reread its token file). */
@@ -84,7 +123,8 @@ export class WorkerClient {
   }
 
   private async post<T>(path: string, token: string, body: unknown, signal?: AbortSignal): Promise<T> {
-    const url = new URL(path, this.options.serverUrl).toString();
+    const server = this.current;
+    const url = new URL(path, this.serverUrl).toString();
     const timeout = AbortSignal.timeout(this.options.timeoutMs ?? 30_000);
     let response: Response;
     let text: string;
@@ -98,8 +138,17 @@ export class WorkerClient {
       text = await response.text();
     } catch (error) {
       if (signal?.aborted) throw error;
-      throw new ServerUnavailableError(`${url}: ${describeFetchError(error)}`);
+      const reason = describeFetchError(error);
+      throw new ServerUnavailableError(`${url}: ${reason}`, null, this.stoppedAnswering(server, reason));
     }
+    const retryAfter = retryAfterMs(response.headers.get("retry-after"));
+    if (GATEWAY_FAILURES.has(response.status) && retryAfter === null) {
+      const detail = errorDetail(text);
+      const reason = `HTTP ${response.status}${detail.message ? `: ${detail.message}` : ""}`;
+      throw new ServerUnavailableError(`${url}: ${reason}`, null, this.stoppedAnswering(server, reason));
+    }
+    // Whatever else it says, the server is there.
+    this.movesUnanswered = 0;
     if (response.ok) {
       try {
         return JSON.parse(text) as T;
@@ -114,7 +163,23 @@ export class WorkerClient {
     if (response.status >= 400 && response.status < 500 && response.status !== 408 && response.status !== 429) {
       throw new RequestRefusedError(response.status, message);
     }
-    throw new ServerUnavailableError(message, retryAfterMs(response.headers.get("retry-after")));
+    throw new ServerUnavailableError(message, retryAfter);
+  }
+
+  /**
+   * The server at `index` did not answer: the next request goes to the next one in the list
+   * (unless a request that failed meanwhile moved already). Returns the server to try at once,
+   * or null when there is no other or the list has been gone round since the last answer.
+   */
+  private stoppedAnswering(index: number, reason: string): string | null {
+    if (this.servers.length < 2) return null;
+    if (index === this.current) {
+      const from = this.serverUrl;
+      this.current = (index + 1) % this.servers.length;
+      this.movesUnanswered++;
+      this.options.onServerMoved?.({ from, to: this.serverUrl, reason });
+    }
+    return this.movesUnanswered % this.servers.length === 0 ? null : this.serverUrl;
   }
 }
 

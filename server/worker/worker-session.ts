@@ -5,7 +5,7 @@
  * Session becomes an action update or a numbered log line, attributed to the assigned action.
  */
 import type { ActionUpdate, AssignedAction } from "../../lib/farm/protocol";
-import type { Job } from "../../lib/openjd/job/types";
+import type { Job } from "../../lib/openjd";
 import type { ActionEndStatus, SessionEvent } from "../session/events";
 import { Session } from "../session/session";
 import { environmentEntry, findStep, taskParameters } from "./action-targets";

@@ -3,6 +3,7 @@
  * builders, and an executor harness that collects every update, notice and log line, with
  * real subprocesses under a private temporary Session root.
  */
+import { createServer } from "node:net";
 import type { ActionUpdate, AssignedAction, JobDefinition, SessionAssignment } from "../../lib/farm/protocol";
 import { TERMINAL_ACTION_STATUSES } from "../../lib/farm/statuses";
 import { dedent, eventually, TEST_PATH, tempRoot } from "../session/session-test-support";
@@ -30,6 +31,15 @@ export function assignment(sessionId: string, job: JobDefinition, actions: Assig
 /** `eventually`, failing with what was awaited. */
 export async function waitUntil(condition: () => boolean, what: string, ms = 20_000): Promise<void> {
   if (!(await eventually(condition, ms))) throw new Error(`timed out waiting for ${what}`);
+}
+
+/** A URL where nothing listens (a server that is down). */
+export async function deadUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
 }
 
 export class ExecutorHarness {

@@ -2,7 +2,7 @@
  * The template JSON Schemas, published for editors such as VS Code (`yaml.schemas` /
  * `json.schemas` pointing at /schema/jobtemplate-2023-09.json). Static data: built once.
  */
-import { TEMPLATE_SCHEMAS } from "@/lib/openjd/json-schema";
+import { TEMPLATE_SCHEMAS } from "@/lib/openjd";
 
 export const dynamic = "force-static";
 

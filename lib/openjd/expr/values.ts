@@ -4,7 +4,7 @@
  * lists, and `unresolved` placeholders that carry only a type (used for static checking).
  */
 import { INT64_MAX, INT64_MIN } from "../numbers";
-import { IntRangeExpr } from "../range-expr";
+import type { IntRangeExpr } from "../range-expr";
 import { ExprError, typeError } from "./errors";
 import { formatFloat } from "./float-format";
 import type { PathFormat } from "./paths/path-error";

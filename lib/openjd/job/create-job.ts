@@ -35,6 +35,7 @@ export interface CreateJobInput {
 
 const TEMPLATE: ErrorOrigin = { kind: "template" };
 const PARAMETERS: ErrorOrigin = { kind: "parameters" };
+// eslint-disable-next-line no-control-regex -- the characters to refuse
 const CONTROL = /[\u0000-\u001F\u007F-\u009F]/;
 
 export function createJob(input: CreateJobInput): CreateJobResult {

@@ -126,7 +126,7 @@ describe("parameter spaces", () => {
   });
 
   it("without a combination the parameters multiply in definition order", () => {
-    expect(units(createOk({ template: template(abc("A * (B, C)").replace(/\n    combination:.*$/, "")) })).slice(0, 4)).toEqual(["1/10/x", "1/10/y", "1/10/z", "1/11/x"]);
+    expect(units(createOk({ template: template(abc("A * (B, C)").replace(/\n {4}combination:.*$/, "")) })).slice(0, 4)).toEqual(["1/10/x", "1/10/y", "1/10/z", "1/11/x"]);
   });
 
   it("a step without a parameter space has exactly one task", () => {

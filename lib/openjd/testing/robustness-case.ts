@@ -164,6 +164,7 @@ function parameterValue(rng: Random, definition: JobParameterDefinition): Parame
       return value instanceof RawScalar ? value.text : (value as ParameterInput);
     }
     case 3:
+      // eslint-disable-next-line no-loss-of-precision -- 1e309 overflows to Infinity, as a written literal in a template would
       return rng.pick([Number.NaN, Number.POSITIVE_INFINITY, -0, 1e309, 2 ** 63, -(2 ** 63), 0.1 + 0.2, 5e-324]);
     case 4:
       return rng.pick([true, false, null]);

@@ -5,8 +5,10 @@ import { checkFinite, checkInt64, parseFloatText, parseIntText } from "../number
 import type { ValidationContext } from "./context";
 
 /** C0 and C1 control characters (Unicode category Cc). */
+/* eslint-disable no-control-regex -- the characters to refuse */
 const CONTROL = /[\u0000-\u001F\u007F-\u009F]/;
 const CONTROL_EXCEPT_WHITESPACE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+/* eslint-enable no-control-regex */
 export const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export function codePointLength(text: string): number {

@@ -10,6 +10,7 @@ import type { TemplateError } from "../errors";
 import { checkTemplateText } from "../template";
 
 // Templates are plain data built by the tests; `any` keeps the tables short.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
 export type Doc = Record<string, any>;
 
 /** The catalogue's baseline: `{specificationVersion, name: J, steps: [{name: S, script: …onRun: {command: echo}}]}`. */
@@ -37,6 +38,7 @@ function segments(path: string): Array<string | number> {
 /** Sets `value` at `path` (creating mappings and lists on the way); `undefined` deletes the field. */
 export function set(doc: Doc, path: string, value: unknown): Doc {
   const parts = segments(path);
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- walks a Doc, whose fields are any
   let node: any = doc;
   parts.slice(0, -1).forEach((part, i) => {
     if (node[part] === undefined || node[part] === null) node[part] = typeof parts[i + 1] === "number" ? [] : {};

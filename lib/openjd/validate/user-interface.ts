@@ -180,6 +180,7 @@ function checkPathHints(
 }
 
 /** `*`, `*.*`, or `*.` followed by extension characters (spec §2.2 `<FileDialogFilterPatternStringValue>`). */
+// eslint-disable-next-line no-control-regex -- the spec excludes control characters
 const FILTER_PATTERN = /^(\*|\*\.\*|\*\.[^\u0000-\u001F\u007F-\u009F\\/*?[\]#%&{}<>$!'":@`|=]+)$/;
 
 function readFileFilter(ctx: ValidationContext, node: SourceNode, path: Path): FileFilter | null {

@@ -4,16 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { describeError } from "../../../lib/openjd/errors";
-import { SUPPORTED_EXTENSIONS } from "../../../lib/openjd/extensions";
-import { createJob } from "../../../lib/openjd/job/create-job";
-import type { Job } from "../../../lib/openjd/job/types";
-import type { EnvironmentTemplate, JobTemplate } from "../../../lib/openjd/model";
-import { detectFormat, locateErrors, parseSource, type ParsedSource } from "../../../lib/openjd/parse-source";
-import { getEntry, type SourceNode } from "../../../lib/openjd/source-node";
-import { sortErrors } from "../../../lib/openjd/template";
-import { decodeTemplate } from "../../../lib/openjd/validate/templates";
-import { locateJobErrors } from "../../../lib/openjd/job/locate-job-errors";
+import { createJob, decodeTemplate, describeError, detectFormat, type EnvironmentTemplate, getEntry, type Job, type JobTemplate, locateErrors, locateJobErrors, type ParsedSource, parseSource, sortErrors, type SourceNode, SUPPORTED_EXTENSIONS } from "../../../lib/openjd";
 import { contradiction } from "./contradictions";
 import type { ConformanceCase } from "./discover";
 

@@ -4,8 +4,7 @@
  * may be `{anyOf: [...]}`), `forbidden` substrings, their per-platform variants, `taskFailure`
  * (optionally with the exit code of the first failed action), and `.invalid` meaning "must fail".
  */
-import type { PathMappingRule } from "../../../lib/openjd/expr/paths";
-import { getEntry, type SourceNode } from "../../../lib/openjd/source-node";
+import { getEntry, type PathMappingRule, type SourceNode } from "../../../lib/openjd";
 import type { SessionEvent } from "../../session/events";
 import { runJob } from "../../session/run-job";
 import type { CaseOutcome, JobTest, Platform } from "./run-case";

@@ -17,6 +17,7 @@ const ALL_SPACE = new RegExp(`^[${SPACE}]+$`, "u");
 const ALL_DIGIT = new RegExp(`^[\\p{Nd}${DIGIT_NOT_DECIMAL}]+$`, "u");
 const ALL_ALPHA = /^\p{L}+$/u;
 const ALL_ALNUM = /^[\p{L}\p{N}]+$/u;
+// eslint-disable-next-line no-control-regex -- ASCII starts at NUL
 const ALL_ASCII = /^[\x00-\x7f]*$/;
 const LOWER_OR_TITLE = /[\p{Lowercase}\p{Lt}]/u;
 const UPPER_OR_TITLE = /[\p{Uppercase}\p{Lt}]/u;

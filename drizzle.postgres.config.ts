@@ -1,0 +1,10 @@
+// drizzle-kit for PostgreSQL: `npx drizzle-kit generate --config drizzle.postgres.config.ts`
+// writes a migration to drizzle/postgres/ after a change to server/db/schema-postgres.ts (make
+// the same change to schema.ts and generate its SQLite migration too: schema-parity.test.ts).
+import { defineConfig } from "drizzle-kit";
+
+export default defineConfig({
+  dialect: "postgresql",
+  schema: "./server/db/schema-postgres.ts",
+  out: "./drizzle/postgres",
+});

@@ -1,0 +1,2 @@
+ALTER TABLE `jobs` DROP COLUMN `counts`;--> statement-breakpoint
+ALTER TABLE `steps` DROP COLUMN `counts`;

@@ -1,0 +1,127 @@
+/**
+ * Farm events: what changed, for live views (tRPC subscriptions) and long-polling workers. Each
+ * event name has one payload type (FarmEvents). An event published inside a unit of work is
+ * delivered once that unit commits, so a listener that reads the database sees the change; one
+ * the unit rolls back (or the savepoint it was published in) is never delivered. Every published
+ * event that commits is delivered once, in publishing order: nothing is merged here (wakeups.ts
+ * merges bursts for the views that want that).
+ *
+ * In-process for SQLite; the one place where PostgreSQL's LISTEN/NOTIFY plugs in.
+ */
+import type { Store } from "./store";
+
+/** The "logs" event: lines of this Session (of this job) were stored. Live views skip others' uploads. */
+export interface LogsEvent {
+  sessionId: string;
+  jobId: string;
+}
+
+export interface FarmEvents {
+  /** These jobs (or their steps, tasks, priority) changed. */
+  jobs: readonly string[];
+  logs: LogsEvent;
+  /** The fleet or dispatchable work changed: wakes idle workers waiting in their long poll. */
+  workers: undefined;
+  /** A worker's status changed: admin views only, so idle workers are not woken. */
+  "worker-status": undefined;
+  /** A pool was created or its token rotated. */
+  pools: undefined;
+  /** Who may do what changed (a role, a disabled account, a revoked session or token): open live views check their caller again. */
+  access: undefined;
+}
+
+export type FarmEventName = keyof FarmEvents;
+
+/** `publish("workers")` takes no payload; `publish("jobs", ids)` does. */
+export type PayloadArgs<K extends FarmEventName> = FarmEvents[K] extends undefined ? [] : [payload: FarmEvents[K]];
+
+export type FarmEventListener<K extends FarmEventName> = (payload: FarmEvents[K]) => void;
+
+export class FarmEventBus {
+  /** Copied on change, so a delivery runs over the listeners there were when it started. */
+  private readonly listeners = new Map<FarmEventName, ReadonlyArray<FarmEventListener<never>>>();
+
+  /** `store`: whose open unit an event waits for; null delivers at once (a bus without a database). */
+  constructor(private readonly store: Store | null) {}
+
+  /** Delivers the event after the open unit commits, or now when none is open. */
+  publish<K extends FarmEventName>(name: K, ...[payload]: PayloadArgs<K>): void {
+    const event = payload as FarmEvents[K];
+    if (this.store?.inUnit) this.store.afterCommit(() => this.deliver(name, event));
+    else this.deliver(name, event);
+  }
+
+  /** Calls `listener` with every event named `name` from now on; returns the unsubscribe. */
+  subscribe<K extends FarmEventName>(name: K, listener: FarmEventListener<K>): () => void {
+    const entry = listener as FarmEventListener<never>;
+    this.listeners.set(name, [...(this.listeners.get(name) ?? []), entry]);
+    let subscribed = true;
+    return () => {
+      if (!subscribed) return;
+      subscribed = false;
+      const rest = (this.listeners.get(name) ?? []).filter((l) => l !== entry);
+      if (rest.length > 0) this.listeners.set(name, rest);
+      else this.listeners.delete(name);
+    };
+  }
+
+  /**
+   * Every event named `name` from now on, queued until read (none is skipped), until `signal`
+   * aborts or the loop stops: then the iteration ends.
+   */
+  stream<K extends FarmEventName>(name: K, signal?: AbortSignal): AsyncIterableIterator<FarmEvents[K]> {
+    const queue: Array<FarmEvents[K]> = [];
+    let waiting: ((result: IteratorResult<FarmEvents[K], undefined>) => void) | null = null;
+    let ended = false;
+    const unsubscribe = this.subscribe(name, (payload) => {
+      if (!waiting) return void queue.push(payload);
+      const resolve = waiting;
+      waiting = null;
+      resolve({ done: false, value: payload });
+    });
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      unsubscribe();
+      signal?.removeEventListener("abort", end);
+      queue.length = 0;
+      waiting?.({ done: true, value: undefined });
+      waiting = null;
+    };
+    if (signal?.aborted) end();
+    else signal?.addEventListener("abort", end);
+    return {
+      [Symbol.asyncIterator]() {
+        return this;
+      },
+      next() {
+        if (queue.length > 0) return Promise.resolve({ done: false, value: queue.shift()! });
+        if (ended) return Promise.resolve({ done: true, value: undefined });
+        return new Promise((resolve) => (waiting = resolve));
+      },
+      return() {
+        end();
+        return Promise.resolve({ done: true, value: undefined });
+      },
+    };
+  }
+
+  /** How many listeners an event has (tests check that views let go of theirs). */
+  listenerCount(name: FarmEventName): number {
+    return this.listeners.get(name)?.length ?? 0;
+  }
+
+  private deliver<K extends FarmEventName>(name: K, payload: FarmEvents[K]): void {
+    const listeners = this.listeners.get(name) as ReadonlyArray<FarmEventListener<K>> | undefined;
+    if (!listeners) return;
+    for (const listener of listeners) {
+      try {
+        listener(payload);
+      } catch (error) {
+        // The change is committed and the other listeners must still hear of it: the publisher
+        // (often after its commit) is not the one to fail for a view's bug.
+        console.error(`a listener of the farm event "${name}" failed`, error);
+      }
+    }
+  }
+}

@@ -1,0 +1,214 @@
+/**
+ * A worker given several servers (replicas of one farm): two listeners of one fake farm sharing
+ * its state, as two `loom serve` on one database. The worker moves to the next server when the
+ * one it uses dies (connections cut, mid-task or mid long poll), hangs (the request timeout),
+ * or answers 502/503/504 without Retry-After; it stays when a 503 says when to come back; it
+ * starts on the second when the first is down; it backs off between rounds when all are down.
+ * What it held goes to the new server: nothing lost, nothing twice.
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { PROTOCOL_PATHS, type ActionUpdate, type LogsRequest, type SyncRequest } from "../../lib/farm/protocol";
+import { py, sh, TEST_PATH, tempRoot } from "../session/session-test-support";
+import { WorkerAgent, type AgentNotice, type WorkerAgentOptions } from "./agent";
+import { FakeFarm, type FakeReplica } from "./fake-farm";
+import { assignment, deadUrl, definition, enter, exit, task, waitUntil } from "./worker-test-support";
+
+/** A task printing BEFORE lines, waiting for a file, then printing AFTER lines. */
+const JOB = definition(
+  "job-failover",
+  `
+  specificationVersion: jobtemplate-2023-09
+  name: Failover
+  jobEnvironments:
+  - name: Farm
+    script:
+      actions:
+        onEnter: ${sh("echo FARM_ENTER")}
+        onExit: ${sh("echo FARM_EXIT")}
+  steps:
+  - name: Work
+    parameterSpace:
+      taskParameterDefinitions:
+      - { name: Trigger, type: STRING, range: ["-"] }
+    script:
+      actions:
+        onRun: ${py(
+          "import os, sys, time\nfor i in range(5): print('BEFORE', i, flush=True)\nwhile sys.argv[1] != '-' and not os.path.exists(sys.argv[1]): time.sleep(0.02)\nfor i in range(5): print('AFTER', i, flush=True)",
+          {},
+          "{{Task.Param.Trigger}}",
+        )}
+  `,
+);
+/** A Session entering the environment, running the task and exiting: actions e-, t- and x-<sessionId>. */
+const SESSION = (sessionId: string, trigger = "-") =>
+  assignment(sessionId, JOB, [enter(`e-${sessionId}`, "job:Farm"), task(`t-${sessionId}`, "Work", { Trigger: trigger }, "STRING"), exit(`x-${sessionId}`, "job:Farm")], true);
+
+let farm: FakeFarm;
+const agents: WorkerAgent[] = [];
+afterEach(async () => {
+  await Promise.all(agents.splice(0).map((a) => a.stop()));
+  await farm?.close();
+});
+
+/** A farm with two replicas. */
+async function twoReplicas(): Promise<[FakeReplica, FakeReplica]> {
+  farm = await new FakeFarm().start();
+  const b = await farm.replica();
+  return [farm.replicas[0] as FakeReplica, b];
+}
+
+type Timed = { notice: AgentNotice; at: number };
+
+function makeAgent(serverUrl: string[], options: Partial<WorkerAgentOptions> = {}) {
+  const notices: Timed[] = [];
+  const agent = new WorkerAgent({
+    serverUrl,
+    token: farm.token,
+    name: "failover-worker",
+    capabilities: { amounts: { "amount.worker.vcpu": 2 }, attributes: { "attr.worker.os.family": ["linux"] } },
+    rootDirectory: tempRoot(),
+    baseEnvironment: { PATH: TEST_PATH },
+    retry: { initialMs: 200, maxMs: 400 },
+    onNotice: (notice) => notices.push({ notice, at: performance.now() }),
+    ...options,
+  });
+  agents.push(agent);
+  void agent.start();
+  const moves = () => notices.flatMap(({ notice, at }) => (notice.type === "server_moved" ? [{ ...notice, at }] : []));
+  return { agent, notices, moves };
+}
+
+/** The requests `replica` answered on `path`. */
+const answered = (replica: FakeReplica, path: string) => farm.requests.filter((r) => r.replica === replica.index && r.path === path && r.status === 200);
+const updatesAt = (replica: FakeReplica): ActionUpdate[] => answered(replica, PROTOCOL_PATHS.sync).flatMap((r) => (r.body as SyncRequest).updates);
+const seqsAt = (replica: FakeReplica): number[] => answered(replica, PROTOCOL_PATHS.logs).flatMap((r) => (r.body as LogsRequest).lines.map((l) => l.seq));
+const ended = (u: ActionUpdate) => u.status !== "RUNNING";
+
+describe("a worker with several servers", () => {
+  it("moves to B when A dies mid-task, keeps its lease, and the task's end and every line reach B exactly once", async () => {
+    const [a, b] = await twoReplicas();
+    const trigger = join(tempRoot(), "go");
+    farm.assignments = [SESSION("s1", trigger)];
+    const { agent, moves } = makeAgent([a.url, b.url]);
+    await waitUntil(
+      () => farm.storedText("s1").includes("BEFORE 4") && farm.updates.some((u) => u.actionId === "t-s1" && u.status === "RUNNING") && agent.logs.pending === 0,
+      "the task's start and first lines at A",
+    );
+    expect(farm.requests.every((r) => r.replica === a.index)).toBe(true);
+    await a.close();
+    const died = performance.now();
+    writeFileSync(trigger, "");
+    await waitUntil(() => farm.finalStatus("x-s1") !== undefined && agent.logs.pending === 0 && farm.syncs.at(-1)?.sessions.length === 0, "the Session's end at B", 10_000);
+
+    expect(moves()).toEqual([{ type: "server_moved", from: a.url, to: b.url, reason: expect.any(String), at: expect.any(Number) }]);
+    expect(moves()[0]!.at - died).toBeLessThan(3_000);
+    // The credential and lease are the farm's: no second enrollment, the same lease at B.
+    expect(farm.registrations).toHaveLength(1);
+    expect(answered(b, PROTOCOL_PATHS.sync).every((r) => r.authorization === `Bearer ${farm.credentials[0]}` && (r.body as SyncRequest).leaseEpoch === 1)).toBe(true);
+    // The task's end, and the exit's, came once, to B.
+    expect(farm.updates.filter((u) => u.actionId === "t-s1" && ended(u))).toEqual([expect.objectContaining({ status: "SUCCEEDED" })]);
+    expect(
+      updatesAt(b)
+        .filter(ended)
+        .map((u) => u.actionId),
+    ).toEqual(["t-s1", "x-s1"]);
+    // Every line stored once, in order; each seq received once in all, the later ones by B.
+    const text = farm.storedText("s1");
+    expect(farm.storedSeqs("s1")).toEqual(text.map((_, i) => i));
+    expect(text).toEqual(expect.arrayContaining(["FARM_ENTER", "BEFORE 0", "BEFORE 4", "AFTER 0", "AFTER 4", "FARM_EXIT"]));
+    expect(farm.received.get("s1")).toEqual(text.map((_, i) => i));
+    const afterSeqs = text.flatMap((line, seq) => (line.startsWith("AFTER") || line === "FARM_EXIT" ? [seq] : []));
+    expect(seqsAt(b)).toEqual(expect.arrayContaining(afterSeqs));
+    expect(new Set(seqsAt(b)).size).toBe(seqsAt(b).length);
+  });
+
+  it("a long poll held by A when it dies fails at once; the worker moves and takes work from B", async () => {
+    const [a, b] = await twoReplicas();
+    farm.longPoll = true;
+    farm.syncIntervalSeconds = 10;
+    const { moves } = makeAgent([a.url, b.url]);
+    await waitUntil(() => farm.registrations.length === 1 && farm.waiting === 1, "an idle sync held by A");
+    await a.close();
+    const died = performance.now();
+    await waitUntil(() => moves().length === 1 && farm.waiting === 1, "the worker to wait on B instead");
+    expect(moves()[0]!.at - died).toBeLessThan(1_000);
+    farm.assignments = [SESSION("s1")];
+    await waitUntil(() => farm.finalStatus("x-s1") !== undefined, "the Session's end", 10_000);
+    expect(
+      updatesAt(b)
+        .filter(ended)
+        .map((u) => u.actionId),
+    ).toEqual(["e-s1", "t-s1", "x-s1"]);
+    expect(moves()).toHaveLength(1);
+  });
+
+  it("a hung server (connection open, no answer) is left after the request timeout", async () => {
+    const [a, b] = await twoReplicas();
+    farm.longPoll = true;
+    farm.syncIntervalSeconds = 1;
+    farm.assignments = [SESSION("s1")];
+    const { moves } = makeAgent([a.url, b.url], { requestTimeoutMs: 1_500 });
+    await waitUntil(() => farm.finalStatus("x-s1") !== undefined, "the first Session at A");
+    a.frozen = true;
+    const hung = performance.now();
+    await waitUntil(() => moves().length === 1, "the move to B", 10_000);
+    expect(moves()[0]).toMatchObject({ from: a.url, to: b.url, reason: "no answer in time" });
+    // A held long poll (1 s) may finish first; the next request waits out the timeout (1.5 s).
+    expect(moves()[0]!.at - hung).toBeLessThan(4_000);
+    farm.assignments = [SESSION("s2")];
+    await waitUntil(() => updatesAt(b).some((u) => u.actionId === "x-s2" && ended(u)), "the second Session's end at B", 10_000);
+    expect(farm.finalStatus("t-s2")).toBe("SUCCEEDED");
+  });
+
+  it("stays with A while it answers 503 with Retry-After (up, its store full), but moves on a bare 503", async () => {
+    const [a, b] = await twoReplicas();
+    const full = { status: 503, body: { error: "UNAVAILABLE", message: "the farm's store is full" }, headers: { "retry-after": "1" } };
+    farm.script(PROTOCOL_PATHS.sync, full, full);
+    farm.assignments = [SESSION("s1")];
+    const { agent, notices, moves } = makeAgent([a.url, b.url]);
+    await waitUntil(() => farm.finalStatus("x-s1") !== undefined && agent.logs.pending === 0, "the Session's end", 10_000);
+    expect(farm.requests.filter((r) => r.status === 503)).toHaveLength(2);
+    expect(farm.requests.filter((r) => r.replica === b.index)).toEqual([]);
+    expect(moves()).toEqual([]);
+
+    const unavailable = () => notices.filter((n) => n.notice.type === "server_unavailable").length;
+    const before = unavailable();
+    farm.script(PROTOCOL_PATHS.sync, { status: 503 });
+    await waitUntil(() => moves().length === 1 && answered(b, PROTOCOL_PATHS.sync).length > 0, "the move to B");
+    expect(moves()[0]).toMatchObject({ from: a.url, to: b.url, reason: "HTTP 503: try later" });
+    // Straight to B, without a backoff or an "unavailable" line.
+    expect(unavailable()).toBe(before);
+  });
+
+  it("starts on the second server when the first is down", async () => {
+    farm = await new FakeFarm().start();
+    const dead = await deadUrl();
+    farm.assignments = [SESSION("s1")];
+    const { notices } = makeAgent([dead, farm.url]);
+    await waitUntil(() => farm.finalStatus("x-s1") !== undefined, "the Session's end");
+    expect(notices.map((n) => n.notice).slice(0, 2)).toEqual([
+      { type: "server_moved", from: dead, to: farm.url, reason: expect.stringContaining("ECONNREFUSED") },
+      { type: "registered", workerId: "worker-1", leaseEpoch: 1, server: farm.url },
+    ]);
+    expect(notices.some((n) => n.notice.type === "server_unavailable")).toBe(false);
+  });
+
+  it("when every server is down it backs off between rounds, and takes the first that comes back", async () => {
+    const [a, b] = await twoReplicas();
+    const port = Number(new URL(b.url).port);
+    await Promise.all([a.close(), b.close()]);
+    const { notices, moves } = makeAgent([a.url, b.url]);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // Each round: A, at once B, then a backoff of 150-400 ms: a few rounds, not a tight loop.
+    const rounds = moves().length / 2;
+    expect(rounds).toBeGreaterThanOrEqual(2);
+    expect(rounds).toBeLessThanOrEqual(10);
+    expect(notices.filter((n) => n.notice.type === "server_unavailable")).toHaveLength(1);
+    const revived = await farm.replica(port);
+    await waitUntil(() => farm.registrations.length === 1, "enrollment at the revived B", 5_000);
+    expect(farm.requests.every((r) => r.replica === revived.index)).toBe(true);
+    expect(moves().at(-1)?.to).toBe(b.url);
+  });
+});
