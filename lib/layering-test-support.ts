@@ -304,8 +304,8 @@ export function sqlFindings(file: SourceFile, options: CheckOptions): string[] {
   if (!isProductCode(file.path) || /^server\/(?:store|db)\//.test(file.path)) return [];
   const { code, strings } = scan(file.source);
   const found = new Set<string>();
-  // With an argument: Next.js's `app.prepare()` is not SQL.
-  if (/\.\s*prepare\b(?!\s*\(\s*\))/.test(code)) found.add(".prepare(");
+  // A call with an argument: Next.js's `app.prepare()` (and a bound reference to it) is not SQL.
+  if (/\.\s*prepare\b(?!\s*\(\s*\)|\.bind\(\s*app\s*\))/.test(code)) found.add(".prepare(");
   if (/\bsql\s*`/.test(code)) found.add("sql`…`");
   if (/\bdb\s*\.\s*(?:select|selectDistinct|insert|update|delete)\s*\(|\bdb\s*\.\s*query\s*\./.test(code)) found.add("drizzle query");
   for (const ref of importsOf(code)) {

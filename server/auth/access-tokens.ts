@@ -3,12 +3,11 @@
  * Shown once when made, stored as sha256, with a name, a scope, an expiry and the last time and
  * address it was used; revocable by its owner or an admin.
  */
-import type Database from "better-sqlite3";
 import { effectiveRole, roleAtLeast, TOKEN_SCOPES, type Role, type TokenScope } from "../../lib/farm/access";
-import { perDatabase } from "../db/per-database";
 import { audit, type Actor } from "../services/audit";
 import { AppError } from "../services/errors";
 import type { Farm } from "../services/farm";
+import { accessTokensRepository, type TokenListRow } from "../store/access-tokens";
 import type { Principal } from "./principal";
 import { hashSecret, newId, newSecret } from "./secrets";
 import { accessChanged } from "./streams";
@@ -34,33 +33,7 @@ export interface IssuedToken {
   view: TokenView;
 }
 
-interface TokenRow {
-  id: string;
-  name: string;
-  scope: TokenScope;
-  owner: string;
-  user_id: string;
-  created_at: number;
-  expires_at: number | null;
-  last_used_at: number | null;
-  last_used_address: string | null;
-  revoked_at: number | null;
-}
-
-const SELECT = `SELECT t.id, t.name, t.scope, u.name AS owner, t.user_id, t.created_at, t.expires_at, t.last_used_at, t.last_used_address, t.revoked_at
-  FROM access_tokens t JOIN users u ON u.id = t.user_id`;
-
-const statements = perDatabase((sqlite: Database.Database) => ({
-  insert: sqlite.prepare<[string, string, string, string, string, number, number | null]>(
-    "INSERT INTO access_tokens (id, user_id, name, token_hash, scope, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-  ),
-  ofUser: sqlite.prepare<[string], TokenRow>(`${SELECT} WHERE t.user_id = ? ORDER BY t.created_at DESC`),
-  all: sqlite.prepare<[], TokenRow>(`${SELECT} ORDER BY t.created_at DESC LIMIT 2000`),
-  one: sqlite.prepare<[string], TokenRow>(`${SELECT} WHERE t.id = ?`),
-  revoke: sqlite.prepare<[number, string]>("UPDATE access_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL"),
-}));
-
-function view(row: TokenRow): TokenView {
+function view(row: TokenListRow): TokenView {
   return {
     id: row.id,
     name: row.name,
@@ -101,9 +74,9 @@ export function issueToken(farm: Farm, actor: Actor, input: NewToken): IssuedTok
   const id = newId("tok");
   const asked = input.expiresInDays === null ? null : now + input.expiresInDays * 24 * 3_600_000;
   const expiresAt = input.notAfter !== undefined && (asked === null || asked > input.notAfter) ? input.notAfter : asked;
-  const s = statements(farm.store.sqlite);
-  s.insert.run(id, input.userId, name, hashSecret(token), input.scope, now, expiresAt);
-  const row = s.one.get(id)!;
+  const tokens = accessTokensRepository(farm.store);
+  tokens.insert({ id, userId: input.userId, name, tokenHash: hashSecret(token), scope: input.scope, now, expiresAt });
+  const row = tokens.byId(id)!;
   audit(farm, actor, { action: "token.create", target: { kind: "token", id }, after: { name, scope: input.scope, owner: row.owner, expiresAt } });
   return { token, view: view(row) };
 }
@@ -119,7 +92,7 @@ export function createOwnToken(farm: Farm, principal: Principal, actor: Actor, i
   const role = effectiveRole(principal.role, principal.scope);
   return farm.store.transaction(() => {
     // …nor outlive it: a leaked token could otherwise make itself a successor of a year.
-    const parent = principal.via === "token" ? statements(farm.store.sqlite).one.get(principal.credentialId) : undefined;
+    const parent = principal.via === "token" ? accessTokensRepository(farm.store).byId(principal.credentialId) : undefined;
     const notAfter = parent?.expires_at ?? undefined;
     return issueToken(farm, actor, { userId: principal.userId, role, ...input, ...(notAfter !== undefined ? { notAfter } : {}) });
   });
@@ -127,18 +100,18 @@ export function createOwnToken(farm: Farm, principal: Principal, actor: Actor, i
 
 /** The caller's tokens; with `all` (admins) everyone's. */
 export function listTokens(farm: Farm, principal: Principal, all: boolean): TokenView[] {
-  const s = statements(farm.store.sqlite);
-  return (all ? s.all.all() : s.ofUser.all(principal.userId)).map(view);
+  const tokens = accessTokensRepository(farm.store);
+  return (all ? tokens.all() : tokens.ofUser(principal.userId)).map(view);
 }
 
 /** Revokes a token of the caller's own, or any token when `asAdmin`. */
 export function revokeToken(farm: Farm, principal: Principal, actor: Actor, tokenId: string, asAdmin: boolean): TokenView {
-  const s = statements(farm.store.sqlite);
+  const tokens = accessTokensRepository(farm.store);
   const revoked = farm.store.transaction(() => {
-    const row = s.one.get(tokenId);
+    const row = tokens.byId(tokenId);
     if (!row || (!asAdmin && row.user_id !== principal.userId)) throw new AppError("NOT_FOUND", `no token ${tokenId} of yours`);
-    if (s.revoke.run(farm.now(), tokenId).changes > 0) audit(farm, actor, { action: "token.revoke", target: { kind: "token", id: tokenId }, before: { name: row.name, owner: row.owner } });
-    return view(s.one.get(tokenId)!);
+    if (tokens.revoke(tokenId, farm.now())) audit(farm, actor, { action: "token.revoke", target: { kind: "token", id: tokenId }, before: { name: row.name, owner: row.owner } });
+    return view(tokens.byId(tokenId)!);
   });
   accessChanged(farm);
   return revoked;

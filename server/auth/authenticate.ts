@@ -5,11 +5,10 @@
  * anonymous call, so a script with a stale token hears why. Last-use times are written at most
  * once a minute per credential: a busy portal does not turn every read into a write.
  */
-import type Database from "better-sqlite3";
-import type { Role, TokenScope } from "../../lib/farm/access";
-import { perDatabase } from "../db/per-database";
 import { AppError } from "../services/errors";
 import type { Farm } from "../services/farm";
+import { accessTokensRepository } from "../store/access-tokens";
+import { authSessionsRepository } from "../store/auth-sessions";
 import type { Principal } from "./principal";
 import { hashSecret, SECRET_PREFIXES } from "./secrets";
 
@@ -17,31 +16,6 @@ export const SESSION_COOKIE = "loom_session";
 
 /** How often last-used and last-seen times are written. */
 const TOUCH_EVERY_MS = 60_000;
-
-interface CredentialRow {
-  id: string;
-  user_id: string;
-  name: string;
-  role: Role;
-  kind: "person" | "service";
-  disabled: number;
-  expires_at: number | null;
-  revoked_at: number | null;
-  touched_at: number | null;
-}
-
-const statements = perDatabase((sqlite: Database.Database) => ({
-  token: sqlite.prepare<[string], CredentialRow & { scope: TokenScope }>(
-    `SELECT t.id, t.user_id, u.name, u.role, u.kind, u.disabled, t.expires_at, t.revoked_at, t.last_used_at AS touched_at, t.scope
-     FROM access_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = ?`,
-  ),
-  touchToken: sqlite.prepare<[number, string | null, string]>("UPDATE access_tokens SET last_used_at = ?, last_used_address = ? WHERE id = ?"),
-  session: sqlite.prepare<[string], CredentialRow>(
-    `SELECT s.id, s.user_id, u.name, u.role, u.kind, u.disabled, s.expires_at, s.revoked_at, s.last_seen_at AS touched_at
-     FROM auth_sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?`,
-  ),
-  touchSession: sqlite.prepare<[number, string]>("UPDATE auth_sessions SET last_seen_at = ? WHERE id = ?"),
-}));
 
 export interface Credentials {
   authorization: string | null;
@@ -70,25 +44,25 @@ function authenticateToken(farm: Farm, token: string, address: string | null): P
   if (!token.startsWith(SECRET_PREFIXES.token)) {
     throw new AppError("UNAUTHORIZED", token.startsWith("loom_") ? "this is not a personal access token (pool and worker tokens reach only the worker API)" : "unknown token");
   }
-  const s = statements(farm.store.sqlite);
-  const row = s.token.get(hashSecret(token));
+  const tokens = accessTokensRepository(farm.store);
+  const row = tokens.credentialByTokenHash(hashSecret(token));
   const now = farm.now();
   if (!row) throw new AppError("UNAUTHORIZED", "unknown token (it may have been deleted); create a new one, or run 'loom login'");
   if (row.revoked_at !== null) throw new AppError("UNAUTHORIZED", "this token was revoked; create a new one, or run 'loom login'");
   if (row.expires_at !== null && row.expires_at <= now) throw new AppError("UNAUTHORIZED", "this token has expired; create a new one, or run 'loom login'");
   if (row.disabled) throw new AppError("UNAUTHORIZED", `the account '${row.name}' is disabled`);
-  if (row.touched_at === null || now - row.touched_at >= TOUCH_EVERY_MS) s.touchToken.run(now, address, row.id);
+  if (row.touched_at === null || now - row.touched_at >= TOUCH_EVERY_MS) tokens.touch(row.id, now, address);
   return { userId: row.user_id, name: row.name, role: row.role, kind: row.kind, scope: row.scope, via: "token", credentialId: row.id };
 }
 
 function authenticateSession(farm: Farm, cookie: string): Principal | null {
-  const s = statements(farm.store.sqlite);
-  const row = s.session.get(hashSecret(cookie));
+  const sessions = authSessionsRepository(farm.store);
+  const row = sessions.credentialByTokenHash(hashSecret(cookie));
   const now = farm.now();
   // A stale cookie is not worth an error: the browser is simply signed out.
   if (!row || row.revoked_at !== null || row.expires_at === null || row.expires_at <= now || row.disabled) return null;
   const idleMs = farm.settings.sessionIdleMinutes * 60_000;
   if (row.touched_at !== null && now - row.touched_at > idleMs) return null;
-  if (row.touched_at === null || now - row.touched_at >= TOUCH_EVERY_MS) s.touchSession.run(now, row.id);
+  if (row.touched_at === null || now - row.touched_at >= TOUCH_EVERY_MS) sessions.touch(row.id, now);
   return { userId: row.user_id, name: row.name, role: row.role, kind: row.kind, scope: null, via: "session", credentialId: row.id };
 }

@@ -8,14 +8,14 @@
  *   account that `loom` verbs on this machine send when no other token is set. It is made when
  *   the file is missing; a revoked one is left revoked (delete the file to get a new one).
  */
-import type Database from "better-sqlite3";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { passwordProblem } from "../../lib/farm/access";
-import { perDatabase } from "../db/per-database";
 import { audit, SYSTEM_ACTOR, type Actor } from "../services/audit";
 import { AppError } from "../services/errors";
 import type { Farm } from "../services/farm";
+import { accessTokensRepository } from "../store/access-tokens";
+import { serverStateRepository } from "../store/server-state";
 import { issueToken } from "./access-tokens";
 import { checkNewUser, findUserByName, hasPeople, insertUser } from "./accounts";
 import { hashPassword } from "./passwords";
@@ -27,30 +27,21 @@ export const LOCAL_ADMIN = "local-admin";
 export const LOCAL_ADMIN_TOKEN_FILE = "local-admin.token";
 const SETUP_KEY = "setup-token-hash";
 
-const statements = perDatabase((sqlite: Database.Database) => ({
-  get: sqlite.prepare<[string], { value: string }>("SELECT value FROM server_state WHERE key = ?"),
-  set: sqlite.prepare<[string, string, number]>("INSERT INTO server_state (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at"),
-  remove: sqlite.prepare<[string]>("DELETE FROM server_state WHERE key = ?"),
-  tokenState: sqlite.prepare<[string], { revoked_at: number | null; expires_at: number | null; disabled: number }>(
-    "SELECT t.revoked_at, t.expires_at, u.disabled FROM access_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = ?",
-  ),
-}));
-
 /** The setup token to print, or null when the farm already has people. */
 export function openSetup(farm: Farm, preset: string | undefined): string | null {
   if (hasPeople(farm)) {
-    statements(farm.store.sqlite).remove.run(SETUP_KEY);
+    serverStateRepository(farm.store).remove(SETUP_KEY);
     return null;
   }
   const token = preset ?? newSecret("setup");
-  statements(farm.store.sqlite).set.run(SETUP_KEY, hashSecret(token), farm.now());
+  serverStateRepository(farm.store).set(SETUP_KEY, hashSecret(token), farm.now());
   return token;
 }
 
 /** Whether `token` opens the setup page now. */
 export function setupTokenValid(farm: Farm, token: string): boolean {
-  const row = statements(farm.store.sqlite).get.get(SETUP_KEY);
-  return row !== undefined && sameHash(row.value, hashSecret(token)) && !hasPeople(farm);
+  const stored = serverStateRepository(farm.store).get(SETUP_KEY);
+  return stored !== undefined && sameHash(stored, hashSecret(token)) && !hasPeople(farm);
 }
 
 /** Creates the first admin with the setup token, and signs them in. The token is spent. */
@@ -66,7 +57,7 @@ export async function completeSetup(farm: Farm, input: { token: string; name: st
     if (!setupTokenValid(farm, input.token)) throw invalid();
     const actor: Actor = { kind: "anonymous", id: null, name: input.name, via: "setup", address: origin.address, userAgent: origin.userAgent };
     const user = insertUser(farm, actor, { name: input.name, role: "admin", password: input.password }, hash);
-    statements(farm.store.sqlite).remove.run(SETUP_KEY);
+    serverStateRepository(farm.store).remove(SETUP_KEY);
     const self: Actor = { ...actor, kind: "user", id: user.id };
     audit(farm, self, { action: "auth.setup", target: { kind: "user", id: user.name }, after: { role: "admin" } });
     return startSession(farm, user.id, self, origin);
@@ -85,7 +76,7 @@ export function ensureLocalAdmin(farm: Farm, dataDir: string): LocalAdminState {
   }
   if (existsSync(file)) {
     const token = readFileSync(file, "utf8").trim();
-    const state = statements(farm.store.sqlite).tokenState.get(hashSecret(token));
+    const state = accessTokensRepository(farm.store).stateByTokenHash(hashSecret(token));
     if (state && state.revoked_at === null && !state.disabled) return "kept";
     if (state) return "revoked";
     // A file whose token this database never issued (another farm's data, a copied folder): replace it.

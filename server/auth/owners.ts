@@ -2,17 +2,10 @@
  * The owner of what an owner rule protects (the job or template a call names), read before the
  * call runs. Owners never change, so reading it first is not a race.
  */
-import type Database from "better-sqlite3";
 import type { Rule } from "../../lib/farm/access";
-import { perDatabase } from "../db/per-database";
 import { AppError } from "../services/errors";
 import type { Farm } from "../services/farm";
-
-const statements = perDatabase((sqlite: Database.Database) => ({
-  job: sqlite.prepare<[string], { owner_id: string | null }>("SELECT owner_id FROM jobs WHERE id = ?"),
-  templateById: sqlite.prepare<[string], { owner_id: string | null }>("SELECT owner_id FROM templates WHERE id = ?"),
-  templateByName: sqlite.prepare<[string], { owner_id: string | null }>("SELECT owner_id FROM templates WHERE name = ?"),
-}));
+import { ownersRepository } from "../store/owners";
 
 /**
  * The owner id (null: owned by nobody, e.g. from before accounts existed), or undefined when the
@@ -23,14 +16,14 @@ const statements = perDatabase((sqlite: Database.Database) => ({
 export function ownerOf(farm: Farm, rule: Extract<Rule, { kind: "ownJob" | "ownTemplate" }>, rawInput: unknown): string | null | undefined {
   const value = rawInput !== null && typeof rawInput === "object" ? (rawInput as Record<string, unknown>)[rule.key] : undefined;
   if (typeof value !== "string" || value === "") throw new AppError("BAD_REQUEST", `${rule.key}: required`);
-  const s = statements(farm.store.sqlite);
+  const owners = ownersRepository(farm.store);
   if (rule.kind === "ownJob") {
-    const job = s.job.get(value);
+    const job = owners.ofJob(value);
     if (!job) throw new AppError("NOT_FOUND", `no job ${value}`);
     return job.owner_id;
   }
   if (rule.key === "name" && (rawInput as Record<string, unknown>).replace === undefined) return undefined;
-  const template = rule.key === "id" ? s.templateById.get(value) : s.templateByName.get(value.trim());
+  const template = rule.key === "id" ? owners.ofTemplateById(value) : owners.ofTemplateByName(value.trim());
   if (!template) {
     if (rule.key === "id") throw new AppError("NOT_FOUND", `no template ${value}`);
     return undefined;

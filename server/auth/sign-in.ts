@@ -3,33 +3,18 @@
  * window, per account and per address, counted from the audit log itself), then the password;
  * every attempt, good or bad, is an audit row. The reply never says whether the name exists.
  */
-import type Database from "better-sqlite3";
 import type { TokenScope } from "../../lib/farm/access";
-import { perDatabase } from "../db/per-database";
 import { audit, type Actor } from "../services/audit";
 import { AppError } from "../services/errors";
 import type { Farm } from "../services/farm";
+import { auditLogRepository } from "../store/audit-log";
+import { authSessionsRepository } from "../store/auth-sessions";
 import { issueToken, type IssuedToken } from "./access-tokens";
 import { findUserByName } from "./accounts";
 import { verifyPassword } from "./passwords";
 import type { RequestOrigin } from "./principal";
 import { hashSecret, newId, newSecret } from "./secrets";
 import { accessChanged } from "./streams";
-
-// Counted up to the limit only (the LIMIT inside): under a flood of attempts the window holds
-// thousands of refused rows, and a count of them all on every attempt grew with the flood.
-const statements = perDatabase((sqlite: Database.Database) => ({
-  failuresFor: sqlite.prepare<[string, number, number], { n: number }>(
-    "SELECT COUNT(*) AS n FROM (SELECT 1 FROM audit_log WHERE action = 'auth.sign-in' AND target_id = ? AND time > ? AND outcome = 'refused' LIMIT ?)",
-  ),
-  failuresFrom: sqlite.prepare<[string, number, number], { n: number }>(
-    "SELECT COUNT(*) AS n FROM (SELECT 1 FROM audit_log WHERE action = 'auth.sign-in' AND address = ? AND time > ? AND outcome = 'refused' LIMIT ?)",
-  ),
-  insertSession: sqlite.prepare<[string, string, string, number, number, number, string | null, string | null]>(
-    "INSERT INTO auth_sessions (id, token_hash, user_id, created_at, last_seen_at, expires_at, address, user_agent) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-  ),
-  revokeSession: sqlite.prepare<[number, string]>("UPDATE auth_sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL"),
-}));
 
 const REFUSED = "wrong user name or password";
 
@@ -56,9 +41,8 @@ function checkingNow(farm: Farm, key: string): number {
 
 /** Refused sign-ins of an account (its name) or from an address since `since`, counted up to that limit. */
 export function recentFailures(farm: Farm, by: "account" | "address", key: string, since: number): number {
-  const s = statements(farm.store.sqlite);
-  const limit = by === "account" ? farm.settings.loginFailuresPerAccount : farm.settings.loginFailuresPerAddress;
-  return (by === "account" ? s.failuresFor : s.failuresFrom).get(key, since, limit)?.n ?? 0;
+  const log = auditLogRepository(farm.store);
+  return by === "account" ? log.countRefusedSignInsFor(key, since, farm.settings.loginFailuresPerAccount) : log.countRefusedSignInsFrom(key, since, farm.settings.loginFailuresPerAddress);
 }
 
 export interface SignInInput {
@@ -116,7 +100,7 @@ export function startSession(farm: Farm, userId: string, actor: Actor, origin: R
   const cookie = newSecret("session");
   const expiresAt = now + farm.settings.sessionMaxDays * 24 * 3_600_000;
   const id = newId("ses");
-  statements(farm.store.sqlite).insertSession.run(id, hashSecret(cookie), userId, now, now, expiresAt, origin.address, origin.userAgent?.slice(0, 300) ?? null);
+  authSessionsRepository(farm.store).insert({ id, tokenHash: hashSecret(cookie), userId, now, expiresAt, address: origin.address, userAgent: origin.userAgent?.slice(0, 300) ?? null });
   audit(farm, actor, { action: "auth.sign-in", target: { kind: "user", id: actor.name }, detail: `session ${id}` });
   return { cookie, expiresAt, userId };
 }
@@ -132,8 +116,7 @@ export async function signInForToken(farm: Farm, input: SignInInput & { tokenNam
 
 export function signOut(farm: Farm, actor: Actor, sessionId: string): void {
   farm.store.transaction(() => {
-    const changed = statements(farm.store.sqlite).revokeSession.run(farm.now(), sessionId).changes;
-    if (changed > 0) audit(farm, actor, { action: "auth.sign-out", target: { kind: "user", id: actor.name } });
+    if (authSessionsRepository(farm.store).revoke(sessionId, farm.now())) audit(farm, actor, { action: "auth.sign-out", target: { kind: "user", id: actor.name } });
   });
   accessChanged(farm);
 }

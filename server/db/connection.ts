@@ -18,7 +18,7 @@ export { Store, type Db } from "../store/store";
  * The migrations folder: next to the sources when run from them (CLI, tests), in the working
  * directory when bundled (Next.js moves this module into .next/; `next start` runs in the repo).
  */
-function migrationsFolder(): string {
+export function migrationsFolder(): string {
   const candidates = [resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "drizzle"), resolve("drizzle")];
   const found = candidates.find((dir) => existsSync(join(dir, "meta", "_journal.json")));
   if (!found) throw new Error(`database migrations not found (looked in ${candidates.join(", ")})`);

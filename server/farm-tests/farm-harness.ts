@@ -30,6 +30,7 @@ import { createFarm, type Farm, type FarmSettings } from "../services/farm";
 import { FarmLoop } from "../services/farm-loop";
 import { createPool } from "../services/pools";
 import { SYSTEM_ACTOR } from "../services/audit";
+import { testSupportRepository, type TaskRunRow } from "../store/store-test-support";
 
 export const REPO = fileURLToPath(new URL("../../", import.meta.url));
 export const LOOM_BIN = join(REPO, "bin", "loom.mjs");
@@ -310,38 +311,14 @@ export function shell(script: string, ...args: string[]): { command: string; arg
   return { command: "/bin/sh", args: ["-c", script, "sh", ...args] };
 }
 
-export interface TaskRunRow {
-  actionId: string;
-  sessionId: string;
-  workerId: string;
-  workerName: string;
-  taskId: number;
-  taskIndex: number;
-  stepName: string;
-  status: string;
-  startedAt: number | null;
-  endedAt: number | null;
-}
+export type { TaskRunRow };
 
-/** Every TASK_RUN action the farm recorded for a job, in the order they were issued (rowid: insertion order). */
+/** Every TASK_RUN action the farm recorded for a job, in the order they were issued. */
 export function taskRuns(farm: Farm, jobId: string): TaskRunRow[] {
-  return farm.store.sqlite
-    .prepare<[string], TaskRunRow>(
-      `SELECT a.id AS actionId, s.id AS sessionId, s.worker_id AS workerId, w.name AS workerName, t.id AS taskId, t.task_index AS taskIndex,
-              st.name AS stepName, a.status AS status, a.started_at AS startedAt, a.ended_at AS endedAt
-       FROM session_actions a JOIN sessions s ON s.id = a.session_id JOIN workers w ON w.id = s.worker_id
-       JOIN tasks t ON t.id = a.task_id JOIN steps st ON st.id = t.step_id
-       WHERE s.job_id = ? AND a.kind = 'TASK_RUN' ORDER BY a.rowid`,
-    )
-    .all(jobId);
+  return testSupportRepository(farm.store).taskRuns(jobId);
 }
 
 /** Tasks with more than one SUCCEEDED TASK_RUN action: completions the farm recorded twice. */
 export function doubleCompletions(farm: Farm, jobId: string): Array<{ taskId: number; n: number }> {
-  return farm.store.sqlite
-    .prepare<[string], { taskId: number; n: number }>(
-      `SELECT a.task_id AS taskId, COUNT(*) AS n FROM session_actions a JOIN sessions s ON s.id = a.session_id
-       WHERE s.job_id = ? AND a.kind = 'TASK_RUN' AND a.status = 'SUCCEEDED' GROUP BY a.task_id HAVING COUNT(*) > 1`,
-    )
-    .all(jobId);
+  return testSupportRepository(farm.store).doubleCompletions(jobId);
 }

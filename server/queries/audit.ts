@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { ACTOR_KINDS, AUDIT_ACTIONS, AUDIT_OUTCOMES } from "../../lib/farm/audit-actions";
 import type { Farm } from "../services/farm";
+import { auditLogRepository, type AuditLogRow } from "../store/audit-log";
 
 export const listAuditInput = z.object({
   actor: z.string().max(100).optional(),
@@ -39,23 +40,6 @@ export interface AuditRow {
   userAgent: string | null;
 }
 
-interface Row {
-  id: number;
-  time: number;
-  actor_kind: string;
-  actor_name: string;
-  via: string | null;
-  action: string;
-  target_kind: string | null;
-  target_id: string | null;
-  outcome: string;
-  before: string | null;
-  after: string | null;
-  detail: string | null;
-  address: string | null;
-  user_agent: string | null;
-}
-
 function parse(text: string | null): unknown {
   if (text === null) return null;
   try {
@@ -65,48 +49,7 @@ function parse(text: string | null): unknown {
   }
 }
 
-function where(input: Omit<ListAuditInput, "limit">): { sql: string; params: Array<string | number> } {
-  const clauses: string[] = [];
-  const params: Array<string | number> = [];
-  if (input.actor) {
-    clauses.push("actor_name = ?");
-    params.push(input.actor);
-  }
-  if (input.actorKind) {
-    clauses.push("actor_kind = ?");
-    params.push(input.actorKind);
-  }
-  if (input.action) {
-    clauses.push("action = ?");
-    params.push(input.action);
-  } else if (input.actionGroup) {
-    clauses.push("action >= ? AND action < ?");
-    params.push(input.actionGroup, `${input.actionGroup.slice(0, -1)}/`);
-  }
-  if (input.target) {
-    clauses.push("target_id = ?");
-    params.push(input.target);
-  }
-  if (input.outcome) {
-    clauses.push("outcome = ?");
-    params.push(input.outcome);
-  }
-  if (input.from !== undefined) {
-    clauses.push("time >= ?");
-    params.push(input.from);
-  }
-  if (input.to !== undefined) {
-    clauses.push("time < ?");
-    params.push(input.to);
-  }
-  if (input.before !== undefined) {
-    clauses.push("id < ?");
-    params.push(input.before);
-  }
-  return { sql: clauses.length ? `WHERE ${clauses.join(" AND ")}` : "", params };
-}
-
-function view(row: Row): AuditRow {
+function view(row: AuditLogRow): AuditRow {
   return {
     id: row.id,
     time: row.time,
@@ -126,8 +69,7 @@ function view(row: Row): AuditRow {
 }
 
 export function listAudit(farm: Farm, input: ListAuditInput): { rows: AuditRow[]; next: number | null } {
-  const { sql, params } = where(input);
-  const rows = farm.store.sqlite.prepare<unknown[], Row>(`SELECT * FROM audit_log ${sql} ORDER BY id DESC LIMIT ?`).all(...params, input.limit + 1);
+  const rows = auditLogRepository(farm.store).page(input, input.limit + 1);
   const page = rows.slice(0, input.limit).map(view);
   return { rows: page, next: rows.length > input.limit ? (page.at(-1)?.id ?? null) : null };
 }

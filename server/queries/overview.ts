@@ -2,10 +2,11 @@
  * The farm at a glance: workers per status, tasks per status (from the jobs' stored roll-ups, so
  * never a count over every task), and how many tasks finished in each of the last minutes.
  */
-import { TASK_STATUSES, type StatusCounts } from "../../lib/farm/statuses";
-import { countColumn, countsFromRow, type CountColumnsRow } from "../db/status-counts";
+import type { StatusCounts } from "../../lib/farm/statuses";
+import { countsFromRow } from "../db/status-counts";
 import type { Farm } from "../services/farm";
-import { tallyWorkers, WORKER_TALLY_COLUMNS, type WorkerCounts, type WorkerTallyRow } from "./workers";
+import { overviewQueriesRepository } from "../store/overview-queries";
+import { tallyWorkers, type WorkerCounts } from "./workers";
 
 export const MINUTE_MS = 60_000;
 
@@ -42,26 +43,12 @@ export function minuteBuckets(rows: ReadonlyArray<{ minute: number; status: stri
 }
 
 export function getOverview(farm: Farm, options: { minutes?: number } = {}): Overview {
-  const sqlite = farm.store.sqlite;
+  const queries = overviewQueriesRepository(farm.store);
   const now = farm.now();
   const minutes = options.minutes ?? 60;
   const since = (Math.floor(now / MINUTE_MS) - minutes + 1) * MINUTE_MS;
-
-  const fleet = tallyWorkers(sqlite.prepare<[], WorkerTallyRow>(`SELECT ${WORKER_TALLY_COLUMNS} FROM workers WHERE removed_at IS NULL GROUP BY status`).all());
-
-  const sums = TASK_STATUSES.map((status) => `COALESCE(SUM(${countColumn(status)}), 0) AS ${countColumn(status)}`).join(", ");
-  const tasks = countsFromRow(sqlite.prepare<[], CountColumnsRow>(`SELECT ${sums} FROM jobs`).get()!);
-
-  // Only jobs still open or ended inside the window can hold tasks that ended in it; their
-  // finished tasks are found through the (job, status) index.
-  const rows = sqlite
-    .prepare<[number, number], { minute: number; status: string; n: number }>(
-      `SELECT t.ended_at / ${MINUTE_MS} AS minute, t.status, COUNT(*) AS n FROM tasks t
-       WHERE t.job_id IN (SELECT id FROM jobs WHERE ended_at IS NULL OR ended_at >= ?)
-         AND t.status IN ('SUCCEEDED', 'FAILED') AND t.ended_at >= ?
-       GROUP BY minute, t.status`,
-    )
-    .all(since, since);
-
+  const fleet = tallyWorkers(queries.fleet());
+  const tasks = countsFromRow(queries.taskTotals());
+  const rows = queries.finishedSince(since);
   return { at: now, workers: fleet.workers, workersDrained: fleet.drained, workersDisabled: fleet.disabled, tasks, finishedPerMinute: minuteBuckets(rows, now, minutes) };
 }

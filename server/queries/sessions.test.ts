@@ -6,7 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { LINUX_WORKER, SimulatedWorker, submit, testFarm, type TestFarm } from "../services/farm-test-support";
 import { ingestLogs } from "../services/ingest-logs";
-import { logLines, logLinesStatement } from "./sessions";
+import { sessionQueriesRepository } from "../store/session-queries";
+import { logLines } from "./sessions";
 
 const JOB = "specificationVersion: jobtemplate-2023-09\nname: J\nsteps:\n- name: S\n  parameterSpace:\n    taskParameterDefinitions: [{name: F, type: INT, range: '1-2'}]\n  script:\n    actions:\n      onRun: {command: echo}\n";
 
@@ -64,10 +65,10 @@ describe("logLines", () => {
     [["actionId", "sessionId", "jobId"], "INDEX log_lines_action (action_id=? AND id>?)"],
     [[], "INTEGER PRIMARY KEY (rowid>?)"],
   ] as const)("by %j seeks %s in id order", (filters, index) => {
-    const sqlite = testFarm().farm.store.sqlite;
-    const statement = logLinesStatement(sqlite, filters);
-    expect(logLinesStatement(sqlite, filters)).toBe(statement); // prepared once per handle
-    const plan = sqlite.prepare<unknown[], { detail: string }>(`EXPLAIN QUERY PLAN ${statement.source}`).all(...filters.map(() => "x"), 0, 10);
+    const store = testFarm().farm.store;
+    const statement = sessionQueriesRepository(store).logLinesStatement(filters);
+    expect(sessionQueriesRepository(store).logLinesStatement(filters)).toBe(statement); // prepared once per handle
+    const plan = store.sqlite.prepare<unknown[], { detail: string }>(`EXPLAIN QUERY PLAN ${statement.source}`).all(...filters.map(() => "x"), 0, 10);
     expect(plan.map((r) => r.detail)).toEqual([`SEARCH log_lines USING ${index}`]);
   });
 });

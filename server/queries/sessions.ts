@@ -3,12 +3,11 @@
  * their actions in order (the timeline), and log lines by id so a live view can resume after
  * the last line it has.
  */
-import type Database from "better-sqlite3";
 import { z } from "zod";
 import type { ActionKind, ActionStatus, SessionState } from "../../lib/farm/statuses";
-import { perDatabase } from "../db/per-database";
 import { AppError } from "../services/errors";
 import type { Farm } from "../services/farm";
+import { sessionQueriesRepository, type ActionRow } from "../store/session-queries";
 
 export interface ActionView {
   id: string;
@@ -36,23 +35,6 @@ export interface SessionView {
   actions: ActionView[];
 }
 
-/** A session_actions row as stored. */
-interface ActionRow {
-  id: string;
-  seq: number;
-  kind: ActionKind;
-  environment_id: string | null;
-  step_id: string | null;
-  task_id: number | null;
-  status: ActionStatus;
-  exit_code: number | null;
-  progress: number | null;
-  status_message: string | null;
-  fail_message: string | null;
-  started_at: number | null;
-  ended_at: number | null;
-}
-
 function toActionView(a: ActionRow): ActionView {
   return {
     id: a.id,
@@ -75,24 +57,15 @@ export const listSessionsInput = z.object({ jobId: z.string().min(1), taskId: z.
 
 export function listSessions(farm: Farm, raw: z.input<typeof listSessionsInput>): SessionView[] {
   const input = listSessionsInput.parse(raw);
-  const sqlite = farm.store.sqlite;
-  const sessions =
-    input.taskId === undefined
-      ? sqlite.prepare<[string], { id: string; job_id: string; worker_id: string; state: SessionState; started_at: number; ended_at: number | null }>("SELECT id, job_id, worker_id, state, started_at, ended_at FROM sessions WHERE job_id = ? ORDER BY started_at").all(input.jobId)
-      : sqlite
-          .prepare<[string, number], { id: string; job_id: string; worker_id: string; state: SessionState; started_at: number; ended_at: number | null }>(
-            "SELECT DISTINCT s.id, s.job_id, s.worker_id, s.state, s.started_at, s.ended_at FROM sessions s JOIN session_actions a ON a.session_id = s.id WHERE s.job_id = ? AND a.task_id = ? ORDER BY s.started_at",
-          )
-          .all(input.jobId, input.taskId);
-  const actions = sqlite.prepare<[string], ActionRow>("SELECT * FROM session_actions WHERE session_id = ? ORDER BY seq");
-  return sessions.map((s) => ({
+  const queries = sessionQueriesRepository(farm.store);
+  return queries.ofJob(input.jobId, input.taskId).map((s) => ({
     id: s.id,
     jobId: s.job_id,
     workerId: s.worker_id,
     state: s.state,
     startedAt: s.started_at,
     endedAt: s.ended_at,
-    actions: actions.all(s.id).map(toActionView),
+    actions: queries.actions(s.id).map(toActionView),
   }));
 }
 
@@ -113,43 +86,11 @@ export const logLinesInput = z.object({
   limit: z.number().int().min(1).max(10_000).default(1000),
 });
 
-type LogLineRow = { id: number; session_id: string; action_id: string | null; time: number; line: string };
-type LogLineFilter = "sessionId" | "jobId" | "actionId";
-
-/** Each filter's column, most selective first: the query seeks the first one given's (column, id) index. */
-const FILTER_COLUMNS: ReadonlyArray<readonly [LogLineFilter, string]> = [
-  ["actionId", "action_id"], // log_lines_action (action_id, id)
-  ["sessionId", "session_id"], // log_lines_session_id (session_id, id)
-  ["jobId", "job_id"], // log_lines_job_id (job_id, id)
-];
-
-/**
- * One prepared statement per combination of filters, per database handle: a live view reads a page
- * on every upload it follows, so neither preparing nor the plan may grow with the lines stored.
- * `col = ? AND id > ? ORDER BY id` seeks the (col, id) index and reads it in order: no sort.
- */
-const logLineStatements = perDatabase(() => new Map<string, Database.Statement<unknown[], LogLineRow>>());
-
-export function logLinesStatement(sqlite: Database.Database, filters: readonly LogLineFilter[]): Database.Statement<unknown[], LogLineRow> {
-  const statements = logLineStatements(sqlite);
-  const columns = FILTER_COLUMNS.filter(([filter]) => filters.includes(filter)).map(([, column]) => column);
-  const key = columns.join(",");
-  let statement = statements.get(key);
-  if (!statement) {
-    // Unary + keeps the planner off the other filters' indexes (it has no statistics to choose by).
-    const where = [...columns.map((c, i) => `${i === 0 ? "" : "+"}${c} = ?`), "id > ?"].join(" AND ");
-    statement = sqlite.prepare<unknown[], LogLineRow>(`SELECT id, session_id, action_id, time, line FROM log_lines WHERE ${where} ORDER BY id LIMIT ?`);
-    statements.set(key, statement);
-  }
-  return statement;
-}
-
 /** Log lines in the order they were stored, of one Session, one action, or every Session of a job. */
 export function logLines(farm: Farm, raw: z.input<typeof logLinesInput>): LogLineView[] {
   const input = logLinesInput.parse(raw);
-  const given = FILTER_COLUMNS.filter(([filter]) => input[filter] !== undefined);
-  return logLinesStatement(farm.store.sqlite, given.map(([filter]) => filter))
-    .all(...given.map(([filter]) => input[filter]), input.afterId, input.limit)
+  return sessionQueriesRepository(farm.store)
+    .logLines(input, input.afterId, input.limit)
     .map((r) => ({ id: r.id, sessionId: r.session_id, actionId: r.action_id, time: r.time, line: r.line }));
 }
 
@@ -167,28 +108,10 @@ export interface SessionDetail extends Omit<SessionView, "actions"> {
   actions: ActionDetail[];
 }
 
-type ActionDetailRow = ActionRow & {
-  step_name: string | null;
-  task_index: number | null;
-  task_parameters: string | null;
-};
-
-const sessionStatements = perDatabase((sqlite) => ({
-  session: sqlite.prepare<[string], { id: string; job_id: string; worker_id: string; state: SessionState; started_at: number; ended_at: number | null; worker_name: string | null; job_name: string | null }>(
-    `SELECT s.id, s.job_id, s.worker_id, s.state, s.started_at, s.ended_at, w.name AS worker_name, j.name AS job_name
-     FROM sessions s LEFT JOIN workers w ON w.id = s.worker_id LEFT JOIN jobs j ON j.id = s.job_id WHERE s.id = ?`,
-  ),
-  actions: sqlite.prepare<[string], ActionDetailRow>(
-    `SELECT a.*, st.name AS step_name, t.task_index, t.parameters AS task_parameters
-     FROM session_actions a LEFT JOIN steps st ON st.id = a.step_id LEFT JOIN tasks t ON t.id = a.task_id
-     WHERE a.session_id = ? ORDER BY a.seq`,
-  ),
-}));
-
 /** One Session with its actions; NOT_FOUND when there is no such Session (or it is another job's). */
 export function getSession(farm: Farm, sessionId: string, jobId?: string): SessionDetail {
-  const statements = sessionStatements(farm.store.sqlite);
-  const s = statements.session.get(sessionId);
+  const queries = sessionQueriesRepository(farm.store);
+  const s = queries.detail(sessionId);
   if (!s || (jobId !== undefined && s.job_id !== jobId)) throw new AppError("NOT_FOUND", `no Session ${sessionId}${jobId ? ` in job ${jobId}` : ""}`);
   return {
     id: s.id,
@@ -199,7 +122,7 @@ export function getSession(farm: Farm, sessionId: string, jobId?: string): Sessi
     state: s.state,
     startedAt: s.started_at,
     endedAt: s.ended_at,
-    actions: statements.actions.all(sessionId).map((a) => ({
+    actions: queries.detailActions(sessionId).map((a) => ({
       ...toActionView(a),
       stepName: a.step_name,
       taskIndex: a.task_index,

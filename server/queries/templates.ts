@@ -1,10 +1,9 @@
 /** Read models of the template library: the table of saved templates, and one template to open. */
-import { desc, eq, sql } from "drizzle-orm";
 import type { TemplateError } from "../../lib/openjd";
-import { templates } from "../db/schema";
 import { AppError } from "../services/errors";
 import type { Farm } from "../services/farm";
 import { inspectTemplate, type TemplateKind } from "../services/templates";
+import { templateQueriesRepository } from "../store/template-queries";
 
 export interface TemplateRow {
   id: string;
@@ -25,21 +24,7 @@ export interface TemplateRow {
  * their size.
  */
 export function listTemplates(farm: Farm): TemplateRow[] {
-  return farm.store.db
-    .select({
-      id: templates.id,
-      name: templates.name,
-      kind: templates.kind,
-      format: templates.format,
-      ownerId: templates.ownerId,
-      errorCount: templates.errorCount,
-      parameterValueCount: sql<number>`(SELECT COUNT(*) FROM json_each(${templates.parameterValues}))`,
-      createdAt: templates.createdAt,
-      updatedAt: templates.updatedAt,
-    })
-    .from(templates)
-    .orderBy(desc(templates.updatedAt), templates.name)
-    .all();
+  return templateQueriesRepository(farm.store).list();
 }
 
 export interface TemplateDetail extends TemplateRow {
@@ -51,7 +36,7 @@ export interface TemplateDetail extends TemplateRow {
 
 /** The check runs on a check thread, counted against `reader` (a user id): a stored template may be slow to check. */
 export async function getTemplate(farm: Farm, id: string, reader: string): Promise<TemplateDetail> {
-  const row = farm.store.db.select().from(templates).where(eq(templates.id, id)).get();
+  const row = templateQueriesRepository(farm.store).byId(id);
   if (!row) throw new AppError("NOT_FOUND", `no template ${id}`);
   const errors = (await inspectTemplate(farm, reader, row.text, row.format)).errors;
   return { ...row, parameterValueCount: Object.keys(row.parameterValues).length, errorCount: errors.length, errors };

@@ -8,6 +8,8 @@
 import { z } from "zod";
 import type { ActionKind, ActionStatus, SessionState, WorkerStatus } from "../../lib/farm/statuses";
 import type { Farm } from "../services/farm";
+import { sessionQueriesRepository } from "../store/session-queries";
+import { workerQueriesRepository } from "../store/worker-queries";
 
 export const MAX_WINDOW_MS = 24 * 3_600_000;
 export const MAX_SESSIONS = 2_000;
@@ -98,37 +100,15 @@ export function sessionOutcome(state: SessionState, statuses: readonly ActionSta
   return state === "ENDED" ? "SUCCEEDED" : "RUNNING";
 }
 
-interface SessionRow {
-  id: string;
-  worker_id: string;
-  job_id: string;
-  job_name: string;
-  state: SessionState;
-  started_at: number;
-  ended_at: number | null;
-}
-
 export function workerTimeline(farm: Farm, raw: z.input<typeof workerTimelineInput>): WorkerTimeline {
   const { from, to, poolId } = workerTimelineInput.parse(raw);
-  const sqlite = farm.store.sqlite;
+  const queries = sessionQueriesRepository(farm.store);
   const now = farm.now();
-  const sessions = sqlite
-    .prepare<[number, number, string | null, string | null, number], SessionRow>(
-      `SELECT s.id, s.worker_id, s.job_id, j.name AS job_name, s.state, s.started_at, s.ended_at FROM sessions s JOIN jobs j ON j.id = s.job_id
-       WHERE s.started_at < ? AND (s.ended_at IS NULL OR s.ended_at >= ?) AND (? IS NULL OR s.worker_id IN (SELECT id FROM workers WHERE pool_id = ?))
-       ORDER BY s.started_at DESC LIMIT ?`,
-    )
-    .all(to, from, poolId ?? null, poolId ?? null, MAX_SESSIONS + 1);
+  const sessions = queries.inWindow(from, to, poolId ?? null, MAX_SESSIONS + 1);
   let truncated = sessions.length > MAX_SESSIONS;
   const shown = sessions.slice(0, MAX_SESSIONS);
-  const ids = JSON.stringify(shown.map((s) => s.id));
-  const actions = sqlite
-    .prepare<[string, number, number, number], { session_id: string; kind: ActionKind; status: ActionStatus; started_at: number; ended_at: number | null }>(
-      `SELECT session_id, kind, status, started_at, ended_at FROM session_actions
-       WHERE session_id IN (SELECT value FROM json_each(?)) AND started_at IS NOT NULL AND started_at < ? AND (ended_at IS NULL OR ended_at >= ?)
-       ORDER BY session_id, seq LIMIT ?`,
-    )
-    .all(ids, to, from, MAX_ACTIONS + 1);
+  const ids = shown.map((s) => s.id);
+  const actions = queries.timedActions(ids, from, to, MAX_ACTIONS + 1);
   if (actions.length > MAX_ACTIONS) truncated = true;
   const bySession = new Map<string, TimedAction[]>();
   for (const a of actions.slice(0, MAX_ACTIONS)) {
@@ -138,17 +118,11 @@ export function workerTimeline(farm: Farm, raw: z.input<typeof workerTimelineInp
   }
   // Outcomes over all of a Session's actions, not only those in the window.
   const statuses = new Map<string, ActionStatus[]>();
-  for (const row of sqlite
-    .prepare<[string], { session_id: string; status: ActionStatus }>("SELECT DISTINCT session_id, status FROM session_actions WHERE session_id IN (SELECT value FROM json_each(?))")
-    .all(ids)) {
+  for (const row of queries.actionStatuses(ids)) {
     statuses.set(row.session_id, [...(statuses.get(row.session_id) ?? []), row.status]);
   }
-  const workers = sqlite
-    .prepare<[string, string | null, string | null], { id: string; name: string; pool_name: string; status: WorkerStatus }>(
-      `SELECT w.id, w.name, p.name AS pool_name, w.status FROM workers w JOIN pools p ON p.id = w.pool_id
-       WHERE (w.removed_at IS NULL OR w.id IN (SELECT value FROM json_each(?))) AND (? IS NULL OR w.pool_id = ?) ORDER BY w.name, p.name`,
-    )
-    .all(JSON.stringify([...new Set(shown.map((s) => s.worker_id))]), poolId ?? null, poolId ?? null)
+  const workers = workerQueriesRepository(farm.store)
+    .timeline([...new Set(shown.map((s) => s.worker_id))], poolId ?? null)
     .map((w): TimelineWorker => ({ id: w.id, name: w.name, poolName: w.pool_name, status: w.status, sessions: [] }));
   const byWorker = new Map(workers.map((w) => [w.id, w]));
   for (const s of [...shown].reverse()) {

@@ -2,22 +2,13 @@
 import { WORKER_STATUSES, type DrainMode, type WorkerStatus } from "../../lib/farm/statuses";
 import type { WorkerCapabilities } from "../../lib/openjd";
 import type { Farm } from "../services/farm";
+import { workerQueriesRepository, type WorkerTallyRow } from "../store/worker-queries";
 import { keptAwayByWorker } from "./retry-rules";
 
 export type WorkerCounts = Record<WorkerStatus, number>;
 
 export function emptyWorkerCounts(): WorkerCounts {
   return Object.fromEntries(WORKER_STATUSES.map((s) => [s, 0])) as WorkerCounts;
-}
-
-/** Columns of a worker tally; GROUP BY status (and whatever else is grouped). */
-export const WORKER_TALLY_COLUMNS = "status, COUNT(*) AS n, SUM(drain IS NOT NULL) AS drained, SUM(disabled) AS disabled";
-
-export interface WorkerTallyRow {
-  status: WorkerStatus;
-  n: number;
-  drained: number;
-  disabled: number;
 }
 
 /** Workers per status, and how many an admin drained (after task or now) or disabled, whatever their status. */
@@ -50,13 +41,9 @@ export interface PoolView {
 }
 
 export function listPools(farm: Farm): PoolView[] {
-  const sqlite = farm.store.sqlite;
-  const pools = sqlite
-    .prepare<[], { id: string; name: string; description: string; enabled: number; created_at: number; token_rotated_at: number | null }>(
-      "SELECT id, name, description, enabled, created_at, token_rotated_at FROM pools ORDER BY name",
-    )
-    .all();
-  const counts = sqlite.prepare<[], WorkerTallyRow & { pool_id: string }>(`SELECT pool_id, ${WORKER_TALLY_COLUMNS} FROM workers WHERE removed_at IS NULL GROUP BY pool_id, status`).all();
+  const queries = workerQueriesRepository(farm.store);
+  const pools = queries.pools();
+  const counts = queries.tallyByPool();
   return pools.map((p) => {
     const { workers, drained, disabled } = tallyWorkers(counts.filter((c) => c.pool_id === p.id));
     const workerCount = WORKER_STATUSES.reduce((sum, s) => sum + workers[s], 0);
@@ -86,49 +73,12 @@ export interface WorkerView {
   keptAwayFrom: Array<{ jobId: string; jobName: string; failures: number; blockedAt: number }>;
 }
 
-interface WorkerRow {
-  id: string;
-  pool_id: string;
-  pool_name: string;
-  name: string;
-  status: WorkerStatus;
-  capabilities: string;
-  drain: DrainMode | null;
-  disabled: number;
-  last_heartbeat_at: number;
-  registered_at: number;
-}
-
-interface CurrentRow {
-  session_id: string;
-  job_id: string;
-  job_name: string;
-  task_id: number | null;
-  step_name: string | null;
-  task_index: number | null;
-}
-
 export function listWorkers(farm: Farm, poolId?: string): WorkerView[] {
-  const sqlite = farm.store.sqlite;
-  const rows = sqlite
-    .prepare<unknown[], WorkerRow>(
-      `SELECT w.id, w.pool_id, p.name AS pool_name, w.name, w.status, w.capabilities, w.drain, w.disabled, w.last_heartbeat_at, w.registered_at
-       FROM workers w JOIN pools p ON p.id = w.pool_id WHERE w.removed_at IS NULL ${poolId ? "AND w.pool_id = ?" : ""} ORDER BY w.name, p.name`,
-    )
-    .all(...(poolId ? [poolId] : []));
-  // Through the Session's open actions (a partial index), not a scan of every task.
-  const current = sqlite.prepare<[string], CurrentRow>(
-    `SELECT s.id AS session_id, s.job_id, j.name AS job_name, t.id AS task_id, st.name AS step_name, t.task_index
-     FROM sessions s JOIN jobs j ON j.id = s.job_id
-     LEFT JOIN tasks t ON t.id = (
-       SELECT a.task_id FROM session_actions a
-       WHERE a.session_id = s.id AND a.status IN ('ASSIGNED', 'RUNNING') AND a.kind = 'TASK_RUN' ORDER BY a.seq LIMIT 1)
-     LEFT JOIN steps st ON st.id = t.step_id
-     WHERE s.worker_id = ? AND s.state != 'ENDED' ORDER BY s.started_at DESC LIMIT 1`,
-  );
+  const queries = workerQueriesRepository(farm.store);
+  const rows = queries.list(poolId);
   const keptAway = keptAwayByWorker(farm);
   return rows.map((w) => {
-    const session = current.get(w.id);
+    const session = queries.currentWork(w.id);
     return {
       id: w.id,
       poolId: w.pool_id,

@@ -19,6 +19,7 @@ import { LINUX_WORKER, SimulatedWorker, testFarm, type TestFarm } from "../servi
 import { ingestLogs } from "../services/ingest-logs";
 import { submitJob } from "../services/submit-job";
 import { saveTemplate } from "../services/templates";
+import { testSupportRepository } from "../store/store-test-support";
 
 export const CALLERS = ["anonymous", "viewer", "artist", "otherArtist", "wrangler", "admin"] as const;
 export type CallerKey = (typeof CALLERS)[number];
@@ -167,7 +168,7 @@ export async function seedFarm(): Promise<Seed> {
     owner: { userId: artist.userId, name: artist.name, actor },
   });
   if (!submitted.ok) throw new Error(`seed job refused: ${JSON.stringify(submitted.errors)}`);
-  const stepId = farm.store.sqlite.prepare<[string], { id: string }>("SELECT id FROM steps WHERE job_id = ?").get(submitted.jobId)!.id;
+  const stepId = testSupportRepository(farm.store).stepOfJob(submitted.jobId)!;
   const worker = new SimulatedWorker(t, LINUX_WORKER("mx-worker"), () => "hold");
   const sessionId = worker.sync().assignments[0]?.sessionId;
   if (!sessionId) throw new Error("the seed worker got no Session");
@@ -241,7 +242,7 @@ export const FIXTURES: Record<string, Fixture> = {
   "auth.setup": {
     input: () => ({ token: SETUP_TOKEN, name: "first-admin", password: "a long first password" }),
     prepare: (s) => {
-      s.farm.store.sqlite.prepare("UPDATE users SET kind = 'service'").run();
+      testSupportRepository(s.farm.store).makeEveryoneAService();
       openSetup(s.farm, SETUP_TOKEN);
     },
   },
@@ -266,7 +267,7 @@ export const FIXTURES: Record<string, Fixture> = {
   "jobs.get": wholeJob,
   "jobs.tasks": given((s) => ({ stepId: s.stepId })),
   "jobs.sessions": wholeJob,
-  "jobs.whyWaiting": given((s) => ({ taskId: s.farm.store.sqlite.prepare<[string], { id: number }>("SELECT id FROM tasks WHERE step_id = ? ORDER BY task_index DESC").get(s.stepId)!.id })),
+  "jobs.whyWaiting": given((s) => ({ taskId: testSupportRepository(s.farm.store).lastTaskOfStep(s.stepId)! })),
   "jobs.workerFailures": wholeJob,
   "jobs.onChange": wholeJob,
   "jobs.preview": fixed(submission),
@@ -280,10 +281,7 @@ export const FIXTURES: Record<string, Fixture> = {
   "jobs.clearWorkerFailures": {
     input: (s) => ({ jobId: s.jobId, workerId: s.workerId }),
     // The seed's worker kept away from the artist's job, as after its failures.
-    prepare: (s) =>
-      void s.farm.store.sqlite
-        .prepare("INSERT INTO worker_job_failures (job_id, worker_id, failures, last_failure_at, blocked_at) VALUES (?, ?, 3, ?, ?)")
-        .run(s.jobId, s.workerId, s.t.clock.now, s.t.clock.now),
+    prepare: (s) => testSupportRepository(s.farm.store).blockWorkerForJob(s.jobId, s.workerId, s.t.clock.now),
   },
 
   "logs.session": given((s) => ({ sessionId: s.sessionId })),

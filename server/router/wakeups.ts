@@ -3,6 +3,7 @@
  * arrive while the view reads, it reads once more, not once per event; events it does not
  * `accept` never wake it. Live log follows wake on uploads; admin lists on fleet events, with a
  * settle delay and a periodic refresh (farmChanges); a worker's long poll on work to dispatch.
+ * A `resync` (events may have been lost) wakes every view, whatever it accepts.
  */
 import type { FarmEventBus, FarmEventName, FarmEvents } from "../store/events";
 
@@ -27,8 +28,12 @@ export function wakeups<K extends FarmEventName>(events: FarmEventBus, names: re
     pending = true;
     wake?.();
   };
+  const onResync = () => {
+    pending = true;
+    wake?.();
+  };
   const onAbort = () => wake?.();
-  const unsubscribes = names.map((name) => events.subscribe(name, onEvent));
+  const unsubscribes = [...names.map((name) => events.subscribe(name, onEvent)), events.subscribe("resync", onResync)];
   signal?.addEventListener("abort", onAbort);
   return {
     clear: () => void (pending = false),

@@ -5,25 +5,22 @@
  * requeued, or one handed to another worker after this one was declared lost, is never
  * completed twice.
  */
-import type Database from "better-sqlite3";
 import type { ActionUpdate } from "../../lib/farm/protocol";
 import { TERMINAL_ACTION_STATUSES, type ActionStatus } from "../../lib/farm/statuses";
-import { movableTo } from "../../lib/farm/task-transitions";
-import type { Store } from "../db/connection";
 import { retryDelayMs } from "../../lib/farm/retry";
+import type { Store } from "../db/connection";
+import { jobProgressRepository } from "../store/job-progress";
+import { sessionsRepository } from "../store/sessions";
+import { tasksRepository } from "../store/tasks";
 import { afterFailure, afterInterruption } from "./plan";
 import type { ActionRow, SessionRow, SessionStore } from "./session-store";
 import type { TaskRow, TaskState } from "./task-state";
 import type { WorkerFailures } from "./worker-failures";
 
-/** What waits when its job fails (more failed tasks than it allows) is canceled: the table's job-failed moves. */
-const WAITING_WHEN_JOB_FAILS = movableTo("CANCELED", "job-failed")
-  .map((status) => `'${status}'`)
-  .join(", ");
-
 export class UpdateApplier {
-  private readonly sqlite: Database.Database;
-  private readonly statements;
+  private readonly actions;
+  private readonly taskRows;
+  private readonly progress;
 
   constructor(
     store: Store,
@@ -33,20 +30,9 @@ export class UpdateApplier {
     /** A retry was delayed until `at` (the farm wakes idle workers then). */
     private readonly onRetryDelayed: (at: number) => void = () => {},
   ) {
-    this.sqlite = store.sqlite;
-    this.statements = {
-      setAction: this.sqlite.prepare<[ActionStatus, number | null, number | null, string | null, string | null, number | null, number | null, string]>(
-        `UPDATE session_actions SET status = ?, exit_code = COALESCE(?, exit_code), progress = COALESCE(?, progress),
-         status_message = COALESCE(?, status_message), fail_message = COALESCE(?, fail_message),
-         started_at = COALESCE(started_at, ?), ended_at = COALESCE(ended_at, ?) WHERE id = ?`,
-      ),
-      jobLimits: this.sqlite.prepare<[string], { max_retries_per_task: number; max_failed_tasks: number; failed_task_count: number; retry_delay_seconds: number; max_worker_failures: number }>(
-        "SELECT max_retries_per_task, max_failed_tasks, failed_task_count, retry_delay_seconds, max_worker_failures FROM jobs WHERE id = ?",
-      ),
-      countFailed: this.sqlite.prepare<[string]>("UPDATE jobs SET failed_task_count = failed_task_count + 1 WHERE id = ?"),
-      cancelWaiting: this.sqlite.prepare<[number, string]>(`UPDATE tasks SET status = 'CANCELED', ended_at = ? WHERE job_id = ? AND status IN (${WAITING_WHEN_JOB_FAILS})`),
-      jobSteps: this.sqlite.prepare<[string], { id: string }>("SELECT id FROM steps WHERE job_id = ?"),
-    };
+    this.actions = sessionsRepository(store);
+    this.taskRows = tasksRepository(store);
+    this.progress = jobProgressRepository(store);
   }
 
   /** Applies one report from `session`'s worker; returns the job whose tasks may have changed. */
@@ -54,7 +40,8 @@ export class UpdateApplier {
     if (TERMINAL_ACTION_STATUSES.has(action.status)) return null;
     const status: ActionStatus = update.status;
     const ended = TERMINAL_ACTION_STATUSES.has(status);
-    this.statements.setAction.run(
+    this.actions.report(
+      action.id,
       status,
       update.exitCode ?? null,
       update.progress ?? null,
@@ -62,7 +49,6 @@ export class UpdateApplier {
       update.failMessage ?? null,
       update.startedAt ?? (status === "RUNNING" ? now : null),
       ended ? (update.endedAt ?? now) : null,
-      action.id,
     );
     if (ended && status !== "SUCCEEDED") {
       // OpenJD: any failure, cancel or timeout makes the Session terminal (only exits run now).
@@ -121,7 +107,7 @@ export class UpdateApplier {
    * fails every task queued behind it, but it is one failure of the worker).
    */
   private fail(task: TaskRow, now: number, statusMessage?: string, startedAt?: number, chargeWorker = true, why = statusMessage): void {
-    const limits = this.statements.jobLimits.get(task.job_id);
+    const limits = this.progress.failurePolicy(task.job_id);
     if (!limits) return;
     const failures = task.failure_count + 1;
     const next = afterFailure(failures, limits.max_retries_per_task);
@@ -133,11 +119,11 @@ export class UpdateApplier {
     this.tasks.change(task, next, { failureCount: failures, ...released, endedAt: next === "FAILED" ? now : null, statusMessage });
     if (retryAt !== null) this.onRetryDelayed(retryAt);
     if (next !== "FAILED") return;
-    this.statements.countFailed.run(task.job_id);
+    this.progress.countFailedTask(task.job_id);
     if (limits.failed_task_count + 1 > limits.max_failed_tasks) {
       // The job failed: nothing else of it starts (what runs finishes or is canceled by the wrangler).
-      this.statements.cancelWaiting.run(now, task.job_id);
-      for (const step of this.statements.jobSteps.all(task.job_id)) this.tasks.recountStep(step.id);
+      this.taskRows.cancelWaiting(task.job_id, now);
+      for (const step of this.progress.stepIds(task.job_id)) this.tasks.recountStep(step.id);
     }
   }
 
@@ -152,7 +138,7 @@ export class UpdateApplier {
    */
   private chargeQueuedTasks(session: SessionRow, now: number): void {
     const message = "an environment of its Session failed to enter";
-    const limits = this.statements.jobLimits.get(session.job_id);
+    const limits = this.progress.failurePolicy(session.job_id);
     if (limits) this.workerFailures.record(session.job_id, session.worker_id, now, message, limits.max_worker_failures);
     for (const queued of this.sessions.openActions(session.id)) {
       if (queued.kind !== "TASK_RUN" || queued.task_id === null) continue;

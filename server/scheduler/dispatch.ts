@@ -1,7 +1,8 @@
 /**
  * Giving a worker its next piece of work (inside the sync transaction): gather the candidate
  * steps, let the pure core decide (plan.ts), then issue the actions — environment exits and
- * enters for the stack difference, and the task — and bind the task to the Session.
+ * enters for the stack difference, and the task — and bind the task to the Session. What it
+ * reads to choose is server/store/claims.ts's.
  *
  * Retries that help: jobs the worker is kept away from (worker-failures.ts) are no candidates for
  * it; a READY task waiting out its retry delay (tasks.retry_at) is not taken before its time; and
@@ -9,10 +10,10 @@
  * is one (a preference: with nobody else free, the same worker takes it).
  */
 import { randomBytes } from "node:crypto";
-import type Database from "better-sqlite3";
 import type { SessionAssignment } from "../../lib/farm/protocol";
 import { type HostRequirements, matchHostRequirements, type WorkerCapabilities } from "../../lib/openjd";
 import type { Store } from "../db/connection";
+import { claimsRepository, type CandidateStepRow, type ClaimableTask } from "../store/claims";
 import { decide, stackPlan, taskBuffer, type CandidateStep, type HeldSession } from "./plan";
 import { plannedStack, type NewAction, type SessionRow, type SessionStore } from "./session-store";
 import type { TaskRow, TaskState } from "./task-state";
@@ -20,20 +21,6 @@ import type { WorkerFailures } from "./worker-failures";
 
 /** How many jobs (best first) are considered per decision. */
 const CANDIDATE_JOBS = 50;
-
-interface StepRow {
-  id: string;
-  job_id: string;
-  step_index: number;
-  name: string;
-  host_requirements: string | null;
-  environment_stack: string;
-  runtime_total_ms: number;
-  runtime_count: number;
-  in_flight: number;
-  priority: number;
-  seq: number;
-}
 
 export interface WorkerContext {
   id: string;
@@ -43,7 +30,7 @@ export interface WorkerContext {
 }
 
 export class Dispatcher {
-  private readonly statements;
+  private readonly claims;
 
   constructor(
     store: Store,
@@ -51,30 +38,7 @@ export class Dispatcher {
     private readonly tasks: TaskState,
     private readonly failures: WorkerFailures,
   ) {
-    const s: Database.Database = store.sqlite;
-    this.statements = {
-      candidates: s.prepare<[number], StepRow>(
-        `SELECT st.id, st.job_id, st.step_index, st.name, st.host_requirements, st.environment_stack, st.runtime_total_ms, st.runtime_count,
-                st.count_assigned + st.count_running AS in_flight, j.priority, j.seq
-         FROM (SELECT id, priority, seq FROM jobs WHERE status IN ('READY', 'RUNNING', 'ASSIGNED') AND suspended = 0 AND canceled = 0
-               ORDER BY priority DESC, seq ASC LIMIT ?) j
-         JOIN steps st ON st.job_id = j.id
-         WHERE st.count_ready > 0`,
-      ),
-      nextTasks: s.prepare<[string, number, number], TaskRow>(
-        `SELECT id, job_id, step_id, task_index, parameters, status, failure_count, interruption_count, session_id, worker_id, retry_at, last_failed_worker_id
-         FROM tasks WHERE step_id = ? AND status = 'READY' AND (retry_at IS NULL OR retry_at <= ?) ORDER BY task_index LIMIT ?`,
-      ),
-      // Idle workers that could take a retry instead of the worker it failed on (workers_status index).
-      // IDLE is a status a silent worker loses (sweep-workers.ts): no heartbeat check needed.
-      idleOthers: s.prepare<[string, string], { capabilities: string }>(
-        `SELECT w.capabilities FROM workers w JOIN pools p ON p.id = w.pool_id
-         WHERE w.status = 'IDLE' AND w.id != ? AND w.drain IS NULL AND w.disabled = 0 AND w.removed_at IS NULL AND p.enabled = 1
-           AND NOT EXISTS (SELECT 1 FROM worker_job_failures f WHERE f.job_id = ? AND f.worker_id = w.id AND f.blocked_at IS NOT NULL)
-         LIMIT 200`,
-      ),
-      jobOrder: s.prepare<[string], { priority: number; seq: number }>("SELECT priority, seq FROM jobs WHERE id = ?"),
-    };
+    this.claims = claimsRepository(store);
   }
 
   /**
@@ -93,7 +57,7 @@ export class Dispatcher {
   private decideOne(worker: WorkerContext, held: SessionRow | null, now: number): SessionAssignment | null {
     this.tasks.flushCounts(); // the candidates are read from the step counts
     const blocked = this.failures.blockedJobs(worker.id);
-    let candidates = this.statements.candidates.all(CANDIDATE_JOBS).map(toCandidate);
+    let candidates = this.claims.candidateSteps(CANDIDATE_JOBS).map(toCandidate);
     if (blocked.size > 0) candidates = candidates.filter((c) => !blocked.has(c.jobId));
     const heldView = held ? this.heldView(held) : null;
     // A step counted READY may have nothing this worker takes now (retries waiting, or left to
@@ -122,18 +86,18 @@ export class Dispatcher {
   }
 
   /** The step's next tasks for this worker: due ones, leaving a retry that failed here to an idle other worker. */
-  private takeTasks(step: CandidateStep, worker: WorkerContext, now: number): TaskRow[] {
-    const tasks = this.statements.nextTasks.all(step.stepId, now, taskBuffer(step.averageRuntimeMs ?? null));
+  private takeTasks(step: CandidateStep, worker: WorkerContext, now: number): ClaimableTask[] {
+    const tasks = this.claims.nextTasks(step.stepId, now, taskBuffer(step.averageRuntimeMs ?? null));
     if (!tasks.some((t) => t.last_failed_worker_id === worker.id) || !this.anotherWorkerFree(step, worker.id)) return tasks;
     return tasks.filter((t) => t.last_failed_worker_id !== worker.id);
   }
 
   private anotherWorkerFree(step: CandidateStep, workerId: string): boolean {
-    return this.statements.idleOthers.all(workerId, step.jobId).some((w) => matchHostRequirements(step.hostRequirements, JSON.parse(w.capabilities) as WorkerCapabilities).ok);
+    return this.claims.idleOthers(workerId, step.jobId).some((w) => matchHostRequirements(step.hostRequirements, JSON.parse(w.capabilities) as WorkerCapabilities).ok);
   }
 
   private heldView(held: SessionRow): HeldSession {
-    const order = this.statements.jobOrder.get(held.job_id) ?? { priority: 0, seq: 0 };
+    const order = this.claims.jobOrder(held.job_id) ?? { priority: 0, seq: 0 };
     return { jobId: held.job_id, priority: order.priority, jobSeq: order.seq, stack: plannedStack(this.sessions.environmentActions(held.id)), ending: held.state !== "ACTIVE", probe: held.probe === 1 };
   }
 
@@ -166,7 +130,7 @@ export class Dispatcher {
   }
 }
 
-function toCandidate(row: StepRow): CandidateStep {
+function toCandidate(row: CandidateStepRow): CandidateStep {
   return {
     stepId: row.id,
     jobId: row.job_id,

@@ -1,34 +1,15 @@
 /**
  * Sessions and their actions as the server records them: issuing actions (with their per-Session
  * sequence), reading what a worker holds, and the environment stack a Session will have once its
- * issued actions have run. Runs inside the caller's transaction.
+ * issued actions have run. Runs inside the caller's transaction; its statements are
+ * server/store/sessions.ts's.
  */
-import type Database from "better-sqlite3";
 import type { AssignedAction, JobDefinition } from "../../lib/farm/protocol";
-import { ACTION_STATUSES, TERMINAL_ACTION_STATUSES, type ActionKind, type ActionStatus, type SessionState } from "../../lib/farm/statuses";
+import type { ActionKind, SessionState } from "../../lib/farm/statuses";
 import type { Store } from "../db/connection";
+import { sessionsRepository, type ActionRow, type SessionRow } from "../store/sessions";
 
-export interface SessionRow {
-  id: string;
-  job_id: string;
-  worker_id: string;
-  lease_epoch: number;
-  state: SessionState;
-  end_issued: number;
-  probe: number;
-}
-
-export interface ActionRow {
-  id: string;
-  session_id: string;
-  seq: number;
-  kind: ActionKind;
-  environment_id: string | null;
-  step_id: string | null;
-  task_id: number | null;
-  status: ActionStatus;
-  started_at: number | null;
-}
+export type { ActionRow, SessionRow } from "../store/sessions";
 
 export interface NewAction {
   kind: ActionKind;
@@ -39,122 +20,83 @@ export interface NewAction {
   parameters?: Record<string, { type: string; value: string }>;
 }
 
-/** `IN (…)` of the statuses an action is still open in (issued, not ended). */
-const OPEN_STATUSES = ACTION_STATUSES.filter((status) => !TERMINAL_ACTION_STATUSES.has(status))
-  .map((status) => `'${status}'`)
-  .join(", ");
-const ACTION_COLUMNS = "id, session_id, seq, kind, environment_id, step_id, task_id, status, started_at";
-
 export class SessionStore {
-  private readonly statements;
-
-  private readonly sqlite: Database.Database;
+  private readonly rows;
 
   constructor(store: Store) {
-    const s: Database.Database = store.sqlite;
-    this.sqlite = s;
-    this.statements = {
-      open: s.prepare<[string, number], SessionRow>("SELECT id, job_id, worker_id, lease_epoch, state, end_issued, probe FROM sessions WHERE worker_id = ? AND state != 'ENDED' AND lease_epoch = ?"),
-      unended: s.prepare<[string], { id: string; job_id: string }>("SELECT id, job_id FROM sessions WHERE worker_id = ? AND state != 'ENDED'"),
-      byId: s.prepare<[string], SessionRow>("SELECT id, job_id, worker_id, lease_epoch, state, end_issued, probe FROM sessions WHERE id = ?"),
-      insert: s.prepare<[string, string, string, number, string, number, number]>(
-        "INSERT INTO sessions (id, job_id, worker_id, lease_epoch, state, reserved, started_at, probe) VALUES (?, ?, ?, ?, 'ACTIVE', ?, ?, ?)",
-      ),
-      setState: s.prepare<[SessionState, string]>("UPDATE sessions SET state = ? WHERE id = ?"),
-      endIssued: s.prepare<[string]>("UPDATE sessions SET end_issued = 1 WHERE id = ?"),
-      ended: s.prepare<[number, string]>("UPDATE sessions SET state = 'ENDED', ended_at = ? WHERE id = ?"),
-      interrupted: s.prepare<[number, string]>("UPDATE session_actions SET status = 'INTERRUPTED', ended_at = ? WHERE id = ?"),
-      // A long Session holds thousands of ended task runs: the sync path reads only what it needs,
-      // filtered in SQL, so its cost does not grow with the Session's history in JavaScript.
-      openActions: s.prepare<[string], ActionRow>(`SELECT ${ACTION_COLUMNS} FROM session_actions WHERE session_id = ? AND status IN (${OPEN_STATUSES}) ORDER BY seq`),
-      anyOpen: s.prepare<[string], { one: number }>(`SELECT 1 AS one FROM session_actions WHERE session_id = ? AND status IN (${OPEN_STATUSES}) LIMIT 1`),
-      environmentActions: s.prepare<[string], ActionRow>(`SELECT ${ACTION_COLUMNS} FROM session_actions WHERE session_id = ? AND environment_id IS NOT NULL ORDER BY seq`),
-      action: s.prepare<[string], ActionRow>(`SELECT ${ACTION_COLUMNS} FROM session_actions WHERE id = ?`),
-      maxSeq: s.prepare<[string], { seq: number | null }>("SELECT MAX(seq) AS seq FROM session_actions WHERE session_id = ?"),
-      job: s.prepare<[string], { id: string; template_text: string; template_format: "yaml" | "json"; environment_templates: string; parameters: string }>(
-        "SELECT id, template_text, template_format, environment_templates, parameters FROM jobs WHERE id = ?",
-      ),
-      stepName: s.prepare<[string], { name: string }>("SELECT name FROM steps WHERE id = ?"),
-      taskParameters: s.prepare<[number], { parameters: string }>("SELECT parameters FROM tasks WHERE id = ?"),
-    };
+    this.rows = sessionsRepository(store);
   }
 
   /** The worker's Sessions that have not ended, under its current lease. */
   openSessions(workerId: string, leaseEpoch: number): SessionRow[] {
-    return this.statements.open.all(workerId, leaseEpoch);
+    return this.rows.openOf(workerId, leaseEpoch);
   }
 
   /** The worker's Sessions that have not ended, under any lease (the worker is being fenced). */
   unendedSessions(workerId: string): Array<{ id: string; job_id: string }> {
-    return this.statements.unended.all(workerId);
+    return this.rows.unendedOf(workerId);
   }
 
   session(id: string): SessionRow | undefined {
-    return this.statements.byId.get(id);
+    return this.rows.byId(id);
   }
 
   action(id: string): ActionRow | undefined {
-    return this.statements.action.get(id);
+    return this.rows.action(id);
   }
 
   /** The Session's actions that have not ended (issued or running), in order. */
   openActions(sessionId: string): ActionRow[] {
-    return this.statements.openActions.all(sessionId);
+    return this.rows.openActions(sessionId);
   }
 
   /** The Session's environment actions (enters and exits), in order: what its stack is made of. */
   environmentActions(sessionId: string): ActionRow[] {
-    return this.statements.environmentActions.all(sessionId);
+    return this.rows.environmentActions(sessionId);
   }
 
   /** The sequence number of the Session's last action (-1 without any). */
   lastSeq(sessionId: string): number {
-    return this.statements.maxSeq.get(sessionId)?.seq ?? -1;
+    return this.rows.lastSeq(sessionId) ?? -1;
   }
 
   start(id: string, jobId: string, workerId: string, leaseEpoch: number, reserved: Record<string, number>, now: number, probe: boolean): void {
-    this.statements.insert.run(id, jobId, workerId, leaseEpoch, JSON.stringify(reserved), now, probe ? 1 : 0);
+    this.rows.insert(id, jobId, workerId, leaseEpoch, reserved, now, probe);
   }
 
   setState(sessionId: string, state: SessionState): void {
-    this.statements.setState.run(state, sessionId);
+    this.rows.setState(sessionId, state);
   }
 
   markEndIssued(sessionId: string): void {
-    this.statements.endIssued.run(sessionId);
+    this.rows.markEndIssued(sessionId);
   }
 
   /** Ends the Session when its end was issued and every action has ended. */
   settle(session: SessionRow, now: number): boolean {
     if (!session.end_issued && session.state !== "ENDED") return false;
-    if (this.statements.anyOpen.get(session.id)) return false;
+    if (this.rows.hasOpenAction(session.id)) return false;
     this.end(session.id, now);
     return true;
   }
 
   end(sessionId: string, now: number): void {
-    this.statements.ended.run(now, sessionId);
+    this.rows.end(sessionId, now);
   }
 
   /** Ends an issued action whose worker was lost or fenced. */
   interruptAction(actionId: string, now: number): void {
-    this.statements.interrupted.run(now, actionId);
+    this.rows.interruptAction(actionId, now);
   }
 
   stepName(stepId: string): string | undefined {
-    return this.statements.stepName.get(stepId)?.name;
+    return this.rows.stepName(stepId);
   }
 
   /** Records new actions at the end of the Session (assigned at `now`); returns them as the worker receives them. */
   issue(sessionId: string, actions: readonly NewAction[], now: number): AssignedAction[] {
     const first = this.lastSeq(sessionId) + 1;
-    // One multi-row INSERT per 64 actions (a buffer of short tasks is issued at once).
-    for (let at = 0; at < actions.length; at += 64) {
-      const chunk = actions.slice(at, at + 64);
-      const values: Array<string | number | null> = [];
-      chunk.forEach((action, i) => values.push(`${sessionId}:${first + at + i}`, sessionId, first + at + i, action.kind, action.environmentId ?? null, action.stepId, action.taskId ?? null, now));
-      this.insertActions(chunk.length).run(...values);
-    }
+    this.rows.insertActions(sessionId, first, actions, now);
     let seq = first;
     return actions.map((action) => {
       const actionId = `${sessionId}:${seq++}`;
@@ -168,21 +110,10 @@ export class SessionStore {
     });
   }
 
-  private readonly inserts = new Map<number, Database.Statement>();
-
-  private insertActions(rows: number): Database.Statement {
-    const cached = this.inserts.get(rows);
-    if (cached) return cached;
-    const row = "(?, ?, ?, ?, ?, ?, ?, ?, 'ASSIGNED')";
-    const statement = this.sqlite.prepare(`INSERT INTO session_actions (id, session_id, seq, kind, environment_id, step_id, task_id, assigned_at, status) VALUES ${Array(rows).fill(row).join(", ")}`);
-    this.inserts.set(rows, statement);
-    return statement;
-  }
-
   /** An issued action as the worker receives it (to send it again). */
   describe(action: ActionRow): AssignedAction {
     const stepName = action.step_id ? this.stepName(action.step_id) : undefined;
-    const parameters = action.task_id !== null ? (JSON.parse(this.statements.taskParameters.get(action.task_id)?.parameters ?? "{}") as AssignedAction["parameters"]) : undefined;
+    const parameters = action.task_id !== null ? (JSON.parse(this.rows.taskParameters(action.task_id) ?? "{}") as AssignedAction["parameters"]) : undefined;
     return {
       actionId: action.id,
       kind: action.kind,
@@ -193,7 +124,7 @@ export class SessionStore {
   }
 
   jobDefinition(jobId: string): JobDefinition {
-    const row = this.statements.job.get(jobId);
+    const row = this.rows.jobDefinition(jobId);
     if (!row) throw new Error(`job ${jobId} does not exist`);
     return {
       id: row.id,

@@ -3,106 +3,27 @@
  * through here, inside a unit of work (store.transaction), so the per-status counts on
  * its step and job (what dashboards read) never drift from the task rows. Single changes adjust
  * the counts; bulk changes adjust them by the grouped count of the rows they moved (a step of
- * 1,000,000 tasks is never recounted while a wrangler's chunked change walks it).
+ * 1,000,000 tasks is never recounted while a wrangler's chunked change walks it). The statements
+ * are server/store's (tasks.ts, job-progress.ts); the moves' checks and the roll-ups are here.
  */
-import type Database from "better-sqlite3";
-import { ACTIVE_TASK_STATUSES, emptyCounts, rollUpStatus, TASK_STATUSES, type StatusCounts, type TaskStatus } from "../../lib/farm/statuses";
+import { ACTIVE_TASK_STATUSES, emptyCounts, rollUpStatus, TASK_STATUSES, type TaskStatus } from "../../lib/farm/statuses";
 import { canMove, TransitionRefused } from "../../lib/farm/task-transitions";
 import type { Store } from "../db/connection";
-import { countColumn, countColumnsSql, countsFromRow, type CountColumnsRow } from "../db/status-counts";
+import { countsFromRow } from "../db/status-counts";
+import { jobProgressRepository } from "../store/job-progress";
+import { tasksRepository, type TaskPatch, type TaskRow } from "../store/tasks";
 
-export interface TaskRow {
-  id: number;
-  job_id: string;
-  step_id: string;
-  task_index: number;
-  parameters: string;
-  status: TaskStatus;
-  failure_count: number;
-  interruption_count: number;
-  session_id: string | null;
-  worker_id: string | null;
-  /** Read by the dispatcher only (its nextTasks). */
-  retry_at?: number | null;
-  last_failed_worker_id?: string | null;
-}
-
-export interface TaskPatch {
-  workerId?: string | null;
-  sessionId?: string | null;
-  startedAt?: number | null;
-  endedAt?: number | null;
-  failureCount?: number;
-  interruptionCount?: number;
-  progress?: number | null;
-  statusMessage?: string | null;
-  retryAt?: number | null;
-  lastFailedWorkerId?: string | null;
-}
-
-const PATCH_COLUMNS: Record<keyof TaskPatch, string> = {
-  workerId: "worker_id",
-  sessionId: "session_id",
-  startedAt: "started_at",
-  endedAt: "ended_at",
-  failureCount: "failure_count",
-  interruptionCount: "interruption_count",
-  progress: "progress",
-  statusMessage: "status_message",
-  retryAt: "retry_at",
-  lastFailedWorkerId: "last_failed_worker_id",
-};
-
-/** A job's counts are the sums of its steps' (settleJob): set, in TASK_STATUSES order. */
-const JOB_COUNTS_SET = TASK_STATUSES.map((status) => `${countColumn(status)} = ?`).join(", ");
-
-/** Counts in TASK_STATUSES order, as statement parameters. */
-function countParams(counts: Readonly<StatusCounts>): number[] {
-  return TASK_STATUSES.map((status) => counts[status]);
-}
+export type { TaskPatch, TaskRow } from "../store/tasks";
 
 export class TaskState {
-  private readonly sqlite: Database.Database;
-  private readonly statements;
+  private readonly rows;
+  private readonly progress;
 
   constructor(store: Store) {
-    this.sqlite = store.sqlite;
+    this.rows = tasksRepository(store);
+    this.progress = jobProgressRepository(store);
     // Count changes wait in memory for the unit's commit (or the next savepoint), and die with its rollback.
     store.writeBehind({ flush: () => this.flushCounts(), forget: () => this.forgetCounts() });
-    const s = this.sqlite;
-    this.statements = {
-      task: s.prepare<[number], TaskRow>("SELECT id, job_id, step_id, task_index, parameters, status, failure_count, interruption_count, session_id, worker_id FROM tasks WHERE id = ?"),
-      // Count changes are arithmetic on the row (never read, changed and written back); the
-      // counts it returns give the step's roll-up, written only when it changed.
-      addStepCounts: s.prepare<[...number[], string], CountColumnsRow & { status: TaskStatus }>(
-        `UPDATE steps SET ${TASK_STATUSES.map((status) => `${countColumn(status)} = MAX(0, ${countColumn(status)} + ?)`).join(", ")} WHERE id = ? RETURNING status, ${countColumnsSql()}`,
-      ),
-      setStepStatus: s.prepare<[TaskStatus, string]>("UPDATE steps SET status = ? WHERE id = ?"),
-      setStepCounts: s.prepare<[...number[], TaskStatus, string]>(`UPDATE steps SET ${TASK_STATUSES.map((status) => `${countColumn(status)} = ?`).join(", ")}, status = ? WHERE id = ?`),
-      groupStep: s.prepare<[string], { status: TaskStatus; n: number }>("SELECT status, COUNT(*) AS n FROM tasks WHERE step_id = ? GROUP BY status"),
-      jobSteps: s.prepare<[string], CountColumnsRow & { id: string; dependencies: string; name: string; task_count: number }>(
-        `SELECT id, ${countColumnsSql()}, dependencies, name, task_count FROM steps WHERE job_id = ? ORDER BY step_index`,
-      ),
-      job: s.prepare<[string], { status: TaskStatus; started_at: number | null; ended_at: number | null }>("SELECT status, started_at, ended_at FROM jobs WHERE id = ?"),
-      setJob: s.prepare<[...number[], TaskStatus, number | null, number | null, string]>(`UPDATE jobs SET ${JOB_COUNTS_SET}, status = ?, started_at = ?, ended_at = ? WHERE id = ?`),
-      // Without status: an UPDATE that names an indexed column rewrites its index entry (the
-      // dispatch index) even when the value is unchanged, one more page per sync transaction.
-      setJobCounts: s.prepare<[...number[], number | null, number | null, string]>(`UPDATE jobs SET ${JOB_COUNTS_SET}, started_at = ?, ended_at = ? WHERE id = ?`),
-      addRuntime: s.prepare<[number, number, string]>("UPDATE steps SET runtime_total_ms = runtime_total_ms + ?, runtime_count = runtime_count + ? WHERE id = ?"),
-      release: s.prepare<[string]>("UPDATE tasks SET status = 'READY' WHERE step_id = ? AND status = 'PENDING'"),
-      assign: s.prepare<[string, string, string]>(
-        "UPDATE tasks SET status = 'ASSIGNED', session_id = ?, worker_id = ?, progress = NULL, status_message = NULL WHERE id IN (SELECT value FROM json_each(?)) AND status = 'READY'",
-      ),
-    };
-  }
-
-  /** `UPDATE tasks SET <sets>` statements by their SET clause (a handful of shapes; preparing one costs more than running it). */
-  private readonly updates = new Map<string, Database.Statement>();
-
-  private update(sets: string): Database.Statement {
-    let statement = this.updates.get(sets);
-    if (!statement) this.updates.set(sets, (statement = this.sqlite.prepare(`UPDATE tasks SET ${sets} WHERE id = ?`)));
-    return statement;
   }
 
   /**
@@ -111,21 +32,14 @@ export class TaskState {
    * what the Session reports about it change it.
    */
   heldBy(taskId: number, sessionId: string): TaskRow | undefined {
-    const task = this.statements.task.get(taskId);
+    const task = this.rows.byId(taskId);
     return task && task.session_id === sessionId && ACTIVE_TASK_STATUSES.has(task.status) ? task : undefined;
   }
 
   /** Moves one task to `to` (with the patch), adjusting its step's counts; a move the state machine does not allow throws. */
   change(task: TaskRow, to: TaskStatus, patch: TaskPatch = {}): void {
     if (!canMove(task.status, to)) throw new TransitionRefused(task.status, to, `task ${task.id}`);
-    const sets = ["status = ?"];
-    const values: Array<string | number | null> = [to];
-    for (const [key, value] of Object.entries(patch) as Array<[keyof TaskPatch, string | number | null | undefined]>) {
-      if (value === undefined) continue;
-      sets.push(`${PATCH_COLUMNS[key]} = ?`);
-      values.push(value);
-    }
-    this.update(sets.join(", ")).run(...values, task.id);
+    this.rows.setStatus(task.id, to, patch);
     if (task.status === to) return;
     this.count(task.step_id, task.status, -1);
     this.count(task.step_id, to, 1);
@@ -135,7 +49,11 @@ export class TaskState {
   assign(tasks: readonly TaskRow[], stepId: string, sessionId: string, workerId: string): void {
     if (tasks.length === 0) return;
     for (const task of tasks) if (!canMove(task.status, "ASSIGNED")) throw new TransitionRefused(task.status, "ASSIGNED", `task ${task.id}`);
-    this.statements.assign.run(sessionId, workerId, JSON.stringify(tasks.map((t) => t.id)));
+    this.rows.assign(
+      tasks.map((t) => t.id),
+      sessionId,
+      workerId,
+    );
     this.count(stepId, "READY", -tasks.length);
     this.count(stepId, "ASSIGNED", tasks.length);
   }
@@ -174,16 +92,16 @@ export class TaskState {
   }
 
   flushCounts(): void {
-    for (const [stepId, runtime] of this.runtimes) this.statements.addRuntime.run(runtime.totalMs, runtime.count, stepId);
+    for (const [stepId, runtime] of this.runtimes) this.progress.addRuntime(stepId, runtime.totalMs, runtime.count);
     this.runtimes.clear();
     for (const [stepId, changes] of this.deltas) {
       const by = emptyCounts();
       for (const [status, n] of changes) by[status] = n;
       if (TASK_STATUSES.every((status) => by[status] === 0)) continue;
-      const step = this.statements.addStepCounts.get(...countParams(by), stepId);
+      const step = this.progress.addStepCounts(stepId, by);
       if (!step) continue;
       const status = rollUpStatus(countsFromRow(step));
-      if (status !== step.status) this.statements.setStepStatus.run(status, stepId);
+      if (status !== step.status) this.progress.setStepStatus(stepId, status);
     }
     this.deltas.clear();
   }
@@ -198,8 +116,8 @@ export class TaskState {
   recountStep(stepId: string): void {
     this.deltas.delete(stepId);
     const counts = emptyCounts();
-    for (const row of this.statements.groupStep.all(stepId)) counts[row.status] = row.n;
-    this.statements.setStepCounts.run(...countParams(counts), rollUpStatus(counts), stepId);
+    for (const row of this.rows.countByStatus(stepId)) counts[row.status] = row.n;
+    this.progress.setStepCounts(stepId, counts, rollUpStatus(counts));
   }
 
   /**
@@ -208,7 +126,7 @@ export class TaskState {
    */
   settleJob(jobId: string, now: number): void {
     this.flushCounts();
-    let steps = this.statements.jobSteps.all(jobId);
+    let steps = this.progress.jobSteps(jobId);
     // A step with no tasks (yet) has not succeeded: its dependents wait for its tasks.
     const succeeded = new Set(steps.filter((s) => s.task_count > 0 && s.count_succeeded === s.task_count).map((s) => s.name));
     let released = false;
@@ -217,20 +135,20 @@ export class TaskState {
       const dependencies = JSON.parse(step.dependencies) as string[];
       if (counts.PENDING > 0 && dependencies.every((d) => succeeded.has(d))) {
         // The UPDATE moves exactly PENDING to READY: its change count is the counts' change.
-        this.recordMove(step.id, "PENDING", "READY", this.statements.release.run(step.id).changes);
+        this.recordMove(step.id, "PENDING", "READY", this.rows.releasePending(step.id));
         released = true;
       }
     }
     if (released) {
       this.flushCounts();
-      steps = this.statements.jobSteps.all(jobId);
+      steps = this.progress.jobSteps(jobId);
     }
     const total = emptyCounts();
     for (const step of steps) {
       const counts = countsFromRow(step);
       for (const status of TASK_STATUSES) total[status] += counts[status];
     }
-    const job = this.statements.job.get(jobId);
+    const job = this.progress.jobTimes(jobId);
     if (!job) return;
     // Suspending and canceling move the job's tasks, so the roll-up of its counts is its status.
     const status = rollUpStatus(total);
@@ -238,7 +156,7 @@ export class TaskState {
     const finished = ["SUCCEEDED", "FAILED", "CANCELED"].includes(status) && !active;
     const startedAt = job.started_at ?? (active || total.SUCCEEDED + total.FAILED > 0 ? now : null);
     const endedAt = finished ? (job.ended_at ?? now) : null;
-    if (status === job.status) this.statements.setJobCounts.run(...countParams(total), startedAt, endedAt, jobId);
-    else this.statements.setJob.run(...countParams(total), status, startedAt, endedAt, jobId);
+    if (status === job.status) this.progress.setJobCounts(jobId, total, startedAt, endedAt);
+    else this.progress.setJob(jobId, total, status, startedAt, endedAt);
   }
 }

@@ -11,14 +11,12 @@ import { createWriteStream } from "node:fs";
 import { chmod, mkdir, open, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { createGzip } from "node:zlib";
+import { ARCHIVE_PAGE, archiveRepository } from "../store/archive";
 import type { Farm } from "./farm";
 import { yieldToEventLoop } from "./in-slices";
 import { taskIdBounds } from "./task-target";
 
 export const ARCHIVE_FORMAT = "loom-job-archive/1";
-
-/** Rows read per query. */
-const CHUNK = 2_000;
 
 export type ArchiveKind = "job" | "step" | "task" | "session" | "action" | "log";
 
@@ -29,7 +27,7 @@ export interface ArchivedJob {
 }
 
 export async function archiveJob(farm: Farm, jobId: string, dataDir: string): Promise<ArchivedJob> {
-  const sqlite = farm.store.sqlite;
+  const archive = archiveRepository(farm.store);
   const folder = join(dataDir, "archive");
   await mkdir(folder, { recursive: true, mode: 0o700 });
   await chmod(folder, 0o700);
@@ -48,22 +46,19 @@ export async function archiveJob(farm: Farm, jobId: string, dataDir: string): Pr
   };
   try {
     await write("archive", [{ kind: "archive", format: ARCHIVE_FORMAT, jobId, archivedAt: farm.now() }]);
-    await write("job", sqlite.prepare("SELECT * FROM jobs WHERE id = ?").all(jobId));
-    await write("step", sqlite.prepare("SELECT * FROM steps WHERE job_id = ? ORDER BY step_index").all(jobId));
+    await write("job", archive.job(jobId));
+    await write("step", archive.steps(jobId));
     const bounds = taskIdBounds(farm, jobId);
-    const tasks = sqlite.prepare("SELECT * FROM tasks WHERE job_id = ? AND id BETWEEN ? AND ? ORDER BY id");
-    for (let low = bounds?.low ?? 1; bounds && low <= bounds.high; low += CHUNK) await write("task", tasks.all(jobId, low, low + CHUNK - 1));
-    const sessions = sqlite.prepare<[string], { id: string }>("SELECT * FROM sessions WHERE job_id = ? ORDER BY started_at, id").all(jobId);
+    for (let low = bounds?.low ?? 1; bounds && low <= bounds.high; low += ARCHIVE_PAGE) await write("task", archive.tasks(jobId, low, low + ARCHIVE_PAGE - 1));
+    const sessions = archive.sessions(jobId);
     await write("session", sessions);
-    const actions = sqlite.prepare<[string, number], { seq: number }>(`SELECT * FROM session_actions WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ${CHUNK}`);
-    const lines = sqlite.prepare<[string, number], { id: number }>(`SELECT * FROM log_lines WHERE session_id = ? AND id > ? ORDER BY id LIMIT ${CHUNK}`);
     for (const session of sessions) {
       // Keyset pages: each query starts where the last one ended.
-      for (let after = -1, page = actions.all(session.id, after); page.length > 0; page = actions.all(session.id, after)) {
+      for (let after = -1, page = archive.actionsAfter(session.id, after); page.length > 0; page = archive.actionsAfter(session.id, after)) {
         await write("action", page);
         after = page.at(-1)!.seq;
       }
-      for (let after = 0, page = lines.all(session.id, after); page.length > 0; page = lines.all(session.id, after)) {
+      for (let after = 0, page = archive.logLinesAfter(session.id, after); page.length > 0; page = archive.logLinesAfter(session.id, after)) {
         await write("log", page);
         after = page.at(-1)!.id;
       }

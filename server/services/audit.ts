@@ -3,9 +3,8 @@
  * so a change and its row commit or roll back together. Callers choose what goes in before/after:
  * plain facts (a role, a priority, a count), never a secret; the redaction sweep test checks it.
  */
-import type { Database } from "better-sqlite3";
 import type { ActorKind, AuditAction, AuditOutcome } from "../../lib/farm/audit-actions";
-import { perDatabase } from "../db/per-database";
+import { auditLogRepository } from "../store/audit-log";
 import type { Farm } from "./farm";
 
 /** Who did it and from where. */
@@ -37,13 +36,6 @@ export interface AuditEntry {
 
 const MAX_TEXT = 2_000;
 
-const insert = perDatabase((sqlite: Database) =>
-  sqlite.prepare(
-    `INSERT INTO audit_log (time, actor_kind, actor_id, actor_name, via, action, target_kind, target_id, outcome, before, after, detail, address, user_agent)
-     VALUES (@time, @actorKind, @actorId, @actorName, @via, @action, @targetKind, @targetId, @outcome, @before, @after, @detail, @address, @userAgent)`,
-  ),
-);
-
 function clip(value: string | null | undefined): string | null {
   if (value === null || value === undefined) return null;
   return value.length > MAX_TEXT ? `${value.slice(0, MAX_TEXT)}…` : value;
@@ -55,7 +47,7 @@ function json(value: unknown): string | null {
 
 /** Writes one row (call it inside the change's transaction). */
 export function audit(farm: Pick<Farm, "store" | "now">, actor: Actor, entry: AuditEntry): void {
-  insert(farm.store.sqlite).run({
+  auditLogRepository(farm.store).insert({
     time: farm.now(),
     actorKind: actor.kind,
     actorId: actor.id,

@@ -6,7 +6,7 @@
  * sync hot path): the worker and its pool in a single row.
  */
 import { hashSecret, SECRET_PREFIXES, sameHash } from "../auth/secrets";
-import { perDatabase } from "../db/per-database";
+import { workerCredentialsRepository, type WorkerCredential } from "../store/worker-credentials";
 import { AppError } from "./errors";
 import type { Farm } from "./farm";
 
@@ -20,31 +20,10 @@ export interface WorkerIdentity {
   poolEnabled: boolean;
 }
 
-interface CredentialRow {
-  id: string;
-  name: string;
-  credential_hash: string;
-  token_generation: number;
-  removed_at: number | null;
-  pool_id: string;
-  pool_name: string;
-  enabled: number;
-  pool_generation: number;
-  previous_token_expires_at: number | null;
-}
-
-const byCredential = perDatabase((sqlite) =>
-  sqlite.prepare<[string], CredentialRow>(
-    `SELECT w.id, w.name, w.credential_hash, w.token_generation, w.removed_at, p.id AS pool_id, p.name AS pool_name, p.enabled,
-            p.token_generation AS pool_generation, p.previous_token_expires_at
-     FROM workers w JOIN pools p ON p.id = w.pool_id WHERE w.credential_hash = ?`,
-  ),
-);
-
 /** The worker `token` is the credential of, or UNAUTHORIZED saying why (the agent enrolls again on 401). */
 export function authenticateWorker(farm: Farm, token: string): WorkerIdentity {
   const hash = hashSecret(token);
-  const row = byCredential(farm.store.sqlite).get(hash);
+  const row = workerCredentialsRepository(farm.store).byCredentialHash(hash);
   if (!row || !sameHash(row.credential_hash, hash)) throw new AppError("UNAUTHORIZED", unknownCredential(token));
   if (row.removed_at !== null) throw new AppError("UNAUTHORIZED", `worker ${row.id} was removed: enroll again with the pool's token`);
   if (!generationValid(row, farm.now())) {
@@ -54,7 +33,7 @@ export function authenticateWorker(farm: Farm, token: string): WorkerIdentity {
 }
 
 /** The current generation, or the previous one during the rotation's grace period. */
-function generationValid(row: CredentialRow, now: number): boolean {
+function generationValid(row: WorkerCredential, now: number): boolean {
   if (row.token_generation >= row.pool_generation) return true;
   return row.token_generation === row.pool_generation - 1 && row.previous_token_expires_at !== null && row.previous_token_expires_at > now;
 }

@@ -5,6 +5,7 @@
  * move in chunks (task-target.ts); the audit row carries the final count.
  */
 import { movableTo } from "../../lib/farm/task-transitions";
+import { jobWritesRepository } from "../store/job-writes";
 import { audit, type Actor } from "./audit";
 import type { Farm } from "./farm";
 import { withJobLock } from "./job-lock";
@@ -17,10 +18,10 @@ export function cancelTasks(farm: Farm, target: TaskTarget, actor: Actor): Promi
   return withJobLock(farm, target.jobId, async () => {
     const resolved = farm.store.transaction(() => {
       const found = resolveTarget(farm, target);
-      if (!target.stepId && !target.taskIds) farm.store.sqlite.prepare("UPDATE jobs SET canceled = 1 WHERE id = ?").run(target.jobId);
+      if (!target.stepId && !target.taskIds) jobWritesRepository(farm.store).markCanceled(target.jobId);
       return found;
     });
-    const changed = await moveTasks(farm, resolved, CANCELABLE, "CANCELED", `, ended_at = ${Number(farm.now())}`);
+    const changed = await moveTasks(farm, resolved, CANCELABLE, "CANCELED", "end", farm.now());
     audit(farm, actor, { action: "job.cancel", target: { kind: "job", id: target.jobId }, after: { ...describeTarget(target), changed } });
     farm.events.publish("jobs", [target.jobId]);
     return { changed };

@@ -4,11 +4,9 @@
  * million rows in one statement. The job row goes last, with `finish` (an audit row) in the same
  * transaction, so a job is either listed whole or gone.
  */
+import { jobDeletionRepository } from "../store/job-deletion";
 import type { Farm } from "./farm";
 import { inSlices } from "./in-slices";
-
-/** Rows per DELETE (a few milliseconds each; a slice runs several). */
-const CHUNK = 500;
 
 export interface DeletedRows {
   logLines: number;
@@ -18,12 +16,8 @@ export interface DeletedRows {
 }
 
 export async function deleteJobRows(farm: Farm, jobId: string, finish?: (deleted: DeletedRows) => void): Promise<DeletedRows> {
-  const sqlite = farm.store.sqlite;
-  const lines = sqlite.prepare<[string]>(`DELETE FROM log_lines WHERE id IN (SELECT id FROM log_lines WHERE session_id = ? LIMIT ${CHUNK})`);
-  const actions = sqlite.prepare<[string]>(`DELETE FROM session_actions WHERE id IN (SELECT id FROM session_actions WHERE session_id = ? LIMIT ${CHUNK})`);
-  const session = sqlite.prepare<[string]>("DELETE FROM sessions WHERE id = ?");
-  const tasks = sqlite.prepare<[string]>(`DELETE FROM tasks WHERE id IN (SELECT id FROM tasks WHERE job_id = ? LIMIT ${CHUNK})`);
-  const sessionIds = sqlite.prepare<[string], string>("SELECT id FROM sessions WHERE job_id = ?").pluck().all(jobId);
+  const rows = jobDeletionRepository(farm.store);
+  const sessionIds = rows.sessionIdsOfJob(jobId);
   const deleted: DeletedRows = { logLines: 0, actions: 0, sessions: 0, tasks: 0 };
   // Each phase deletes a chunk and counts it; a chunk of 0 rows moves on to the next phase.
   const phase = (kind: keyof DeletedRows, run: () => number) => () => {
@@ -34,12 +28,12 @@ export async function deleteJobRows(farm: Farm, jobId: string, finish?: (deleted
   const phases: Array<() => number> = [];
   for (const id of sessionIds) {
     phases.push(
-      phase("logLines", () => lines.run(id).changes),
-      phase("actions", () => actions.run(id).changes),
-      phase("sessions", () => session.run(id).changes),
+      phase("logLines", () => rows.deleteLogLinesChunk(id)),
+      phase("actions", () => rows.deleteActionsChunk(id)),
+      phase("sessions", () => rows.deleteSession(id)),
     );
   }
-  phases.push(phase("tasks", () => tasks.run(jobId).changes));
+  phases.push(phase("tasks", () => rows.deleteTasksChunk(jobId)));
   let current = 0;
   await inSlices(
     (fn) => farm.store.transaction(fn),
@@ -49,8 +43,7 @@ export async function deleteJobRows(farm: Farm, jobId: string, finish?: (deleted
     },
   );
   farm.store.transaction(() => {
-    sqlite.prepare("DELETE FROM requests WHERE job_id = ?").run(jobId);
-    sqlite.prepare("DELETE FROM jobs WHERE id = ?").run(jobId);
+    rows.deleteJob(jobId);
     finish?.(deleted);
   });
   return deleted;

@@ -6,33 +6,38 @@
  */
 import type { DrainMode } from "../../lib/farm/statuses";
 import type { AuditAction } from "../../lib/farm/audit-actions";
+import { poolsRepository } from "../store/pools";
+import { workerLifecycleRepository } from "../store/worker-lifecycle";
 import { audit, type Actor } from "./audit";
 import { refreshCompatibility } from "./compatibility";
 import { AppError } from "./errors";
 import type { Farm } from "./farm";
 import { interruptWorkerSessions } from "./sweep-workers";
 
-function update(farm: Farm, actor: Actor, workerId: string, action: AuditAction, after: unknown, sql: string, ...params: Array<string | number | null>): void {
-  const sqlite = farm.store.sqlite;
+type Workers = ReturnType<typeof workerLifecycleRepository>;
+
+/** Applies `change` to a listed worker, audited, in one unit of work. */
+function update(farm: Farm, actor: Actor, workerId: string, action: AuditAction, after: unknown, change: (workers: Workers) => void): void {
+  const workers = workerLifecycleRepository(farm.store);
   farm.store.transaction(() => {
-    const worker = sqlite.prepare<[string], { name: string }>("SELECT name FROM workers WHERE id = ? AND removed_at IS NULL").get(workerId);
-    if (!worker) throw new AppError("NOT_FOUND", `no worker ${workerId}`);
-    sqlite.prepare(`UPDATE workers SET ${sql} WHERE id = ?`).run(...params, workerId);
-    audit(farm, actor, { action, target: { kind: "worker", id: workerId }, after, detail: worker.name });
+    const name = workers.listedName(workerId);
+    if (name === undefined) throw new AppError("NOT_FOUND", `no worker ${workerId}`);
+    change(workers);
+    audit(farm, actor, { action, target: { kind: "worker", id: workerId }, after, detail: name });
   });
   farm.events.publish("workers");
 }
 
 export function drainWorker(farm: Farm, workerId: string, mode: DrainMode, actor: Actor): void {
-  update(farm, actor, workerId, "worker.drain", { mode }, "drain = ?", mode);
+  update(farm, actor, workerId, "worker.drain", { mode }, (workers) => workers.setDrain(workerId, mode));
 }
 
 export function undrainWorker(farm: Farm, workerId: string, actor: Actor): void {
-  update(farm, actor, workerId, "worker.undrain", undefined, "drain = NULL");
+  update(farm, actor, workerId, "worker.undrain", undefined, (workers) => workers.clearDrain(workerId));
 }
 
 export function setWorkerDisabled(farm: Farm, workerId: string, disabled: boolean, actor: Actor): void {
-  update(farm, actor, workerId, disabled ? "worker.disable" : "worker.enable", undefined, "disabled = ?", disabled ? 1 : 0);
+  update(farm, actor, workerId, disabled ? "worker.disable" : "worker.enable", undefined, (workers) => workers.setDisabled(workerId, disabled));
   refreshCompatibility(farm);
 }
 
@@ -42,14 +47,14 @@ export function setWorkerDisabled(farm: Farm, workerId: string, disabled: boolea
  * refused and enrolls again only if it still has its pool's token (rotate that to keep a host out).
  */
 export function removeWorker(farm: Farm, workerId: string, actor: Actor): void {
-  const sqlite = farm.store.sqlite;
+  const workers = workerLifecycleRepository(farm.store);
   const now = farm.now();
   const jobs = farm.store.transaction(() => {
-    const worker = sqlite.prepare<[string], { name: string }>("SELECT name FROM workers WHERE id = ? AND removed_at IS NULL").get(workerId);
-    if (!worker) throw new AppError("NOT_FOUND", `no worker ${workerId}`);
+    const name = workers.listedName(workerId);
+    if (name === undefined) throw new AppError("NOT_FOUND", `no worker ${workerId}`);
     const touched = interruptWorkerSessions(farm, workerId, now);
-    sqlite.prepare("UPDATE workers SET removed_at = ?, credential_hash = NULL, status = 'STOPPED', lease_epoch = lease_epoch + 1 WHERE id = ?").run(now, workerId);
-    audit(farm, actor, { action: "worker.remove", target: { kind: "worker", id: workerId }, detail: worker.name });
+    workers.remove(workerId, now);
+    audit(farm, actor, { action: "worker.remove", target: { kind: "worker", id: workerId }, detail: name });
     return touched;
   });
   refreshCompatibility(farm);
@@ -59,11 +64,9 @@ export function removeWorker(farm: Farm, workerId: string, actor: Actor): void {
 
 /** Drains every worker of a pool (after their current task, or now). */
 export function drainPool(farm: Farm, poolId: string, mode: DrainMode, actor: Actor): { workers: number } {
-  const sqlite = farm.store.sqlite;
   const changed = farm.store.transaction(() => {
-    const exists = sqlite.prepare("SELECT 1 FROM pools WHERE id = ?").get(poolId);
-    if (!exists) throw new AppError("NOT_FOUND", `no pool ${poolId}`);
-    const n = sqlite.prepare("UPDATE workers SET drain = ? WHERE pool_id = ? AND removed_at IS NULL").run(mode, poolId).changes;
+    if (!poolsRepository(farm.store).exists(poolId)) throw new AppError("NOT_FOUND", `no pool ${poolId}`);
+    const n = workerLifecycleRepository(farm.store).drainPool(poolId, mode);
     audit(farm, actor, { action: "pool.drain", target: { kind: "pool", id: poolId }, after: { mode, workers: n } });
     return n;
   });

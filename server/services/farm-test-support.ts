@@ -8,7 +8,8 @@ import { onTestFinished } from "vitest";
 import type { ActionUpdate, AssignedAction, RegisterRequest, SessionAssignment, SyncResponse } from "../../lib/farm/protocol";
 import { emptyCounts, TASK_STATUSES } from "../../lib/farm/statuses";
 import { openStore } from "../db/connection";
-import { countColumnsSql, countsFromRow, type CountColumnsRow } from "../db/status-counts";
+import { countsFromRow } from "../db/status-counts";
+import { testSupportRepository } from "../store/store-test-support";
 import { SYSTEM_ACTOR } from "./audit";
 import { authenticateWorker, type WorkerIdentity } from "./authenticate-worker";
 import { createFarm, type Farm, type FarmSettings } from "./farm";
@@ -174,11 +175,11 @@ export const LINUX_WORKER = (name: string): RegisterRequest => ({
 
 /** Task status counts of a job as `STATUS:n` strings (non-zero only, vocabulary order), e.g. ["SUCCEEDED:3"]. */
 export function jobCounts(t: TestFarm, jobId: string): string[] {
-  const row = t.farm.store.sqlite.prepare<[string], CountColumnsRow>(`SELECT ${countColumnsSql()} FROM jobs WHERE id = ?`).get(jobId);
+  const row = testSupportRepository(t.farm.store).jobCounts(jobId);
   const counts = row ? countsFromRow(row) : emptyCounts();
   return TASK_STATUSES.filter((s) => counts[s] > 0).map((s) => `${s}:${counts[s]}`);
 }
 
 export function jobStatus(t: TestFarm, jobId: string): string {
-  return t.farm.store.sqlite.prepare<[string], { status: string }>("SELECT status FROM jobs WHERE id = ?").get(jobId)?.status ?? "?";
+  return testSupportRepository(t.farm.store).jobStatus(jobId) ?? "?";
 }

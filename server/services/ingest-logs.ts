@@ -12,7 +12,7 @@
  */
 import { capReachedMarker, type CapKind } from "../../lib/farm/log-caps";
 import { MAX_LOG_LINE_CHARS, type LogsRequest, type LogsResponse } from "../../lib/farm/protocol";
-import { perDatabase } from "../db/per-database";
+import { logLinesRepository } from "../store/log-lines";
 import { checkSpeaksFor, type WorkerIdentity } from "./authenticate-worker";
 import { AppError } from "./errors";
 import type { Farm } from "./farm";
@@ -34,87 +34,74 @@ interface ActionBudget {
 const SESSION_MARKER_SEQ = -1;
 const actionMarkerSeq = (actionSeq: number) => -2 - actionSeq;
 
-/** Uploads are the farm's most frequent write: statements are prepared once per database handle. */
-const storeLines = perDatabase((sqlite) => {
-  const owner = sqlite.prepare<[string, string], { lease_epoch: number; session_epoch: number; job_id: string; log_chars: number; log_dropped: number }>(
-    `SELECT w.lease_epoch, s.lease_epoch AS session_epoch, s.job_id, s.log_chars, s.log_dropped FROM sessions s JOIN workers w ON w.id = s.worker_id
-     WHERE s.id = ? AND s.worker_id = ?`,
-  );
-  const action = sqlite.prepare<[string, string], { seq: number; log_chars: number }>("SELECT seq, log_chars FROM session_actions WHERE id = ? AND session_id = ?");
-  const stored = sqlite.prepare<[string, number], { one: number }>("SELECT 1 AS one FROM log_lines WHERE session_id = ? AND seq = ?");
-  const insert = sqlite.prepare<[string, string, number, string | null, number, string]>(
-    "INSERT OR IGNORE INTO log_lines (session_id, job_id, seq, action_id, time, line) VALUES (?, ?, ?, ?, ?, ?)",
-  );
-  const actionChars = sqlite.prepare<[number, string]>("UPDATE session_actions SET log_chars = ? WHERE id = ?");
-  const sessionChars = sqlite.prepare<[number, number, string]>("UPDATE sessions SET log_chars = ?, log_dropped = ? WHERE id = ?");
+type LogLines = ReturnType<typeof logLinesRepository>;
 
-  // Run inside a unit of work (ingestLogs).
-  return (caller: WorkerIdentity, request: LogsRequest, caps: Caps) => {
-    const found = owner.get(request.sessionId, caller.workerId);
-    if (!found) throw new AppError("NOT_FOUND", `session ${request.sessionId} is not one of worker ${caller.workerId}'s`);
-    if (found.lease_epoch !== request.leaseEpoch || found.session_epoch !== request.leaseEpoch) {
-      throw new AppError("LEASE_CONFLICT", `lease ${request.leaseEpoch} of worker ${caller.workerId} is no longer valid`);
+/** Stores what fits of the upload (run inside a unit of work: ingestLogs). */
+function storeLines(logs: LogLines, caller: WorkerIdentity, request: LogsRequest, caps: Caps): { through: number; jobId: string; storedCount: number } {
+  const found = logs.owner(request.sessionId, caller.workerId);
+  if (!found) throw new AppError("NOT_FOUND", `session ${request.sessionId} is not one of worker ${caller.workerId}'s`);
+  if (found.lease_epoch !== request.leaseEpoch || found.session_epoch !== request.leaseEpoch) {
+    throw new AppError("LEASE_CONFLICT", `lease ${request.leaseEpoch} of worker ${caller.workerId} is no longer valid`);
+  }
+  // Only a count within a line's length of its cap can have been refused before: then its marker tells.
+  const closed = (chars: number, cap: number, markerSeq: number) => chars + MAX_LOG_LINE_CHARS > cap && logs.has(request.sessionId, markerSeq);
+  const session = { chars: found.log_chars, dropped: found.log_dropped, closed: closed(found.log_chars, caps.session, SESSION_MARKER_SEQ) };
+  let through = -1;
+  let storedCount = 0;
+  const actions = new Map<string, ActionBudget | null>();
+  const budgetOf = (actionId: string): ActionBudget | null => {
+    if (!actions.has(actionId)) {
+      const row = logs.action(actionId, request.sessionId);
+      const budget = row && { id: actionId, seq: row.seq, chars: row.log_chars, before: row.log_chars, closed: closed(row.log_chars, caps.action, actionMarkerSeq(row.seq)) };
+      actions.set(actionId, budget ?? null);
     }
-    // Only a count within a line's length of its cap can have been refused before: then its marker tells.
-    const closed = (chars: number, cap: number, markerSeq: number) => chars + MAX_LOG_LINE_CHARS > cap && stored.get(request.sessionId, markerSeq) !== undefined;
-    const session = { chars: found.log_chars, dropped: found.log_dropped, closed: closed(found.log_chars, caps.session, SESSION_MARKER_SEQ) };
-    let through = -1;
-    let storedCount = 0;
-    const actions = new Map<string, ActionBudget | null>();
-    const budgetOf = (actionId: string): ActionBudget | null => {
-      if (!actions.has(actionId)) {
-        const row = action.get(actionId, request.sessionId);
-        const budget = row && { id: actionId, seq: row.seq, chars: row.log_chars, before: row.log_chars, closed: closed(row.log_chars, caps.action, actionMarkerSeq(row.seq)) };
-        actions.set(actionId, budget ?? null);
-      }
-      return actions.get(actionId) ?? null;
-    };
-    const mark = (kind: CapKind, seq: number, budget: ActionBudget | null, time: number): void => {
-      const text = capReachedMarker(kind, kind === "action" ? caps.action : caps.session);
-      if (insert.run(request.sessionId, found.job_id, seq, budget?.id ?? null, time, text).changes === 0) return;
-      session.chars += text.length;
-      if (budget) budget.chars += text.length;
-      storedCount++;
-    };
-
-    for (const line of request.lines) {
-      through = Math.max(through, line.seq);
-      // A line naming an action of another Session would show in that action's log: it counts as the Session's own.
-      const budget = line.actionId === null ? null : budgetOf(line.actionId);
-      const length = line.line.length;
-      const overSession = session.closed || session.chars + length > caps.session;
-      if (!overSession && (budget === null || (!budget.closed && budget.chars + length <= caps.action))) {
-        if (insert.run(request.sessionId, found.job_id, line.seq, budget?.id ?? null, line.time, line.line).changes === 0) continue;
-        session.chars += length;
-        if (budget) budget.chars += length;
-        storedCount++;
-        continue;
-      }
-      // Refused: unless it is a line stored before (an upload sent again), count it and mark the cap
-      // once. A refused line sent again is counted again: it left nothing to recognise it by.
-      if (stored.get(request.sessionId, line.seq)) continue;
-      session.dropped++;
-      const actionMarkerFits = budget !== null && !overSession && session.chars + capReachedMarker("action", caps.action).length <= caps.session;
-      if (actionMarkerFits) {
-        if (!budget.closed) mark("action", actionMarkerSeq(budget.seq), budget, line.time);
-        budget.closed = true;
-      } else if (!session.closed) {
-        mark("Session", SESSION_MARKER_SEQ, budget, line.time);
-        session.closed = true;
-      }
-    }
-    for (const budget of actions.values()) if (budget && budget.chars !== budget.before) actionChars.run(budget.chars, budget.id);
-    if (session.chars !== found.log_chars || session.dropped !== found.log_dropped) sessionChars.run(session.chars, session.dropped, request.sessionId);
-    return { through, jobId: found.job_id, storedCount };
+    return actions.get(actionId) ?? null;
   };
-});
+  const mark = (kind: CapKind, seq: number, budget: ActionBudget | null, time: number): void => {
+    const text = capReachedMarker(kind, kind === "action" ? caps.action : caps.session);
+    if (!logs.insert(request.sessionId, found.job_id, seq, budget?.id ?? null, time, text)) return;
+    session.chars += text.length;
+    if (budget) budget.chars += text.length;
+    storedCount++;
+  };
+
+  for (const line of request.lines) {
+    through = Math.max(through, line.seq);
+    // A line naming an action of another Session would show in that action's log: it counts as the Session's own.
+    const budget = line.actionId === null ? null : budgetOf(line.actionId);
+    const length = line.line.length;
+    const overSession = session.closed || session.chars + length > caps.session;
+    if (!overSession && (budget === null || (!budget.closed && budget.chars + length <= caps.action))) {
+      if (!logs.insert(request.sessionId, found.job_id, line.seq, budget?.id ?? null, line.time, line.line)) continue;
+      session.chars += length;
+      if (budget) budget.chars += length;
+      storedCount++;
+      continue;
+    }
+    // Refused: unless it is a line stored before (an upload sent again), count it and mark the cap
+    // once. A refused line sent again is counted again: it left nothing to recognise it by.
+    if (logs.has(request.sessionId, line.seq)) continue;
+    session.dropped++;
+    const actionMarkerFits = budget !== null && !overSession && session.chars + capReachedMarker("action", caps.action).length <= caps.session;
+    if (actionMarkerFits) {
+      if (!budget.closed) mark("action", actionMarkerSeq(budget.seq), budget, line.time);
+      budget.closed = true;
+    } else if (!session.closed) {
+      mark("Session", SESSION_MARKER_SEQ, budget, line.time);
+      session.closed = true;
+    }
+  }
+  for (const budget of actions.values()) if (budget && budget.chars !== budget.before) logs.setActionChars(budget.id, budget.chars);
+  if (session.chars !== found.log_chars || session.dropped !== found.log_dropped) logs.setSessionChars(request.sessionId, session.chars, session.dropped);
+  return { through, jobId: found.job_id, storedCount };
+}
 
 /** `caller`: the worker the request's credential belongs to (authenticate-worker.ts). */
 export function ingestLogs(farm: Farm, caller: WorkerIdentity, request: LogsRequest): LogsResponse {
   checkSpeaksFor(caller, request.workerId);
   const caps = { action: farm.settings.logCapActionChars, session: farm.settings.logCapSessionChars };
-  const write = storeLines(farm.store.sqlite);
-  const { through, jobId, storedCount } = farm.store.transaction(() => write(caller, request, caps));
+  const logs = logLinesRepository(farm.store);
+  const { through, jobId, storedCount } = farm.store.transaction(() => storeLines(logs, caller, request, caps));
   if (storedCount > 0) farm.events.publish("logs", { sessionId: request.sessionId, jobId });
   return { acknowledgedThrough: through };
 }

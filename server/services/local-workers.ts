@@ -11,6 +11,7 @@
  * the new agents enroll without waiting. A row any other agent enrolled since (another instance
  * id), a worker elsewhere with the same name, or one that stopped cleanly is left alone.
  */
+import { workerLifecycleRepository } from "../store/worker-lifecycle";
 import { audit, SYSTEM_ACTOR } from "./audit";
 import type { Farm } from "./farm";
 import { loseWorker } from "./sweep-workers";
@@ -23,13 +24,11 @@ export interface LocalWorker {
 /** Declares lost the local pool's workers that are still those agents; returns their names. */
 export function releaseLocalWorkers(farm: Farm, poolId: string, workers: readonly LocalWorker[]): string[] {
   const now = farm.now();
-  const find = farm.store.sqlite.prepare<[string, string, string], { id: string }>(
-    "SELECT id FROM workers WHERE pool_id = ? AND name = ? AND instance_id = ? AND removed_at IS NULL AND status NOT IN ('NOT_RESPONDING', 'STOPPED')",
-  );
+  const rows = workerLifecycleRepository(farm.store);
   const released: string[] = [];
   farm.store.transaction(() => {
     for (const worker of workers) {
-      const row = find.get(poolId, worker.name, worker.instanceId);
+      const row = rows.liveInstance(poolId, worker.name, worker.instanceId);
       if (!row) continue;
       loseWorker(farm, row.id, now);
       audit(farm, SYSTEM_ACTOR, { action: "worker.release", target: { kind: "worker", id: row.id }, detail: `${worker.name}: its agent ended with the previous loom serve` });

@@ -12,8 +12,8 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { hashSecret, newSecret, sameHash } from "../auth/secrets";
-import { perDatabase } from "../db/per-database";
 import { POOL_NAME } from "../../lib/farm/pool-name";
+import { poolsRepository } from "../store/pools";
 import { audit, type Actor } from "./audit";
 import { refreshCompatibility } from "./compatibility";
 import { AppError } from "./errors";
@@ -33,10 +33,10 @@ export function createPool(farm: Farm, input: { name: string; description?: stri
   if (!POOL_NAME.test(input.name)) throw new AppError("BAD_REQUEST", `pool name '${input.name}' must be 1–64 letters, digits, '_', '.', '-', starting with a letter or digit`);
   const token = input.token ?? newSecret("enrollment");
   const poolId = `pool-${randomBytes(5).toString("hex")}`;
-  const sqlite = farm.store.sqlite;
+  const pools = poolsRepository(farm.store);
   farm.store.transaction(() => {
-    if (sqlite.prepare("SELECT 1 FROM pools WHERE name = ?").get(input.name)) throw new AppError("CONFLICT", `a pool named '${input.name}' already exists`);
-    sqlite.prepare("INSERT INTO pools (id, name, description, token_hash, enabled, created_at) VALUES (?, ?, ?, ?, 1, ?)").run(poolId, input.name, input.description ?? "", hashToken(token), farm.now());
+    if (pools.byName(input.name)) throw new AppError("CONFLICT", `a pool named '${input.name}' already exists`);
+    pools.insert(poolId, input.name, input.description ?? "", hashToken(token), farm.now());
     audit(farm, actor, { action: "pool.create", target: { kind: "pool", id: poolId }, after: { name: input.name } });
   });
   farm.events.publish("pools");
@@ -45,7 +45,7 @@ export function createPool(farm: Farm, input: { name: string; description?: stri
 
 /** The pool named `name`, created with `token` when it does not exist yet; an existing pool's token is never reset. */
 export function ensurePool(farm: Farm, name: string, token: string, actor: Actor): { poolId: string; created: boolean; tokenMatches: boolean } {
-  const row = farm.store.sqlite.prepare<[string], { id: string }>("SELECT id FROM pools WHERE name = ?").get(name);
+  const row = poolsRepository(farm.store).byName(name);
   if (!row) return { poolId: createPool(farm, { name, token }, actor).poolId, created: true, tokenMatches: true };
   return { poolId: row.id, created: false, tokenMatches: authenticatePool(farm, token)?.id === row.id };
 }
@@ -61,17 +61,11 @@ export function rotatePoolToken(farm: Farm, poolId: string, actor: Actor): { tok
   const token = newSecret("enrollment");
   const now = farm.now();
   const until = now + farm.settings.rotationGraceMinutes * 60_000;
-  const sqlite = farm.store.sqlite;
+  const pools = poolsRepository(farm.store);
   const name = farm.store.transaction(() => {
-    const changed = sqlite
-      .prepare(
-        `UPDATE pools SET previous_token_hash = token_hash, previous_token_expires_at = ?, token_hash = ?, token_rotated_at = ?, token_generation = token_generation + 1
-         WHERE id = ?`,
-      )
-      .run(until, hashToken(token), now, poolId).changes;
-    if (changed === 0) throw new AppError("NOT_FOUND", `no pool ${poolId}`);
+    if (!pools.rotateToken(poolId, hashToken(token), until, now)) throw new AppError("NOT_FOUND", `no pool ${poolId}`);
     audit(farm, actor, { action: "pool.rotate-token", target: { kind: "pool", id: poolId }, after: { previousValidUntil: until } });
-    return sqlite.prepare<[string], { name: string }>("SELECT name FROM pools WHERE id = ?").get(poolId)!.name;
+    return pools.nameOf(poolId)!;
   });
   const savedTo = name === farm.settings.localPoolName ? saveLocalPoolToken(farm, token) : null;
   farm.events.publish("pools");
@@ -91,10 +85,8 @@ function saveLocalPoolToken(farm: Farm, token: string): string | null {
 
 /** A disabled pool's workers get no new work, and no longer count for NOT_COMPATIBLE. */
 export function setPoolEnabled(farm: Farm, poolId: string, enabled: boolean, actor: Actor): { enabled: boolean } {
-  const sqlite = farm.store.sqlite;
   farm.store.transaction(() => {
-    const changed = sqlite.prepare("UPDATE pools SET enabled = ? WHERE id = ?").run(enabled ? 1 : 0, poolId).changes;
-    if (changed === 0) throw new AppError("NOT_FOUND", `no pool ${poolId}`);
+    if (!poolsRepository(farm.store).setEnabled(poolId, enabled)) throw new AppError("NOT_FOUND", `no pool ${poolId}`);
     audit(farm, actor, { action: enabled ? "pool.enable" : "pool.disable", target: { kind: "pool", id: poolId } });
   });
   refreshCompatibility(farm);
@@ -103,22 +95,13 @@ export function setPoolEnabled(farm: Farm, poolId: string, enabled: boolean, act
   return { enabled };
 }
 
-const poolStatements = perDatabase((sqlite) => ({
-  current: sqlite.prepare<[string], { id: string; name: string; enabled: number; token_hash: string; token_generation: number }>(
-    "SELECT id, name, enabled, token_hash, token_generation FROM pools WHERE token_hash = ?",
-  ),
-  previous: sqlite.prepare<[string, number], { id: string; name: string; enabled: number; previous_token_hash: string; token_generation: number }>(
-    "SELECT id, name, enabled, previous_token_hash, token_generation FROM pools WHERE previous_token_hash = ? AND previous_token_expires_at > ?",
-  ),
-}));
-
 /** The pool an enrollment token belongs to (its current token, or the previous one within the grace period), or null. */
 export function authenticatePool(farm: Farm, token: string): PoolRow | null {
   const hash = hashToken(token);
-  const s = poolStatements(farm.store.sqlite);
-  const row = s.current.get(hash);
+  const pools = poolsRepository(farm.store);
+  const row = pools.byToken(hash);
   if (row && sameHash(row.token_hash, hash)) return { id: row.id, name: row.name, enabled: row.enabled, generation: row.token_generation };
-  const previous = s.previous.get(hash, farm.now());
+  const previous = pools.byPreviousToken(hash, farm.now());
   if (previous && sameHash(previous.previous_token_hash, hash)) return { id: previous.id, name: previous.name, enabled: previous.enabled, generation: previous.token_generation - 1 };
   return null;
 }

@@ -8,6 +8,7 @@
 import type { WorkerStatus } from "../../lib/farm/statuses";
 import { type HostRequirements, matchHostRequirements, type WorkerCapabilities } from "../../lib/openjd";
 import { validateOffLoop } from "../checks/run-checks";
+import { workerQueriesRepository } from "../store/worker-queries";
 import type { Farm } from "./farm";
 import type { SubmitError, SubmitJobInput } from "./submit-job";
 
@@ -94,15 +95,15 @@ export function poolFits(requirements: HostRequirements | null, pools: readonly 
 }
 
 function readPools(farm: Farm): PoolMembers[] {
-  const sqlite = farm.store.sqlite;
-  const pools = sqlite.prepare<[], { id: string; name: string; enabled: number }>("SELECT id, name, enabled FROM pools ORDER BY name").all();
-  const workers = sqlite.prepare<[], { pool_id: string; status: string; capabilities: string }>("SELECT pool_id, status, capabilities FROM workers WHERE disabled = 0").all();
+  const queries = workerQueriesRepository(farm.store);
+  const pools = queries.previewPools();
+  const workers = queries.previewWorkers();
   return pools.map((pool) => ({
     id: pool.id,
     name: pool.name,
     enabled: pool.enabled === 1,
     workers: workers
       .filter((w) => w.pool_id === pool.id)
-      .map((w) => ({ status: w.status as WorkerStatus, capabilities: JSON.parse(w.capabilities) as WorkerCapabilities })),
+      .map((w) => ({ status: w.status, capabilities: JSON.parse(w.capabilities) as WorkerCapabilities })),
   }));
 }

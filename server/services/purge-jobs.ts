@@ -9,7 +9,7 @@
  * an archive file in archive mode (archive-job.ts). Everything runs in short slices, job by job
  * under the job's lock; each job gets its audit row as it goes, the run one summary row.
  */
-import { countSumSql } from "../db/status-counts";
+import { jobDeletionRepository, type RetentionCandidate } from "../store/job-deletion";
 import { AppError } from "./errors";
 import { archiveJob } from "./archive-job";
 import { audit, type Actor } from "./audit";
@@ -37,24 +37,8 @@ export interface PurgeResult extends RetentionPreview {
   files: string[];
 }
 
-const FINISHED = `status IN ('SUCCEEDED', 'FAILED', 'CANCELED')
-  AND ${countSumSql(["READY", "ASSIGNED", "RUNNING", "NOT_COMPATIBLE", "SUSPENDED"])} = 0
-  AND COALESCE(ended_at, submitted_at) < ?
-  AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.job_id = jobs.id AND s.state != 'ENDED')
-  AND NOT EXISTS (SELECT 1 FROM server_state WHERE key = 'job-creating:' || jobs.id)`;
-
-interface Candidate {
-  id: string;
-  name: string;
-  task_count: number;
-}
-
-function candidates(farm: Farm, cutoff: number): Candidate[] {
-  return farm.store.sqlite.prepare<[number], Candidate>(`SELECT id, name, task_count FROM jobs WHERE ${FINISHED} ORDER BY seq`).all(cutoff);
-}
-
-function stillCandidate(farm: Farm, jobId: string, cutoff: number): boolean {
-  return farm.store.sqlite.prepare<[number, string], { id: string }>(`SELECT id FROM jobs WHERE ${FINISHED} AND id = ?`).get(cutoff, jobId) !== undefined;
+function candidates(farm: Farm, cutoff: number): RetentionCandidate[] {
+  return jobDeletionRepository(farm.store).finishedBefore(cutoff);
 }
 
 function checkDays(days: number): number {
@@ -64,20 +48,18 @@ function checkDays(days: number): number {
 
 /** A job's log lines, counted in id ranges of its index so a job of millions of lines never stalls. */
 async function countLogLines(farm: Farm, jobId: string): Promise<number> {
-  const sqlite = farm.store.sqlite;
-  const low = sqlite.prepare<[string], { id: number | null }>("SELECT MIN(id) AS id FROM log_lines WHERE job_id = ?").get(jobId)?.id ?? null;
-  const high = sqlite.prepare<[string], { id: number | null }>("SELECT MAX(id) AS id FROM log_lines WHERE job_id = ?").get(jobId)?.id ?? null;
-  if (low === null || high === null) return 0;
-  const count = sqlite.prepare<[string, number, number], { n: number }>("SELECT COUNT(*) AS n FROM log_lines WHERE job_id = ? AND id BETWEEN ? AND ?");
+  const rows = jobDeletionRepository(farm.store);
+  const bounds = rows.logLineBounds(jobId);
+  if (!bounds) return 0;
   const RANGE = 50_000;
-  let from = low;
+  let from = bounds.low;
   let total = 0;
   await inSlices(
     (fn) => fn(),
     () => {
-      total += count.get(jobId, from, from + RANGE - 1)?.n ?? 0;
+      total += rows.countLogLines(jobId, from, from + RANGE - 1);
       from += RANGE;
-      return from <= high;
+      return from <= bounds.high;
     },
   );
   return total;
@@ -106,7 +88,7 @@ export async function purgeJobs(farm: Farm, input: { olderThanDays?: number; mod
   for (const job of candidates(farm, cutoff)) {
     await withJobLock(farm, job.id, async () => {
       // Requeued or deleted since the list was read: left alone.
-      if (!stillCandidate(farm, job.id, cutoff)) return;
+      if (!jobDeletionRepository(farm.store).isFinishedBefore(job.id, cutoff)) return;
       const archived = mode === "archive" ? await archiveJob(farm, job.id, dataDir!) : null;
       await deleteJobRows(farm, job.id, (deleted) => {
         audit(farm, actor, {

@@ -10,6 +10,7 @@
 import { randomBytes } from "node:crypto";
 import type { RegisterRequest, RegisterResponse } from "../../lib/farm/protocol";
 import { hashSecret, newSecret } from "../auth/secrets";
+import { workerLifecycleRepository, type Enrollment } from "../store/worker-lifecycle";
 import { audit, type Actor } from "./audit";
 import { refreshCompatibility } from "./compatibility";
 import { AppError } from "./errors";
@@ -19,15 +20,17 @@ import { interruptWorkerSessions } from "./sweep-workers";
 
 export function registerWorker(farm: Farm, pool: PoolRow, request: RegisterRequest, address: string | null = null): RegisterResponse {
   const now = farm.now();
-  const sqlite = farm.store.sqlite;
+  const workers = workerLifecycleRepository(farm.store);
   const credential = newSecret("worker");
-  const credentialHash = hashSecret(credential);
+  const enrollment: Enrollment = {
+    instanceId: request.instanceId ?? null,
+    capabilities: JSON.stringify(request.capabilities),
+    now,
+    credentialHash: hashSecret(credential),
+    tokenGeneration: pool.generation,
+  };
   const result = farm.store.transaction(() => {
-    const existing = sqlite
-      .prepare<[string, string], { id: string; lease_epoch: number; instance_id: string | null; status: string; last_heartbeat_at: number; removed_at: number | null }>(
-        "SELECT id, lease_epoch, instance_id, status, last_heartbeat_at, removed_at FROM workers WHERE pool_id = ? AND name = ?",
-      )
-      .get(pool.id, request.name);
+    const existing = workers.byPoolAndName(pool.id, request.name);
     let registered: { workerId: string; leaseEpoch: number; jobs: string[] };
     if (existing) {
       const connected =
@@ -39,21 +42,11 @@ export function registerWorker(farm: Farm, pool: PoolRow, request: RegisterReque
       }
       const jobs = interruptWorkerSessions(farm, existing.id, now);
       const epoch = existing.lease_epoch + 1;
-      sqlite
-        .prepare(
-          `UPDATE workers SET status = 'STARTED', instance_id = ?, capabilities = ?, lease_epoch = ?, last_heartbeat_at = ?, registered_at = ?,
-             credential_hash = ?, token_generation = ?, removed_at = NULL WHERE id = ?`,
-        )
-        .run(request.instanceId ?? null, JSON.stringify(request.capabilities), epoch, now, now, credentialHash, pool.generation, existing.id);
+      workers.reenroll(existing.id, epoch, enrollment);
       registered = { workerId: existing.id, leaseEpoch: epoch, jobs };
     } else {
       const workerId = `worker-${randomBytes(5).toString("hex")}`;
-      sqlite
-        .prepare(
-          `INSERT INTO workers (id, pool_id, name, instance_id, status, capabilities, lease_epoch, last_heartbeat_at, registered_at, credential_hash, token_generation)
-           VALUES (?, ?, ?, ?, 'STARTED', ?, 1, ?, ?, ?, ?)`,
-        )
-        .run(workerId, pool.id, request.name, request.instanceId ?? null, JSON.stringify(request.capabilities), now, now, credentialHash, pool.generation);
+      workers.insert(workerId, pool.id, request.name, enrollment);
       registered = { workerId, leaseEpoch: 1, jobs: [] };
     }
     const actor: Actor = { kind: "worker", id: registered.workerId, name: request.name, via: "pool-token", address, userAgent: null };

@@ -7,30 +7,33 @@
 import type { TaskStatus } from "../../lib/farm/statuses";
 import { movableTo } from "../../lib/farm/task-transitions";
 import type { AuditAction } from "../../lib/farm/audit-actions";
+import { jobWritesRepository } from "../store/job-writes";
+import type { AlsoSet } from "../store/task-moves";
 import { audit, type Actor } from "./audit";
 import type { Farm } from "./farm";
 import { withJobLock } from "./job-lock";
 import { describeTarget, moveTasks, resolveTarget, type TaskTarget } from "./task-target";
 
 interface Switch {
-  suspended: 0 | 1;
+  suspended: boolean;
   from: readonly TaskStatus[];
   to: TaskStatus;
-  extra: string;
+  /** Suspended tasks leave their worker and Session. */
+  also: AlsoSet;
   action: AuditAction;
 }
 
-const SUSPEND: Switch = { suspended: 1, from: movableTo("SUSPENDED", "suspend"), to: "SUSPENDED", extra: ", worker_id = NULL, session_id = NULL", action: "job.suspend" };
-const RESUME: Switch = { suspended: 0, from: movableTo("PENDING", "resume"), to: "PENDING", extra: "", action: "job.resume" };
+const SUSPEND: Switch = { suspended: true, from: movableTo("SUSPENDED", "suspend"), to: "SUSPENDED", also: "unassign", action: "job.suspend" };
+const RESUME: Switch = { suspended: false, from: movableTo("PENDING", "resume"), to: "PENDING", also: "nothing", action: "job.resume" };
 
 function flip(farm: Farm, target: TaskTarget, actor: Actor, how: Switch): Promise<{ changed: number }> {
   return withJobLock(farm, target.jobId, async () => {
     const resolved = farm.store.transaction(() => {
       const found = resolveTarget(farm, target);
-      if (!target.stepId && !target.taskIds) farm.store.sqlite.prepare("UPDATE jobs SET suspended = ? WHERE id = ?").run(how.suspended, target.jobId);
+      if (!target.stepId && !target.taskIds) jobWritesRepository(farm.store).setSuspended(target.jobId, how.suspended);
       return found;
     });
-    const changed = await moveTasks(farm, resolved, how.from, how.to, how.extra);
+    const changed = await moveTasks(farm, resolved, how.from, how.to, how.also);
     audit(farm, actor, { action: how.action, target: { kind: "job", id: target.jobId }, after: { ...describeTarget(target), changed } });
     farm.events.publish("jobs", [target.jobId]);
     return { changed };

@@ -12,8 +12,7 @@
  * - a worker not seen for workerRetentionHours is removed: no longer listed or counted, its
  *   credential revoked (it enrolls again with its pool's token if it ever comes back).
  */
-import type Database from "better-sqlite3";
-import { perDatabase } from "../db/per-database";
+import { workerLifecycleRepository } from "../store/worker-lifecycle";
 import { audit, SYSTEM_ACTOR } from "./audit";
 import { storeHealth } from "./store-health";
 import type { Farm } from "./farm";
@@ -41,22 +40,9 @@ export function interruptWorkerSessions(farm: Farm, workerId: string, now: numbe
  */
 export function loseWorker(farm: Farm, workerId: string, now: number): string[] {
   const jobs = interruptWorkerSessions(farm, workerId, now);
-  statements(farm.store.sqlite).lose.run(workerId);
+  workerLifecycleRepository(farm.store).lose(workerId);
   return jobs;
 }
-
-const statements = perDatabase((sqlite: Database.Database) => ({
-  silent: sqlite.prepare<[number], { id: string }>("SELECT id FROM workers WHERE last_heartbeat_at < ? AND status NOT IN ('NOT_RESPONDING', 'STOPPED') AND removed_at IS NULL"),
-  lose: sqlite.prepare<[string]>("UPDATE workers SET status = 'NOT_RESPONDING', lease_epoch = lease_epoch + 1 WHERE id = ?"),
-  live: sqlite.prepare<[], { id: string }>("SELECT id FROM workers WHERE status NOT IN ('NOT_RESPONDING', 'STOPPED') AND removed_at IS NULL"),
-  /** The first unfinished action of a Session (actions run in order: if it is ASSIGNED, nothing runs). */
-  firstOpen: sqlite.prepare<[string], { seq: number; status: string; assigned_at: number | null }>(
-    "SELECT seq, status, assigned_at FROM session_actions WHERE session_id = ? AND status IN ('ASSIGNED', 'RUNNING') ORDER BY seq LIMIT 1",
-  ),
-  endedAt: sqlite.prepare<[string, number], { ended_at: number | null }>("SELECT ended_at FROM session_actions WHERE session_id = ? AND seq = ?"),
-  unseen: sqlite.prepare<[number], { id: string; name: string }>("SELECT id, name FROM workers WHERE last_heartbeat_at < ? AND removed_at IS NULL AND status IN ('NOT_RESPONDING', 'STOPPED')"),
-  remove: sqlite.prepare<[number, string]>("UPDATE workers SET removed_at = ?, credential_hash = NULL WHERE id = ?"),
-}));
 
 /** How often the stalled-work check runs (it reads every live worker's Session). */
 const STALLED_CHECK_MS = 15_000;
@@ -71,14 +57,14 @@ function stalledSessions(farm: Farm, now: number): Array<{ id: string; job_id: s
   const last = lastStalledCheck.get(farm);
   if (last !== undefined && now - last < STALLED_CHECK_MS && now >= last) return [];
   lastStalledCheck.set(farm, now);
-  const s = statements(farm.store.sqlite);
+  const workers = workerLifecycleRepository(farm.store);
   const before = now - farm.settings.assignedTimeoutSeconds * 1000;
   const stalled: Array<{ id: string; job_id: string }> = [];
-  for (const worker of s.live.all()) {
+  for (const worker of workers.live()) {
     for (const session of farm.sessions.unendedSessions(worker.id)) {
-      const first = s.firstOpen.get(session.id);
+      const first = workers.firstOpenAction(session.id);
       if (!first || first.status !== "ASSIGNED" || (first.assigned_at ?? now) >= before) continue;
-      const previous = first.seq > 0 ? s.endedAt.get(session.id, first.seq - 1) : undefined;
+      const previous = first.seq > 0 ? workers.actionEndedAt(session.id, first.seq - 1) : undefined;
       if (previous && (previous.ended_at ?? now) >= before) continue;
       stalled.push(session);
     }
@@ -88,13 +74,13 @@ function stalledSessions(farm: Farm, now: number): Array<{ id: string; job_id: s
 
 export function sweepWorkers(farm: Farm): { lost: string[]; reclaimed: number; removed: string[] } {
   const now = farm.now();
-  const s = statements(farm.store.sqlite);
+  const workers = workerLifecycleRepository(farm.store);
   // A worker whose reports the store could not take is not silent: judge nobody until a whole
   // timeout has passed since the last failed write (store-health.ts).
   const judging = storeHealth(farm.store.sqlite).quietFor(farm.settings.workerTimeoutSeconds * 1000);
   const { lost, reclaimed, removed, jobs } = farm.store.transaction(() => {
     const touched = new Set<string>();
-    const silent = judging ? s.silent.all(now - farm.settings.workerTimeoutSeconds * 1000) : [];
+    const silent = judging ? workers.silentSince(now - farm.settings.workerTimeoutSeconds * 1000) : [];
     for (const worker of silent) for (const job of loseWorker(farm, worker.id, now)) touched.add(job);
     let taken = 0;
     for (const session of judging ? stalledSessions(farm, now) : []) {
@@ -108,9 +94,9 @@ export function sweepWorkers(farm: Farm): { lost: string[]; reclaimed: number; r
       }
     }
     for (const jobId of touched) farm.tasks.settleJob(jobId, now);
-    const unseen = s.unseen.all(now - farm.settings.workerRetentionHours * 3_600_000);
+    const unseen = workers.unseenSince(now - farm.settings.workerRetentionHours * 3_600_000);
     for (const worker of unseen) {
-      s.remove.run(now, worker.id);
+      workers.removeUnseen(worker.id, now);
       audit(farm, SYSTEM_ACTOR, { action: "worker.remove", target: { kind: "worker", id: worker.id }, detail: `${worker.name}: not seen for ${farm.settings.workerRetentionHours} h` });
     }
     return { lost: silent.map((w) => w.id), reclaimed: taken, removed: unseen.map((w) => w.id), jobs: [...touched] };

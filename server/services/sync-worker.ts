@@ -10,32 +10,11 @@
 import type { ActionUpdate, SessionAssignment, SyncRequest, SyncResponse } from "../../lib/farm/protocol";
 import type { WorkerStatus } from "../../lib/farm/statuses";
 import type { WorkerCapabilities } from "../../lib/openjd";
-import { perDatabase } from "../db/per-database";
 import type { SessionRow } from "../scheduler/session-store";
+import { workerSyncRepository, type SyncingWorker } from "../store/worker-sync";
 import { AppError } from "./errors";
 import { checkSpeaksFor, type WorkerIdentity } from "./authenticate-worker";
 import type { Farm } from "./farm";
-
-interface WorkerRow {
-  id: string;
-  pool_id: string;
-  status: WorkerStatus;
-  capabilities: string;
-  lease_epoch: number;
-  drain: "AFTER_TASK" | "NOW" | null;
-  disabled: number;
-}
-
-/**
- * Every sync runs these. The heartbeat leaves `status` out when it does not change, because
- * naming an indexed column in an UPDATE rewrites its index page even when the value is the same —
- * one more page written by every sync transaction.
- */
-const workerStatements = perDatabase((sqlite) => ({
-  worker: sqlite.prepare<[string], WorkerRow>("SELECT id, pool_id, status, capabilities, lease_epoch, drain, disabled FROM workers WHERE id = ?"),
-  heartbeat: sqlite.prepare<[number, string]>("UPDATE workers SET last_heartbeat_at = ? WHERE id = ?"),
-  heartbeatAndStatus: sqlite.prepare<[number, WorkerStatus, string]>("UPDATE workers SET last_heartbeat_at = ?, status = ? WHERE id = ?"),
-}));
 
 /** `caller`: the worker the request's credential belongs to (authenticate-worker.ts). */
 export function syncWorker(farm: Farm, caller: WorkerIdentity, request: SyncRequest): SyncResponse {
@@ -48,8 +27,8 @@ export function syncWorker(farm: Farm, caller: WorkerIdentity, request: SyncRequ
 }
 
 function syncInTransaction(farm: Farm, caller: WorkerIdentity, request: SyncRequest, now: number, touched: Set<string>): SyncResponse {
-  const statements = workerStatements(farm.store.sqlite);
-  const worker = statements.worker.get(caller.workerId);
+  const workers = workerSyncRepository(farm.store);
+  const worker = workers.byId(caller.workerId);
   if (!worker) throw new AppError("UNAUTHORIZED", `worker ${caller.workerId} is no longer registered: enroll again`);
   if (worker.lease_epoch !== request.leaseEpoch || worker.status === "NOT_RESPONDING") {
     throw new AppError("LEASE_CONFLICT", `lease ${request.leaseEpoch} of worker ${worker.id} is no longer valid (now ${worker.lease_epoch}): stop everything and register again`);
@@ -107,9 +86,10 @@ function syncInTransaction(farm: Farm, caller: WorkerIdentity, request: SyncRequ
   }
   const busy = outstanding > 0 || assignments.length > 0;
   const status = workerStatus({ shuttingDown: Boolean(request.draining), drained: worker.drain !== null, busy, holdsSession: open.length > 0 });
-  if (status === worker.status) statements.heartbeat.run(now, worker.id);
+  // The status is written only when it changes (an indexed column: see worker-sync.ts).
+  if (status === worker.status) workers.heartbeat(worker.id, now);
   else {
-    statements.heartbeatAndStatus.run(now, status, worker.id);
+    workers.heartbeatAndStatus(worker.id, now, status);
     farm.events.publish("worker-status"); // admin views only: long polls do not listen
   }
   for (const jobId of touched) farm.tasks.settleJob(jobId, now);
@@ -163,7 +143,7 @@ export function coalesce(updates: readonly ActionUpdate[]): ActionUpdate[] {
 }
 
 /** A running task is canceled when the wrangler took it away (canceled, suspended, requeued) or the worker is drained now. */
-function shouldCancel(farm: Farm, taskId: number | null, sessionId: string, worker: WorkerRow): boolean {
+function shouldCancel(farm: Farm, taskId: number | null, sessionId: string, worker: SyncingWorker): boolean {
   if (worker.drain === "NOW" || worker.disabled) return true;
   return taskId !== null && !farm.tasks.heldBy(taskId, sessionId);
 }

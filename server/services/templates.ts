@@ -5,14 +5,12 @@
  * errors, so the library never holds something the editor and submit form cannot open.
  */
 import { randomBytes } from "node:crypto";
-import { eq } from "drizzle-orm";
 import type { DocumentFormat } from "../../lib/openjd";
 import type { InspectedTemplate, TemplateKind } from "../checks/inspect-template-text";
 import { inspectOffLoop, readBundleOffLoop } from "../checks/run-checks";
-import type { Db } from "../db/connection";
-import { templates, users } from "../db/schema";
 import { formatTimestamp } from "../../lib/farm/display";
 import { decide, type Caller } from "../../lib/farm/access";
+import { templatesRepository } from "../store/templates";
 import { audit, type Actor } from "./audit";
 import { AppError } from "./errors";
 import type { Farm } from "./farm";
@@ -96,7 +94,7 @@ function store(farm: Farm, name: string, input: SaveTemplateInput, inspected: In
     throw new AppError("BAD_REQUEST", `not a readable job or environment template${where}: ${first?.message ?? "no specificationVersion"}`, { errors: inspected.errors });
   }
   const now = farm.now();
-  const db = farm.store.db;
+  const library = templatesRepository(farm.store);
   const values = {
     kind: inspected.kind,
     format: input.format,
@@ -108,13 +106,8 @@ function store(farm: Farm, name: string, input: SaveTemplateInput, inspected: In
   if (input.replace && input.keepBoth) throw new AppError("BAD_REQUEST", "keepBoth: give replace or keepBoth, not both");
   return farm.store.transaction(() => {
     let saveAs = name;
-    const existing = db
-      .select({ id: templates.id, ownerId: templates.ownerId, updatedAt: templates.updatedAt, ownerName: users.name })
-      .from(templates)
-      .leftJoin(users, eq(users.id, templates.ownerId))
-      .where(eq(templates.name, name))
-      .get();
-    if (existing && input.keepBoth) saveAs = freeName(db, name);
+    const existing = library.byName(name);
+    if (existing && input.keepBoth) saveAs = freeName(library, name);
     else if (existing) {
       const verdict = decide(author.caller, { kind: "ownTemplate", key: "name" }, existing.ownerId);
       const seen = input.replace?.id === existing.id && input.replace.updatedAt === existing.updatedAt;
@@ -126,23 +119,23 @@ function store(farm: Farm, name: string, input: SaveTemplateInput, inspected: In
       if (!verdict.ok) throw new AppError("FORBIDDEN", `a template named '${name}' is someone else's: save under another name (${verdict.message})`);
       // updatedAt is the version `replace` names: it moves on even for two saves in one millisecond.
       const updatedAt = Math.max(now, existing.updatedAt + 1);
-      db.update(templates).set({ ...values, updatedAt }).where(eq(templates.id, existing.id)).run();
+      library.replace(existing.id, { ...values, updatedAt });
       audit(farm, author.actor, { action: "template.save", target: { kind: "template", id: existing.id }, after: { name, kind: inspected.kind, replaced: true } });
       return { id: existing.id, name, kind: inspected.kind, errorCount: values.errorCount, replaced: true, updatedAt };
     }
     const id = `tpl-${randomBytes(5).toString("hex")}`;
-    db.insert(templates).values({ id, name: saveAs, ...values, createdAt: now, ownerId: author.caller.userId }).run();
+    library.insert({ id, name: saveAs, ...values, createdAt: now, ownerId: author.caller.userId });
     audit(farm, author.actor, { action: "template.save", target: { kind: "template", id }, after: { name: saveAs, kind: inspected.kind, replaced: false } });
     return { id, name: saveAs, kind: inspected.kind, errorCount: values.errorCount, replaced: false, updatedAt: now };
   });
 }
 
 /** `name (2)`, `name (3)`, …: the first the library does not hold (read in the saving transaction). */
-function freeName(db: Db, name: string): string {
+function freeName(library: ReturnType<typeof templatesRepository>, name: string): string {
   for (let n = 2; ; n++) {
     const suffix = ` (${n})`;
     const candidate = `${name.slice(0, NAME_MAX - suffix.length)}${suffix}`;
-    if (!db.select({ id: templates.id }).from(templates).where(eq(templates.name, candidate)).get()) return candidate;
+    if (!library.nameTaken(candidate)) return candidate;
   }
 }
 
@@ -172,12 +165,12 @@ export async function importBundle(farm: Farm, input: { fileName: string; base64
 }
 
 export function deleteTemplate(farm: Farm, id: string, actor: Actor): { deleted: string } {
-  const db = farm.store.db;
+  const library = templatesRepository(farm.store);
   return farm.store.transaction(() => {
-    const existing = db.select({ name: templates.name }).from(templates).where(eq(templates.id, id)).get();
-    if (!existing) throw new AppError("NOT_FOUND", `no template ${id}`);
-    db.delete(templates).where(eq(templates.id, id)).run();
-    audit(farm, actor, { action: "template.delete", target: { kind: "template", id }, before: { name: existing.name } });
+    const name = library.nameOf(id);
+    if (name === undefined) throw new AppError("NOT_FOUND", `no template ${id}`);
+    library.delete(id);
+    audit(farm, actor, { action: "template.delete", target: { kind: "template", id }, before: { name } });
     return { deleted: id };
   });
 }

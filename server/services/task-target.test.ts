@@ -1,0 +1,106 @@
+/**
+ * Every shape of a wrangler's target (a job, a step, listed tasks of a job, listed tasks of a
+ * step) moves exactly its tasks, across more than one chunk of ids, with what the move sets
+ * besides the status; the step counts stay true.
+ */
+import { describe, expect, it } from "vitest";
+import { SYSTEM_ACTOR } from "./audit";
+import { cancelTasks } from "./cancel-tasks";
+import { jobCounts, submit, testFarm, type TestFarm } from "./farm-test-support";
+import { requeueTasks } from "./requeue-tasks";
+import { resumeTasks, suspendTasks } from "./suspend-tasks";
+
+/** More than one chunk (task-target.ts moves 1,000 ids at a time): Render has 50 × 50 tasks, Encode one after them. */
+const FRAMES = 2_500;
+const JOB = `specificationVersion: jobtemplate-2023-09
+name: tiles
+steps:
+- name: Render
+  parameterSpace:
+    taskParameterDefinitions:
+    - {name: F, type: INT, range: '1-50'}
+    - {name: T, type: INT, range: '1-50'}
+  script:
+    actions:
+      onRun: {command: echo, args: ['{{Task.Param.F}}']}
+- name: Encode
+  dependencies: [{dependsOn: Render}]
+  script:
+    actions:
+      onRun: {command: echo, args: [encode]}
+`;
+
+interface TaskRow {
+  id: number;
+  step_id: string;
+  status: string;
+  ended_at: number | null;
+  worker_id: string | null;
+}
+
+function setUp(): { t: TestFarm; jobId: string; render: string; encode: string; tasks: () => TaskRow[] } {
+  const t = testFarm();
+  const jobId = submit(t, JOB);
+  const sqlite = t.farm.store.sqlite;
+  const step = (index: number) => sqlite.prepare<[string, number], { id: string }>("SELECT id FROM steps WHERE job_id = ? AND step_index = ?").get(jobId, index)!.id;
+  const tasks = () => sqlite.prepare<[string], TaskRow>("SELECT id, step_id, status, ended_at, worker_id FROM tasks WHERE job_id = ? ORDER BY id").all(jobId);
+  return { t, jobId, render: step(0), encode: step(1), tasks };
+}
+
+/** The stored step counts against a recount of the rows. */
+function countsAreTrue(t: TestFarm, jobId: string): boolean {
+  const sqlite = t.farm.store.sqlite;
+  const stored = sqlite.prepare<[string], { id: string; task_count: number; total: number }>(
+    "SELECT id, task_count, count_pending + count_ready + count_assigned + count_running + count_succeeded + count_failed + count_canceled + count_suspended + count_not_compatible AS total FROM steps WHERE job_id = ?",
+  );
+  const recount = sqlite.prepare<[string], { status: string; n: number }>("SELECT status, COUNT(*) AS n FROM tasks WHERE step_id = ? GROUP BY status");
+  const column = sqlite.prepare<[string], Record<string, number>>("SELECT * FROM steps WHERE id = ?");
+  return stored.all(jobId).every((step) => {
+    const row = column.get(step.id)!;
+    return step.total === step.task_count && recount.all(step.id).every((r) => row[`count_${r.status.toLowerCase()}`] === r.n);
+  });
+}
+
+describe("moving a target's tasks", () => {
+  it("a whole job: every task, across chunks, ended at the time of the cancel", async () => {
+    const { t, jobId, tasks } = setUp();
+    t.clock.now += 1_234;
+    expect((await cancelTasks(t.farm, { jobId }, SYSTEM_ACTOR)).changed).toBe(FRAMES + 1);
+    expect(tasks().every((task) => task.status === "CANCELED" && task.ended_at === t.clock.now)).toBe(true);
+    expect(jobCounts(t, jobId)).toEqual([`CANCELED:${FRAMES + 1}`]);
+    expect(countsAreTrue(t, jobId)).toBe(true);
+  });
+
+  it("one step: its tasks only, across chunks", async () => {
+    const { t, jobId, render, encode, tasks } = setUp();
+    expect((await suspendTasks(t.farm, { jobId, stepId: encode }, SYSTEM_ACTOR)).changed).toBe(1);
+    expect((await suspendTasks(t.farm, { jobId, stepId: render }, SYSTEM_ACTOR)).changed).toBe(FRAMES);
+    expect(tasks().every((task) => task.status === "SUSPENDED")).toBe(true);
+    expect((await resumeTasks(t.farm, { jobId, stepId: render }, SYSTEM_ACTOR)).changed).toBe(FRAMES);
+    expect(jobCounts(t, jobId)).toEqual([`READY:${FRAMES}`, "SUSPENDED:1"]);
+    expect(countsAreTrue(t, jobId)).toBe(true);
+  });
+
+  it("listed tasks of a job, and of one step: those only, each list walked in slices", async () => {
+    const { t, jobId, render, encode, tasks } = setUp();
+    const all = tasks();
+    const encodeTask = all.find((task) => task.step_id === encode)!.id;
+    const spread = all.filter((task, i) => task.step_id === render && i % 2 === 0).map((task) => task.id);
+    expect((await cancelTasks(t.farm, { jobId, taskIds: [...spread, encodeTask] }, SYSTEM_ACTOR)).changed).toBe(spread.length + 1);
+    const canceled = new Set(
+      tasks()
+        .filter((task) => task.status === "CANCELED")
+        .map((task) => task.id),
+    );
+    expect(canceled).toEqual(new Set([...spread, encodeTask]));
+
+    // Of one step: a task of another step is refused, the step's listed tasks move.
+    await expect(requeueTasks(t.farm, { jobId, stepId: render, taskIds: [spread[0]!, encodeTask] }, SYSTEM_ACTOR)).rejects.toThrow(/1 of the given tasks are not in job .* step /);
+    const some = spread.slice(0, 1_500);
+    expect((await requeueTasks(t.farm, { jobId, stepId: render, taskIds: [...some, ...some] }, SYSTEM_ACTOR)).changed).toBe(some.length);
+    const after = new Map(tasks().map((task) => [task.id, task]));
+    expect(some.every((id) => after.get(id)!.status !== "CANCELED" && after.get(id)!.ended_at === null)).toBe(true);
+    expect(after.get(encodeTask)!.status).toBe("CANCELED");
+    expect(countsAreTrue(t, jobId)).toBe(true);
+  });
+});

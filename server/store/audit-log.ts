@@ -1,0 +1,102 @@
+/**
+ * The audit log (the audit_log table): append-only rows, written inside the transaction of the
+ * change they record; the refused sign-ins the rate limits count; the admin page's filtered,
+ * paged reading.
+ */
+import type Database from "better-sqlite3";
+import type { auditLog } from "../db/schema";
+import { repository } from "./repository";
+import type { Raw } from "./rows";
+
+export type AuditLogRow = Raw<typeof auditLog>;
+
+/** A row to append, as services/audit.ts fills it (texts already clipped, before/after as JSON text). */
+export interface AuditLogInsert {
+  time: number;
+  actorKind: string;
+  actorId: string | null;
+  actorName: string | null;
+  via: string | null;
+  action: string;
+  targetKind: string | null;
+  targetId: string | null;
+  outcome: string;
+  before: string | null;
+  after: string | null;
+  detail: string | null;
+  address: string | null;
+  userAgent: string | null;
+}
+
+/** What the audit page filters on; every field left out (or empty) matches all rows. */
+export interface AuditFilter {
+  actor?: string | undefined;
+  actorKind?: string | undefined;
+  action?: string | undefined;
+  /** A prefix of actions ending in '.', e.g. "job." (ignored when `action` is given). */
+  actionGroup?: string | undefined;
+  target?: string | undefined;
+  outcome?: string | undefined;
+  from?: number | undefined;
+  to?: number | undefined;
+  /** Rows older than this id (the previous page's last). */
+  before?: number | undefined;
+}
+
+/** The filter's clauses; a page statement's cache key has bit i set when it uses CLAUSES[i]. */
+const CLAUSES = ["actor_name = ?", "actor_kind = ?", "action = ?", "action >= ? AND action < ?", "target_id = ?", "outcome = ?", "time >= ?", "time < ?", "id < ?"] as const;
+
+export const auditLogRepository = repository((sqlite) => {
+  const insert = sqlite.prepare<[AuditLogInsert]>(
+    `INSERT INTO audit_log (time, actor_kind, actor_id, actor_name, via, action, target_kind, target_id, outcome, before, after, detail, address, user_agent)
+     VALUES (@time, @actorKind, @actorId, @actorName, @via, @action, @targetKind, @targetId, @outcome, @before, @after, @detail, @address, @userAgent)`,
+  );
+  // Counted up to the limit only (the LIMIT inside): under a flood of attempts the window holds
+  // thousands of refused rows, and a count of them all on every attempt grew with the flood.
+  const refusedSignInsFor = sqlite.prepare<[string, number, number], { n: number }>(
+    "SELECT COUNT(*) AS n FROM (SELECT 1 FROM audit_log WHERE action = 'auth.sign-in' AND target_id = ? AND time > ? AND outcome = 'refused' LIMIT ?)",
+  );
+  const refusedSignInsFrom = sqlite.prepare<[string, number, number], { n: number }>(
+    "SELECT COUNT(*) AS n FROM (SELECT 1 FROM audit_log WHERE action = 'auth.sign-in' AND address = ? AND time > ? AND outcome = 'refused' LIMIT ?)",
+  );
+  /** One statement per combination of filters used (at most 2^CLAUSES.length, a few in practice). */
+  const pages = new Map<number, Database.Statement<Array<string | number>, AuditLogRow>>();
+  const pageStatement = (key: number) => {
+    let statement = pages.get(key);
+    if (statement === undefined) {
+      const clauses = CLAUSES.filter((_, i) => (key & (1 << i)) !== 0);
+      const where = clauses.length ? `WHERE ${clauses.join(" AND ")}` : "";
+      pages.set(key, (statement = sqlite.prepare<Array<string | number>, AuditLogRow>(`SELECT * FROM audit_log ${where} ORDER BY id DESC LIMIT ?`)));
+    }
+    return statement;
+  };
+  return {
+    insert(row: AuditLogInsert): void {
+      insert.run(row);
+    },
+    /** Refused sign-ins naming this account since `since`, counted up to `limit`. */
+    countRefusedSignInsFor: (account: string, since: number, limit: number): number => refusedSignInsFor.get(account, since, limit)?.n ?? 0,
+    /** Refused sign-ins from this address since `since`, counted up to `limit`. */
+    countRefusedSignInsFrom: (address: string, since: number, limit: number): number => refusedSignInsFrom.get(address, since, limit)?.n ?? 0,
+    /** Up to `limit` matching rows, newest first. */
+    page(filter: AuditFilter, limit: number): AuditLogRow[] {
+      let key = 0;
+      const params: Array<string | number> = [];
+      // In CLAUSES order, so the parameters follow their placeholders.
+      const use = (clause: number, ...values: Array<string | number>) => {
+        key |= 1 << clause;
+        params.push(...values);
+      };
+      if (filter.actor) use(0, filter.actor);
+      if (filter.actorKind) use(1, filter.actorKind);
+      if (filter.action) use(2, filter.action);
+      else if (filter.actionGroup) use(3, filter.actionGroup, `${filter.actionGroup.slice(0, -1)}/`);
+      if (filter.target) use(4, filter.target);
+      if (filter.outcome) use(5, filter.outcome);
+      if (filter.from !== undefined) use(6, filter.from);
+      if (filter.to !== undefined) use(7, filter.to);
+      if (filter.before !== undefined) use(8, filter.before);
+      return pageStatement(key).all(...params, limit);
+    },
+  };
+});

@@ -1,0 +1,136 @@
+/**
+ * Read models of tasks (server/queries/jobs.ts and why-waiting.ts map the rows). The task table
+ * is sorted server-side (it pages 100,000-task steps, so a sort in the browser would only order
+ * the rows it holds): every column sorts; empty values (no worker, not started) go last both
+ * ways, and ties keep task order, so paging is stable.
+ */
+import type Database from "better-sqlite3";
+import { TASK_STATUSES, type TaskStatus } from "../../lib/farm/statuses";
+import type { sessionActions, tasks } from "../db/schema";
+import { repository } from "./repository";
+import type { RawPick } from "./rows";
+
+export const TASK_SORTS = ["index", "status", "parameter", "worker", "startedAt", "duration", "retries", "message", "progress", "session"] as const;
+export type TaskSort = (typeof TASK_SORTS)[number];
+
+/** A page of a step's tasks, as the caller validated it. */
+export interface TaskListFilter {
+  stepId: string;
+  statuses?: readonly TaskStatus[] | undefined;
+  sort: TaskSort;
+  /** With sort "parameter": the task parameter's name (an OpenJD identifier, bound, never spliced). */
+  parameter?: string | undefined;
+  direction: "asc" | "desc";
+  offset: number;
+  limit: number;
+}
+
+export type TaskPageRow = RawPick<
+  typeof tasks,
+  "id" | "task_index" | "parameters" | "status" | "worker_id" | "session_id" | "failure_count" | "interruption_count" | "progress" | "status_message" | "started_at" | "ended_at" | "retry_at"
+> & { worker_name: string | null };
+
+/** A Session's first unfinished action, with its step's name. */
+export type OpenActionRow = RawPick<typeof sessionActions, "kind" | "status" | "environment_id" | "started_at"> & { step_name: string | null };
+
+export type WaitingTaskRow = RawPick<typeof tasks, "job_id" | "step_id" | "task_index" | "status" | "failure_count"> & { worker_name: string | null };
+
+/** Lifecycle order (TASK_STATUSES), not alphabetical: Pending … Succeeded. */
+const STATUS_RANK = `CASE t.status ${TASK_STATUSES.map((s, i) => `WHEN '${s}' THEN ${i}`).join(" ")} END`;
+
+/** Parameter types whose values sort as numbers (a chunk's "1-10" by its first frame); the rest as text. */
+const NUMERIC_TYPES: ReadonlySet<string> = new Set(["INT", "FLOAT", "CHUNK[INT]"]);
+
+/** Past this many page shapes the statement cache starts over (a guard: the shapes are a few hundred at most). */
+const MAX_CACHED_SHAPES = 256;
+
+/**
+ * The ORDER BY of a task page over `tasks t LEFT JOIN workers w`, and its bound values. `now`
+ * measures running tasks' durations; `numeric` says the sorted parameter sorts as a number (every
+ * task of a step has the same parameters, so its type is read once, and each row costs one json_extract).
+ */
+function taskOrder(filter: TaskListFilter, now: number, numeric: boolean): { order: string; params: Array<string | number> } {
+  const direction = filter.direction === "asc" ? "ASC" : "DESC";
+  // Empty values last whichever the direction, then task order for ties; the key is written twice, so are its values.
+  const by = (key: string, params: Array<string | number> = []) => ({ order: `(${key}) IS NULL, ${key} ${direction}, t.task_index ASC`, params: [...params, ...params] });
+  switch (filter.sort) {
+    case "index":
+      return { order: `t.task_index ${direction}`, params: [] };
+    case "status":
+      return by(STATUS_RANK);
+    case "parameter": {
+      // Every task has every parameter of its step: no empty values to put last, and one json_extract a row.
+      const value = numeric ? "CAST(json_extract(t.parameters, ?) AS REAL)" : "json_extract(t.parameters, ?)";
+      return { order: `${value} ${direction}, t.task_index ASC`, params: [`$."${filter.parameter ?? ""}".value`] };
+    }
+    case "worker":
+      return by("COALESCE(w.name, t.worker_id)");
+    case "startedAt":
+      return by("t.started_at");
+    case "duration":
+      return by("COALESCE(t.ended_at, ?) - t.started_at", [now]);
+    case "retries":
+      return { order: `t.failure_count + t.interruption_count ${direction}, t.failure_count ${direction}, t.task_index ASC`, params: [] };
+    case "message":
+      return by("t.status_message");
+    case "progress":
+      return by("t.progress");
+    case "session":
+      return by("t.session_id");
+  }
+}
+
+export const taskQueriesRepository = repository((sqlite) => {
+  const shapes = new Map<string, Database.Statement<unknown[], unknown>>();
+  /** A page's statement, prepared once per shape (its text is built from the whitelist only). */
+  function shaped<Row>(text: string): Database.Statement<unknown[], Row> {
+    let statement = shapes.get(text);
+    if (!statement) {
+      if (shapes.size >= MAX_CACHED_SHAPES) shapes.clear();
+      shapes.set(text, (statement = sqlite.prepare<unknown[], unknown>(text)));
+    }
+    return statement as Database.Statement<unknown[], Row>;
+  }
+  // A step's task parameter's type, from its first task (all of a step's tasks have the same parameters).
+  const parameterType = sqlite.prepare<[string, string], { type: string | null }>("SELECT json_extract(parameters, ?) AS type FROM tasks WHERE step_id = ? ORDER BY task_index LIMIT 1");
+  const firstOpenAction = sqlite.prepare<[string], OpenActionRow>(
+    `SELECT a.kind, a.status, a.environment_id, a.started_at, s.name AS step_name FROM session_actions a LEFT JOIN steps s ON s.id = a.step_id
+     WHERE a.session_id = ? AND a.status IN ('ASSIGNED', 'RUNNING') ORDER BY a.seq LIMIT 1`,
+  );
+  const lastExitCode = sqlite.prepare<[number], { exit_code: number | null }>(
+    "SELECT exit_code FROM session_actions WHERE task_id = ? AND kind = 'TASK_RUN' AND ended_at IS NOT NULL ORDER BY ended_at DESC, seq DESC LIMIT 1",
+  );
+  const waitingTask = sqlite.prepare<[number], WaitingTaskRow>(
+    "SELECT t.job_id, t.step_id, t.task_index, t.status, t.failure_count, w.name AS worker_name FROM tasks t LEFT JOIN workers w ON w.id = t.worker_id WHERE t.id = ?",
+  );
+  const readyBefore = sqlite.prepare<[string, number], { n: number }>("SELECT COUNT(*) AS n FROM tasks WHERE step_id = ? AND status = 'READY' AND task_index < ?");
+  return {
+    /** A page of a step's tasks (with each one's worker's name) and how many the view holds; `now` measures running tasks' durations. */
+    page(filter: TaskListFilter, now: number): { total: number; rows: TaskPageRow[] } {
+      const where = ["t.step_id = ?"];
+      const params: Array<string | number> = [filter.stepId];
+      // Repeats change nothing but the statement's shape: dropped, so the shapes stay few.
+      const statuses = [...new Set(filter.statuses ?? [])];
+      if (statuses.length > 0) {
+        where.push(`t.status IN (${statuses.map(() => "?").join(", ")})`);
+        params.push(...statuses);
+      }
+      const total = shaped<{ n: number }>(`SELECT COUNT(*) AS n FROM tasks t WHERE ${where.join(" AND ")}`).get(...params)?.n ?? 0;
+      const type = filter.sort === "parameter" ? (parameterType.get(`$."${filter.parameter ?? ""}".type`, filter.stepId)?.type ?? null) : null;
+      const order = taskOrder(filter, now, type !== null && NUMERIC_TYPES.has(type));
+      const rows = shaped<TaskPageRow>(
+        `SELECT t.id, t.task_index, t.parameters, t.status, t.worker_id, w.name AS worker_name, t.session_id, t.failure_count, t.interruption_count, t.progress, t.status_message, t.started_at, t.ended_at, t.retry_at
+         FROM tasks t LEFT JOIN workers w ON w.id = t.worker_id WHERE ${where.join(" AND ")} ORDER BY ${order.order} LIMIT ? OFFSET ?`,
+      ).all(...params, ...order.params, filter.limit, filter.offset);
+      return { total, rows };
+    },
+    /** The first unfinished action of a Session (actions run in order). */
+    openAction: (sessionId: string): OpenActionRow | undefined => firstOpenAction.get(sessionId),
+    /** The exit code of a task's last finished run (null: none, or it had none). */
+    lastExitCode: (taskId: number): number | null => lastExitCode.get(taskId)?.exit_code ?? null,
+    /** A task as "why isn't this task running?" reads it, with its worker's name. */
+    waitingTask: (taskId: number): WaitingTaskRow | undefined => waitingTask.get(taskId),
+    /** READY tasks of a step before `taskIndex` (the dispatcher takes a step's tasks in order). */
+    readyBefore: (stepId: string, taskIndex: number): number => readyBefore.get(stepId, taskIndex)?.n ?? 0,
+  };
+});

@@ -1,0 +1,101 @@
+/**
+ * Task rows as the scheduler changes them (server/scheduler/task-state.ts decides and checks
+ * every move against the state machine; this module only writes it). Run inside the caller's
+ * unit of work. The sync path changes tasks thousands of times a second: statements are
+ * prepared once per connection, and a single task's change is one of a handful of
+ * `UPDATE tasks SET …` shapes, each prepared the first time it is needed.
+ */
+import type Database from "better-sqlite3";
+import { movableTo } from "../../lib/farm/task-transitions";
+import type { TaskStatus } from "../../lib/farm/statuses";
+import type { tasks } from "../db/schema";
+import { repository } from "./repository";
+import type { RawPick } from "./rows";
+
+/** A task as the scheduler reads it to change it. */
+export type TaskRow = RawPick<typeof tasks, "id" | "job_id" | "step_id" | "task_index" | "parameters" | "status" | "failure_count" | "interruption_count" | "session_id" | "worker_id">;
+
+/** The columns a task's status change may set with it. */
+export interface TaskPatch {
+  workerId?: string | null;
+  sessionId?: string | null;
+  startedAt?: number | null;
+  endedAt?: number | null;
+  failureCount?: number;
+  interruptionCount?: number;
+  progress?: number | null;
+  statusMessage?: string | null;
+  retryAt?: number | null;
+  lastFailedWorkerId?: string | null;
+}
+
+/** The whitelist a patch's SET clause is built from: no other text reaches the statement. */
+const PATCH_COLUMNS: Readonly<Record<keyof TaskPatch, string>> = {
+  workerId: "worker_id",
+  sessionId: "session_id",
+  startedAt: "started_at",
+  endedAt: "ended_at",
+  failureCount: "failure_count",
+  interruptionCount: "interruption_count",
+  progress: "progress",
+  statusMessage: "status_message",
+  retryAt: "retry_at",
+  lastFailedWorkerId: "last_failed_worker_id",
+};
+
+/** What waits when its job fails (more failed tasks than it allows) is canceled: the state machine's job-failed moves. */
+const WAITING_WHEN_JOB_FAILS = movableTo("CANCELED", "job-failed")
+  .map((status) => `'${status}'`)
+  .join(", ");
+
+export const tasksRepository = repository((sqlite) => {
+  const byId = sqlite.prepare<[number], TaskRow>("SELECT id, job_id, step_id, task_index, parameters, status, failure_count, interruption_count, session_id, worker_id FROM tasks WHERE id = ?");
+  const release = sqlite.prepare<[string]>("UPDATE tasks SET status = 'READY' WHERE step_id = ? AND status = 'PENDING'");
+  const assign = sqlite.prepare<[string, string, string]>(
+    "UPDATE tasks SET status = 'ASSIGNED', session_id = ?, worker_id = ?, progress = NULL, status_message = NULL WHERE id IN (SELECT value FROM json_each(?)) AND status = 'READY'",
+  );
+  const cancelWaiting = sqlite.prepare<[number, string]>(`UPDATE tasks SET status = 'CANCELED', ended_at = ? WHERE job_id = ? AND status IN (${WAITING_WHEN_JOB_FAILS})`);
+  const countByStatus = sqlite.prepare<[string], { status: TaskStatus; n: number }>("SELECT status, COUNT(*) AS n FROM tasks WHERE step_id = ? GROUP BY status");
+
+  /** `UPDATE tasks SET <sets>` statements by their SET clause (a handful of shapes; preparing one costs more than running it). */
+  const updates = new Map<string, Database.Statement>();
+  const update = (sets: string): Database.Statement => {
+    let statement = updates.get(sets);
+    if (!statement) updates.set(sets, (statement = sqlite.prepare(`UPDATE tasks SET ${sets} WHERE id = ?`)));
+    return statement;
+  };
+
+  return {
+    byId: (id: number): TaskRow | undefined => byId.get(id),
+
+    /** Sets one task's status and the patch's columns (those not undefined). */
+    setStatus(id: number, status: TaskStatus, patch: TaskPatch): void {
+      const sets = ["status = ?"];
+      const values: Array<string | number | null> = [status];
+      for (const [key, value] of Object.entries(patch) as Array<[keyof TaskPatch, string | number | null | undefined]>) {
+        if (value === undefined) continue;
+        const column = PATCH_COLUMNS[key];
+        if (column === undefined) throw new Error(`a task patch cannot set "${key}"`);
+        sets.push(`${column} = ?`);
+        values.push(value);
+      }
+      update(sets.join(", ")).run(...values, id);
+    },
+
+    /** Binds these tasks to a Session, those still READY (one UPDATE). */
+    assign(taskIds: readonly number[], sessionId: string, workerId: string): void {
+      assign.run(sessionId, workerId, JSON.stringify(taskIds));
+    },
+
+    /** Makes the step's PENDING tasks READY; returns how many moved. */
+    releasePending: (stepId: string): number => release.run(stepId).changes,
+
+    /** Cancels what of the job waits (its job failed); the caller recounts its steps. */
+    cancelWaiting(jobId: string, now: number): void {
+      cancelWaiting.run(now, jobId);
+    },
+
+    /** The step's tasks per status (the statuses it has tasks in). */
+    countByStatus: (stepId: string): Array<{ status: TaskStatus; n: number }> => countByStatus.all(stepId),
+  };
+});
