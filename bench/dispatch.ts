@@ -248,7 +248,16 @@ async function main(): Promise<void> {
         goal: GOAL,
         met: headline.ratioToCeiling >= GOAL,
         ...(http && direct
-          ? { direct: { seconds: direct.seconds, claimsPerSecond: direct.claimsPerSecond, syncP50Ms: direct.syncP50Ms, syncP99Ms: direct.syncP99Ms, ceilingClaimsPerSecond: direct.ceilingClaimsPerSecond, ratioToCeiling: direct.ratioToCeiling } }
+          ? {
+              direct: {
+                seconds: direct.seconds,
+                claimsPerSecond: direct.claimsPerSecond,
+                syncP50Ms: direct.syncP50Ms,
+                syncP99Ms: direct.syncP99Ms,
+                ceilingClaimsPerSecond: direct.ceilingClaimsPerSecond,
+                ratioToCeiling: direct.ratioToCeiling,
+              },
+            }
           : {}),
       }),
     );

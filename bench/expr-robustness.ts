@@ -98,14 +98,27 @@ for (const input of pathological) {
 }
 
 const seconds = (performance.now() - started) / 1000;
-const histogram = (map: Map<string, number>) => [...map].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(", ");
+const histogram = (map: Map<string, number>) =>
+  [...map]
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, v]) => `${k} ${v}`)
+    .join(", ");
 console.log(`\ncases: ${cases} (${histogram(families)}), ${parsed} parsed`);
 const publicNames = libraries.host.names().flatMap((n) => (n.startsWith("__property_") ? [n.slice(11, -2)] : n.startsWith("__") ? [] : [n]));
 const uncalled = publicNames.filter((n) => !called.has(n));
 console.log(`library functions and properties used: ${publicNames.length - uncalled.length} of ${publicNames.length}${uncalled.length > 0 ? ` (not: ${uncalled.join(", ")})` : ""}`);
 console.log(`evaluation: ${histogram(evaluated)}`);
 console.log(`type check: ${histogram(checked)}`);
-console.log(`checker rejected (type) what evaluation accepted: ${disagreements.length}${disagreements.length > 0 ? `, e.g. ${disagreements.slice(0, 3).map((s) => JSON.stringify(s.slice(0, 100))).join("; ")}` : ""}`);
+console.log(
+  `checker rejected (type) what evaluation accepted: ${disagreements.length}${
+    disagreements.length > 0
+      ? `, e.g. ${disagreements
+          .slice(0, 3)
+          .map((s) => JSON.stringify(s.slice(0, 100)))
+          .join("; ")}`
+      : ""
+  }`,
+);
 console.log(`pathological inputs: ${pathological.length} (${skipped} skipped until their functions exist)`);
 for (const line of observed) console.log(line);
 console.log(`uncaught exceptions: ${exceptions}${saved > 0 ? ` (first ${saved} failing inputs saved under bench/results/)` : ""}`);

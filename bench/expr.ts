@@ -123,7 +123,9 @@ function measure(name: string): number {
 }
 
 const origin = loaded.length > 0 ? samplesDir() : "built-in list (samples not found)";
-console.log(`expr bench: ${prepared.length} expressions from ${origin} (${heavy} budget tests of over ${HEAVY_OPERATIONS} operations left out); ${evaluable.length} evaluate with sample values; ${rounds} rounds after ${warmup} warm-up`);
+console.log(
+  `expr bench: ${prepared.length} expressions from ${origin} (${heavy} budget tests of over ${HEAVY_OPERATIONS} operations left out); ${evaluable.length} evaluate with sample values; ${rounds} rounds after ${warmup} warm-up`,
+);
 const started = performance.now();
 const perSecond: Record<string, number> = {};
 for (const name of Object.keys(modes)) perSecond[name] = measure(name);

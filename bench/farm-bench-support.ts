@@ -19,7 +19,7 @@ import { apiHandler } from "../server/api/app-handler";
 import { startNodeServer, type RunningServer } from "../server/api/node-server";
 import { openStore } from "../server/db/connection";
 import { refreshCompatibility } from "../server/services/compatibility";
-import { createFarm, type Farm, type FarmSettings } from "../server/services/farm";
+import { createFarm, type Farm, type FarmSettings } from "../server/context/farm";
 import { FarmLoop } from "../server/services/farm-loop";
 import { authenticateWorker, type WorkerIdentity } from "../server/services/authenticate-worker";
 import { ingestLogs } from "../server/services/ingest-logs";
@@ -77,9 +77,7 @@ export function openBenchFarm(file: string, settings: Partial<FarmSettings> = {}
   const pool = authenticatePool(farm, token);
   if (!pool) throw new Error("the bench pool's token does not authenticate");
   const admin = testPrincipal(farm, "admin", "bench-admin");
-  const { token: adminToken } = store.transaction(() =>
-    issueToken(farm, SYSTEM_ACTOR, { userId: admin.userId, role: "admin", name: "bench", scope: "admin", expiresInDays: 1 }),
-  );
+  const { token: adminToken } = store.transaction(() => issueToken(farm, SYSTEM_ACTOR, { userId: admin.userId, role: "admin", name: "bench", scope: "admin", expiresInDays: 1 }));
   let loop: FarmLoop | null = null;
   const bench: BenchFarm = {
     farm,

@@ -19,19 +19,7 @@
 import Database from "better-sqlite3";
 import { join } from "node:path";
 import { isMainThread, parentPort, workerData } from "node:worker_threads";
-import {
-  httpTransport,
-  Latencies,
-  LatencyWindows,
-  openBenchFarm,
-  round,
-  runInThread,
-  RunErrors,
-  sleep,
-  submitJobs,
-  taskStatusCounts,
-  tempFolder,
-} from "./farm-bench-support";
+import { httpTransport, Latencies, LatencyWindows, openBenchFarm, round, runInThread, RunErrors, sleep, submitJobs, taskStatusCounts, tempFolder } from "./farm-bench-support";
 import { LoadWorker } from "./load-worker";
 import { LogView } from "./log-view";
 import { numberFlag } from "./number-flag";
@@ -172,7 +160,9 @@ async function main(): Promise<number> {
       const wall = (performance.now() - started) / 1000;
       const counts = taskStatusCounts(bench.farm);
       for (const [endpoint, l] of Object.entries(result.latency)) console.log(`${endpoint}: ${l.count} requests, p50 ${l.p50Ms} ms, p99 ${l.p99Ms} ms, max ${l.maxMs} ms`);
-      console.log(`tasks: ${result.tasksDone} completed (${JSON.stringify(counts)}); log lines: ${result.linesProduced} printed, ${result.linesStored} stored, ${result.linesDelivered} of ${result.linesExpected} delivered to ${result.views.jobs} job and ${result.views.sessions} Session views (lag p50 ${result.lag.p50Ms} ms, p99 ${result.lag.p99Ms} ms)`);
+      console.log(
+        `tasks: ${result.tasksDone} completed (${JSON.stringify(counts)}); log lines: ${result.linesProduced} printed, ${result.linesStored} stored, ${result.linesDelivered} of ${result.linesExpected} delivered to ${result.views.jobs} job and ${result.views.sessions} Session views (lag p50 ${result.lag.p50Ms} ms, p99 ${result.lag.p99Ms} ms)`,
+      );
       console.log(`sync latency by 10 s window: ${result.syncWindows.map((w) => `${w.fromS}s ${w.syncs} syncs p50 ${w.p50Ms} ms p99 ${w.p99Ms} ms`).join("; ")}`);
       for (const error of result.firstErrors) console.log(`error: ${error}`);
       const requests = Object.values(result.latency).reduce((n, l) => n + l.count, 0);

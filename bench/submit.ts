@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { checkPool } from "../server/checks/check-pool";
 import { openStore } from "../server/db/connection";
-import { createFarm } from "../server/services/farm";
+import { createFarm } from "../server/context/farm";
 import { submitJob, submitToFarm } from "../server/services/submit-job";
 import { interleavedRounds, median } from "./interleaved-rounds";
 import { numberFlag } from "./number-flag";
@@ -95,7 +95,11 @@ function baselineRound(): number {
         "INSERT INTO jobs (id, seq, name, template_text, template_format, environment_templates, parameters, priority, status, task_count, max_retries_per_task, max_failed_tasks, submitted_at) VALUES ('job-baselinexx', 1, 'bench', '', 'yaml', '[]', '{}', 50, 'READY', ?, 2, 100, 0)",
       )
       .run(TASKS);
-    sqlite.prepare("INSERT INTO steps (id, job_id, step_index, name, dependencies, environment_stack, status, task_count) VALUES ('job-baselinexx:0', 'job-baselinexx', 0, 'Render', '[]', '[]', 'READY', ?)").run(TASKS);
+    sqlite
+      .prepare(
+        "INSERT INTO steps (id, job_id, step_index, name, dependencies, environment_stack, status, task_count) VALUES ('job-baselinexx:0', 'job-baselinexx', 0, 'Render', '[]', '[]', 'READY', ?)",
+      )
+      .run(TASKS);
     const started = process.hrtime.bigint();
     sqlite.transaction(() => {
       const insert = sqlite.prepare("INSERT INTO tasks (job_id, step_id, task_index, parameters, status) VALUES (?, ?, ?, ?, ?)");

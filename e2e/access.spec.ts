@@ -88,7 +88,10 @@ test.describe("access control", () => {
     // Disabled, then enabled again: the page shows each state the server answers with.
     const tiaRow = admin.getByRole("row").filter({ has: admin.getByRole("rowheader", { name: NEW_USER.name, exact: true }) });
     await tiaRow.getByRole("button", { name: "Disable" }).click();
-    await admin.getByRole("dialog").getByRole("button", { name: `Disable ${NEW_USER.name}` }).click();
+    await admin
+      .getByRole("dialog")
+      .getByRole("button", { name: `Disable ${NEW_USER.name}` })
+      .click();
     await expect(tiaRow.getByText("Disabled", { exact: true })).toBeVisible();
     await tiaRow.getByRole("button", { name: "Enable" }).click();
     await expect(tiaRow.getByText("Enabled", { exact: true })).toBeVisible();
@@ -119,7 +122,10 @@ test.describe("access control", () => {
     await panel.getByRole("button", { name: "Done: hide the token" }).click();
     await expect(panel).toHaveCount(0);
     expect(await admin.content()).not.toContain(token);
-    const row = admin.getByRole("table", { name: "Your tokens" }).getByRole("row").filter({ has: admin.getByRole("rowheader", { name: TOKEN_NAME }) });
+    const row = admin
+      .getByRole("table", { name: "Your tokens" })
+      .getByRole("row")
+      .filter({ has: admin.getByRole("rowheader", { name: TOKEN_NAME }) });
     await expect(row).toContainText("read");
     await expect(row).toContainText("Active");
     await expect(row).toContainText("in 30 days");
@@ -142,7 +148,10 @@ test.describe("access control", () => {
 
     // Revoked from the page, it stops working for the script at once.
     await row.getByRole("button", { name: "Revoke" }).click();
-    await admin.getByRole("dialog").getByRole("button", { name: `Revoke ${TOKEN_NAME}` }).click();
+    await admin
+      .getByRole("dialog")
+      .getByRole("button", { name: `Revoke ${TOKEN_NAME}` })
+      .click();
     await expect(row).toContainText("Revoked");
     const after = await tokenApi(token);
     const dead = await after.get(`/api/trpc/jobs.list?input=${encodeURIComponent("{}")}`);
@@ -187,7 +196,14 @@ test.describe("access control", () => {
     // Sign-ins: each persona's, and the new user's.
     await apply({ group: "auth.", outcome: "ok" });
     await expect(admin).toHaveURL(/group=auth\.&outcome=ok/);
-    for (const name of ["ana", "ben", "wes", "vic", NEW_USER.name]) await expect(rows.filter({ hasText: "auth.sign-in" }).filter({ hasText: `user ${name}` }).first(), name).toBeVisible();
+    for (const name of ["ana", "ben", "wes", "vic", NEW_USER.name])
+      await expect(
+        rows
+          .filter({ hasText: "auth.sign-in" })
+          .filter({ hasText: `user ${name}` })
+          .first(),
+        name,
+      ).toBeVisible();
 
     // The refused cancel: ana, jobs.cancel, refused.
     await apply({ actor: "ana", outcome: "refused" });
@@ -205,7 +221,10 @@ test.describe("access control", () => {
     expect(lines[0]).toMatch(/^id,time,actorKind,actorName/);
     expect(lines.filter((l) => l.includes("access.refused") && l.includes("jobs.cancel"))).toHaveLength(1);
     const jsonl = await admin.request.get((await admin.getByRole("link", { name: "Export JSON lines" }).getAttribute("href"))!);
-    const entries = (await jsonl.text()).trim().split("\n").map((l) => JSON.parse(l) as { action: string; actorName: string; outcome: string });
+    const entries = (await jsonl.text())
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { action: string; actorName: string; outcome: string });
     expect(entries.length).toBeGreaterThan(0);
     expect(entries.every((e) => e.actorName === "ana" && e.outcome === "refused")).toBe(true);
   });

@@ -66,7 +66,9 @@ test("pools and workers are read by everyone, and changed by admins only", async
   await expect(wes.getByRole("button", { name: /^Drain/ })).toHaveCount(0);
   // The server refuses it anyway, from the portal's own page with the wrangler's cookie.
   allowConsoleError(failedLoad(403, `${BASE_URL}/api/trpc/pools.create`));
-  const status = await wes.evaluate(async () => (await fetch("/api/trpc/pools.create", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "e2e-wes" }) })).status);
+  const status = await wes.evaluate(
+    async () => (await fetch("/api/trpc/pools.create", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "e2e-wes" }) })).status,
+  );
   expect(status).toBe(403);
 });
 

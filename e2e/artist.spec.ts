@@ -100,12 +100,21 @@ test("an artist submits the UI controls showcase through its generated form and 
   await page.getByRole("button", { name: "Submit" }).click();
   await page.waitForURL(/\/jobs\/job-[a-z2-7]+$/);
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Job Template GUI Control Showcase");
-  await expect(page.locator(".job-facts > div").filter({ has: page.getByRole("term").getByText("Submitter", { exact: true }) }).getByRole("definition")).toHaveText("ana");
+  await expect(
+    page
+      .locator(".job-facts > div")
+      .filter({ has: page.getByRole("term").getByText("Submitter", { exact: true }) })
+      .getByRole("definition"),
+  ).toHaveText("ana");
   await expect(page.getByRole("group", { name: "Job actions" })).toBeVisible();
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Succeeded", { timeout: 90_000 });
 
   // The task's log, live on the job page: the script echoes the line edit's value.
-  await page.getByRole("grid").getByRole("row", { name: /Succeeded/ }).first().click();
+  await page
+    .getByRole("grid")
+    .getByRole("row", { name: /Succeeded/ })
+    .first()
+    .click();
   await expect(page.getByRole("region", { name: /Latest log/ })).toContainText(LINE);
 });
 
@@ -140,7 +149,9 @@ test("an artist sees located template errors, and which steps no pool can run be
   await file.setInputFiles({ name: "gpu.yaml", mimeType: "application/yaml", buffer: Buffer.from(GPU_JOB) });
   await page.getByRole("textbox", { name: "Frames", exact: true }).fill("1-4:0");
   await page.getByRole("button", { name: "Preview" }).click();
-  await expect(page.getByRole("region", { name: "Preview", exact: true }).getByRole("alert")).toContainText(/steps\[0\]\.parameterSpace\.taskParameterDefinitions\[0\]\.range \(line 9, column \d+\): .*a step must not be zero/);
+  await expect(page.getByRole("region", { name: "Preview", exact: true }).getByRole("alert")).toContainText(
+    /steps\[0\]\.parameterSpace\.taskParameterDefinitions\[0\]\.range \(line 9, column \d+\): .*a step must not be zero/,
+  );
   await expect(page.getByRole("button", { name: "Submit" })).toBeDisabled();
 
   await page.getByRole("textbox", { name: "Frames", exact: true }).fill("1-6");

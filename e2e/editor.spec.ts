@@ -70,7 +70,11 @@ test("a broken template is marked where it is wrong, fixed, and saved to the lib
 
 test("the library takes an uploaded template and deletes it after confirmation", async ({ page, personaPage }) => {
   await page.goto("/templates");
-  await page.getByLabel("Upload a template or a job bundle").setInputFiles({ name: "env-vars.json", mimeType: "application/json", buffer: Buffer.from('{"specificationVersion": "environment-2023-09", "environment": {"name": "Vars", "variables": {"A": "1"}}}') });
+  await page.getByLabel("Upload a template or a job bundle").setInputFiles({
+    name: "env-vars.json",
+    mimeType: "application/json",
+    buffer: Buffer.from('{"specificationVersion": "environment-2023-09", "environment": {"name": "Vars", "variables": {"A": "1"}}}'),
+  });
   await expect(page.getByRole("status").filter({ hasText: "Saved “env-vars” (environment template, no errors)." })).toBeVisible();
   const row = page.getByRole("row", { name: /env-vars/ });
   await expect(row.getByRole("cell").nth(0)).toHaveText("Environment (JSON)");

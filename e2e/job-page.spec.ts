@@ -55,7 +55,11 @@ test("the 12-step sample's job page: readable graph, parameters, worker names, s
     const name = button.locator("strong");
     await expect(name).toHaveAttribute("title", step.name);
     // Whole on screen (two lines at most), or cut with the full name on hover (checked above).
-    const shown = await name.evaluate((el) => ({ whole: el.scrollHeight <= el.clientHeight + 1 && el.scrollWidth <= el.clientWidth + 1, fontPx: parseFloat(getComputedStyle(el).fontSize), text: el.textContent }));
+    const shown = await name.evaluate((el) => ({
+      whole: el.scrollHeight <= el.clientHeight + 1 && el.scrollWidth <= el.clientWidth + 1,
+      fontPx: parseFloat(getComputedStyle(el).fontSize),
+      text: el.textContent,
+    }));
     expect(shown.text).toBe(step.name);
     expect(shown.whole, `${step.name} is not cut`).toBe(true);
     expect(shown.fontPx * READABLE_ZOOM).toBeGreaterThanOrEqual(9.5);

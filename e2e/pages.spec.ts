@@ -88,8 +88,12 @@ test("every page, for every persona, with a live and a finished Session, logs no
 
 test("a missing job, Session, template or page is a 404 page that says what is missing", async ({ page, allowConsoleError }) => {
   const script = await tokenApi();
-  const jobId = await submitJob(script, { template: { text: "specificationVersion: jobtemplate-2023-09\nname: pages-404\nsteps:\n- name: S\n  script:\n    actions:\n      onRun: {command: echo, args: [hi]}\n", format: "yaml" } });
-  const otherJobId = await submitJob(script, { template: { text: "specificationVersion: jobtemplate-2023-09\nname: pages-404-other\nsteps:\n- name: S\n  script:\n    actions:\n      onRun: {command: echo, args: [hi]}\n", format: "yaml" } });
+  const jobId = await submitJob(script, {
+    template: { text: "specificationVersion: jobtemplate-2023-09\nname: pages-404\nsteps:\n- name: S\n  script:\n    actions:\n      onRun: {command: echo, args: [hi]}\n", format: "yaml" },
+  });
+  const otherJobId = await submitJob(script, {
+    template: { text: "specificationVersion: jobtemplate-2023-09\nname: pages-404-other\nsteps:\n- name: S\n  script:\n    actions:\n      onRun: {command: echo, args: [hi]}\n", format: "yaml" },
+  });
   await script.dispose();
   const otherSession = await firstSession(page, otherJobId);
 
@@ -113,7 +117,10 @@ test("a missing job, Session, template or page is a 404 page that says what is m
   }
   // The way back from a Session that is not there is its job.
   await page.goto(`/jobs/${jobId}/sessions/session-nosuch`);
-  await page.getByRole("main").getByRole("link", { name: `Job ${jobId}` }).click();
+  await page
+    .getByRole("main")
+    .getByRole("link", { name: `Job ${jobId}` })
+    .click();
   await expect(page).toHaveURL(new RegExp(`/jobs/${jobId}$`));
   await expect(page.getByRole("heading", { level: 1 })).toContainText("pages-404");
 });

@@ -124,7 +124,9 @@ test("a wrangler cancels a running job and retries failed tasks in bulk", async 
   // Each even frame ran twice: first failed, then succeeded; odd frames ran once (runs queued
   // behind a failure in the same Session are NEVER_ATTEMPTED and ran later: not attempts).
   const sessions = await trpcQuery<Array<{ actions: Array<{ kind: string; taskId: number | null; status: string }> }>>(page.request, "jobs.sessions", { jobId: flakyId });
-  const tasks = await trpcQuery<{ tasks: Array<{ id: number; parameters: { Frame: { value: string } } }> }>(page.request, "jobs.tasks", { stepId: (await trpcQuery<{ steps: Array<{ id: string }> }>(page.request, "jobs.get", { jobId: flakyId })).steps[0]!.id });
+  const tasks = await trpcQuery<{ tasks: Array<{ id: number; parameters: { Frame: { value: string } } }> }>(page.request, "jobs.tasks", {
+    stepId: (await trpcQuery<{ steps: Array<{ id: string }> }>(page.request, "jobs.get", { jobId: flakyId })).steps[0]!.id,
+  });
   const runs = sessions.flatMap((s) => s.actions).filter((a) => a.kind === "TASK_RUN" && a.status !== "NEVER_ATTEMPTED");
   for (const task of tasks.tasks) {
     const frame = Number(task.parameters.Frame.value);

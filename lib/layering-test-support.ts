@@ -166,7 +166,7 @@ export function resolveTarget(fromPath: string, specifier: string, nodeBuiltins:
 }
 
 /** The folders of server/ (DESIGN "Layout" and README); a file directly in server/ is a process helper ("server/root"). */
-const SERVER_FOLDERS = ["api", "auth", "checks", "cli", "db", "farm-tests", "queries", "router", "scheduler", "services", "session", "store", "web", "worker"];
+const SERVER_FOLDERS = ["api", "auth", "checks", "cli", "context", "db", "farm-tests", "queries", "router", "scheduler", "services", "session", "store", "web", "worker"];
 
 /** The layer a repository path (a file, or what an import names) belongs to. */
 export function areaOf(path: string): string {
@@ -217,15 +217,16 @@ export const LAYOUT: Readonly<Record<string, AreaRule>> = {
   "server/root": { may: LIB, node: true },
   "server/session": { may: [...LIB, "server/session", "server/root"], node: true },
   "server/db": { may: [...LIB, "server/db", "server/root"], node: true },
+  "server/context": { may: [...LIB, "server/db", "server/store", "server/scheduler", "server/context", "server/root"], node: true },
   "server/store": { may: [...LIB, "server/db", "server/store", "server/root"], node: true },
-  "server/scheduler": { may: [...LIB, "server/db", "server/store", "server/scheduler", "server/root"], node: true },
-  "server/services": { may: [...LIB, "server/db", "server/store", "server/scheduler", "server/services", "server/auth", "server/checks", "server/root"], node: true },
-  "server/checks": { may: [...LIB, "server/checks", "server/services", "server/root"], node: true },
-  "server/auth": { may: [...LIB, "server/auth", "server/db", "server/store", "server/services", "server/root"], typesFrom: ["server/router"], node: true },
-  "server/queries": { may: [...LIB, "server/db", "server/store", "server/scheduler", "server/services", "server/queries", "server/root"], node: true },
-  "server/router": { may: [...LIB, "server/services", "server/queries", "server/auth", "server/router", "server/root"], typesFrom: ["server/store"], node: true },
-  "server/api": { may: [...LIB, "server/api", "server/auth", "server/queries", "server/router", "server/services", "server/root"], node: true },
-  "server/web": { may: [...LIB, "server/web", "server/api", "server/checks", "server/services", "server/root"], node: true },
+  "server/scheduler": { may: [...LIB, "server/context", "server/db", "server/store", "server/scheduler", "server/root"], node: true },
+  "server/services": { may: [...LIB, "server/context", "server/db", "server/store", "server/scheduler", "server/services", "server/auth", "server/checks", "server/root"], node: true },
+  "server/checks": { may: [...LIB, "server/context", "server/checks", "server/services", "server/root"], node: true },
+  "server/auth": { may: [...LIB, "server/context", "server/auth", "server/db", "server/store", "server/services", "server/root"], typesFrom: ["server/router"], node: true },
+  "server/queries": { may: [...LIB, "server/context", "server/db", "server/store", "server/scheduler", "server/checks", "server/queries", "server/root"], node: true },
+  "server/router": { may: [...LIB, "server/context", "server/services", "server/queries", "server/auth", "server/router", "server/root"], typesFrom: ["server/store"], node: true },
+  "server/api": { may: [...LIB, "server/context", "server/api", "server/auth", "server/queries", "server/router", "server/services", "server/root"], node: true },
+  "server/web": { may: [...LIB, "server/context", "server/web", "server/api", "server/checks", "server/services", "server/root"], node: true },
   "server/worker": { may: [...LIB, "server/session", "server/worker", "server/root"], node: true },
   "server/cli": { may: [...LIB, ...ALL_SERVER], node: true },
   components: { may: [...LIB, "components"], typesFrom: ALL_SERVER, node: false, browser: true },

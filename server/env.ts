@@ -33,7 +33,10 @@ const schema = z.object({
     .transform((v) => v === "1" || v === "true"),
   /** Comma-separated host names the server also answers to (loopback names and IP addresses always). */
   LOOM_ALLOWED_HOSTS: z.string().default(""),
-  LOOM_SESSION_IDLE_MINUTES: z.coerce.number().positive().default(12 * 60),
+  LOOM_SESSION_IDLE_MINUTES: z.coerce
+    .number()
+    .positive()
+    .default(12 * 60),
   LOOM_SESSION_MAX_DAYS: z.coerce.number().positive().default(7),
   LOOM_ROTATION_GRACE_MINUTES: z.coerce.number().nonnegative().default(60),
   LOOM_MAX_STREAMS_PER_USER: z.coerce.number().int().positive().default(32),
@@ -50,8 +53,14 @@ const schema = z.object({
   /** Quotas and retention. */
   LOOM_LOG_CAP_ACTION_MB: z.coerce.number().positive().default(64),
   LOOM_LOG_CAP_SESSION_MB: z.coerce.number().positive().default(256),
-  LOOM_WORKER_RETENTION_HOURS: z.coerce.number().positive().default(7 * 24),
-  LOOM_ASSIGNED_TIMEOUT_SECONDS: z.coerce.number().positive().default(10 * 60),
+  LOOM_WORKER_RETENTION_HOURS: z.coerce
+    .number()
+    .positive()
+    .default(7 * 24),
+  LOOM_ASSIGNED_TIMEOUT_SECONDS: z.coerce
+    .number()
+    .positive()
+    .default(10 * 60),
   LOOM_CHECK_TIMEOUT_SECONDS: z.coerce.number().positive().default(20),
   LOOM_JOB_RETENTION_DAYS: z.coerce.number().positive().default(30),
 });

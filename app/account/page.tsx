@@ -15,8 +15,7 @@ export default async function AccountPage() {
     <main className="wide">
       <h1>Account</h1>
       <p className="lead">
-        Signed in as <strong>{me.name}</strong> ({ROLE_LABELS[me.role]}: {ROLE_DESCRIPTIONS[me.role]}). Personal access tokens let scripts and the <code>loom</code>{" "}
-        command act as you.
+        Signed in as <strong>{me.name}</strong> ({ROLE_LABELS[me.role]}: {ROLE_DESCRIPTIONS[me.role]}). Personal access tokens let scripts and the <code>loom</code> command act as you.
       </p>
       <HydrateClient>
         <AccountTokens />

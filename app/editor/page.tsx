@@ -19,8 +19,8 @@ export default async function EditorPage({ searchParams }: { searchParams: Promi
     <main className="wide">
       <h1>Template editor</h1>
       <p className="lead">
-        Write a job or environment template in YAML or JSON. Errors are checked as you type, exactly as <code>loom check</code> reports them;
-        press Ctrl+Space for the fields and values the format allows, and hover a field for its documentation.
+        Write a job or environment template in YAML or JSON. Errors are checked as you type, exactly as <code>loom check</code> reports them; press Ctrl+Space for the fields and values the format
+        allows, and hover a field for its documentation.
       </p>
       <HydrateClient>
         <TemplateEditor templateId={templateId} />

@@ -19,9 +19,8 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
         <section aria-labelledby="no-accounts">
           <h2 id="no-accounts">This farm has no accounts yet</h2>
           <p>
-            Create the first admin at the one-time setup address that <code>loom serve</code> printed when it started (
-            <code>http://…/setup?token=…</code>). Restarting <code>loom serve</code> prints a new one; on the server&apos;s shell,{" "}
-            <code>loom user add NAME --role admin</code> creates an account too.
+            Create the first admin at the one-time setup address that <code>loom serve</code> printed when it started (<code>http://…/setup?token=…</code>). Restarting <code>loom serve</code> prints a
+            new one; on the server&apos;s shell, <code>loom user add NAME --role admin</code> creates an account too.
           </p>
         </section>
       ) : (

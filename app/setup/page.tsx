@@ -25,7 +25,9 @@ export default async function SetupPage({ searchParams }: { searchParams: Promis
         <section aria-labelledby="setup-invalid">
           <h2 id="setup-invalid">This setup address is not valid</h2>
           <p role="alert">
-            {token === "" ? "It has no token. Use the whole address that loom serve printed." : "It was used already, or loom serve printed a newer one since (each start prints a new address while nobody has an account)."}
+            {token === ""
+              ? "It has no token. Use the whole address that loom serve printed."
+              : "It was used already, or loom serve printed a newer one since (each start prints a new address while nobody has an account)."}
           </p>
           <p>
             <Link href="/login">Sign in</Link> with an existing account instead.

@@ -16,8 +16,8 @@ export default async function TemplatesPage() {
     <main>
       <h1>Templates</h1>
       <p className="lead">
-        Job and environment templates kept for reuse. Each is read with the same checks as <code>loom check</code>; templates with errors are kept
-        (and counted) so they can be fixed in the editor, but only readable templates are accepted.
+        Job and environment templates kept for reuse. Each is read with the same checks as <code>loom check</code>; templates with errors are kept (and counted) so they can be fixed in the editor, but
+        only readable templates are accepted.
       </p>
       <HydrateClient>
         {allows(me, RULES.submit) && <AddTemplates />}

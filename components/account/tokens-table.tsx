@@ -38,7 +38,11 @@ export function TokensTable() {
       <h2 className="admin-section-title" id="tokens-title">
         Your tokens
       </h2>
-      {list.error && <p role="alert" className="error-text">Could not load your tokens: {list.error.message}</p>}
+      {list.error && (
+        <p role="alert" className="error-text">
+          Could not load your tokens: {list.error.message}
+        </p>
+      )}
       {/* The Revoke button goes with the token it revoked: the result takes the focus. */}
       <NoticeLine notice={notice} takeFocus />
       {list.data && tokens.length === 0 && <p className="muted">You have no tokens yet.</p>}

@@ -38,11 +38,22 @@ export function CreatePool({ onToken }: { onToken: (token: NewToken) => void }) 
 
   return (
     <section aria-labelledby="create-pool-title">
-      <h2 className="admin-section-title" id="create-pool-title">Create a pool</h2>
+      <h2 className="admin-section-title" id="create-pool-title">
+        Create a pool
+      </h2>
       <form className="create-pool" onSubmit={submit}>
         <label>
           Pool name
-          <input id={POOL_NAME_FIELD} value={name} onChange={(e) => setName(e.target.value)} required maxLength={64} aria-invalid={nameProblem ? true : undefined} aria-describedby="pool-name-hint" autoComplete="off" />
+          <input
+            id={POOL_NAME_FIELD}
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            required
+            maxLength={64}
+            aria-invalid={nameProblem ? true : undefined}
+            aria-describedby="pool-name-hint"
+            autoComplete="off"
+          />
         </label>
         <label className="description">
           Description

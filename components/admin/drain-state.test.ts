@@ -8,7 +8,12 @@ describe("drainState", () => {
   it.each([
     { name: "not drained", worker: { ...running, drain: null, disabled: false }, label: "Accepting work", tone: null },
     { name: "after task, still running it", worker: { ...running, drain: "AFTER_TASK" as const, disabled: false }, label: "Draining: finishing its task", tone: "paused" },
-    { name: "after task, exiting its environments", worker: { status: "STOPPING" as const, sessionId: "s1", drain: "AFTER_TASK" as const, disabled: false }, label: "Draining: finishing its task", tone: "paused" },
+    {
+      name: "after task, exiting its environments",
+      worker: { status: "STOPPING" as const, sessionId: "s1", drain: "AFTER_TASK" as const, disabled: false },
+      label: "Draining: finishing its task",
+      tone: "paused",
+    },
     { name: "after task, done", worker: { ...idle, drain: "AFTER_TASK" as const, disabled: false }, label: "Drained after task", tone: "off" },
     { name: "now, task being canceled", worker: { ...running, drain: "NOW" as const, disabled: false }, label: "Drained now: canceling its task", tone: "paused" },
     { name: "now, done", worker: { ...idle, drain: "NOW" as const, disabled: false }, label: "Drained now", tone: "off" },

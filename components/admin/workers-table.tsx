@@ -45,7 +45,11 @@ export function WorkersTable({ poolId }: { poolId?: string }) {
           {error}
         </p>
       )}
-      {list.error && <p role="alert" className="error-text">{list.error.message}</p>}
+      {list.error && (
+        <p role="alert" className="error-text">
+          {list.error.message}
+        </p>
+      )}
       <DataTable
         label="Workers"
         columns={["Worker", "Pool", "Status", "Capabilities", "Current work", "Kept away from", "Last heartbeat", "Drain", admin && "Actions"]}

@@ -7,9 +7,20 @@ const filter = (patch: Partial<AuditFilter>): AuditFilter => ({ ...EMPTY_FILTER,
 describe("parseAuditFilter", () => {
   it.each<[string, string, Partial<AuditFilter>]>([
     ["nothing", "", {}],
-    ["every field", "actor=ana&kind=user&action=job.cancel&target=job-abc&outcome=refused&from=2026-01-10T14:00&to=2026-01-10T15:30&before=42", {
-      actor: "ana", actorKind: "user", action: "job.cancel", target: "job-abc", outcome: "refused", from: "2026-01-10T14:00", to: "2026-01-10T15:30", before: 42,
-    }],
+    [
+      "every field",
+      "actor=ana&kind=user&action=job.cancel&target=job-abc&outcome=refused&from=2026-01-10T14:00&to=2026-01-10T15:30&before=42",
+      {
+        actor: "ana",
+        actorKind: "user",
+        action: "job.cancel",
+        target: "job-abc",
+        outcome: "refused",
+        from: "2026-01-10T14:00",
+        to: "2026-01-10T15:30",
+        before: 42,
+      },
+    ],
     ["a group", "group=auth.", { actionGroup: "auth." }],
     ["an action beats a group", "group=auth.&action=job.cancel", { action: "job.cancel" }],
     ["unknown action, group, kind and outcome", "action=job.explode&group=nope.&kind=robot&outcome=maybe", {}],

@@ -66,7 +66,19 @@ export function AuditFilters({ filter, onChange }: { filter: AuditFilter; onChan
 }
 
 /** One of a vocabulary, or "Any" (the empty value). */
-function Choice<T extends string>({ label, value, choices, text = (choice) => choice, onChange }: { label: string; value: T | ""; choices: readonly T[]; text?: (choice: T) => string; onChange: (value: T | "") => void }) {
+function Choice<T extends string>({
+  label,
+  value,
+  choices,
+  text = (choice) => choice,
+  onChange,
+}: {
+  label: string;
+  value: T | "";
+  choices: readonly T[];
+  text?: (choice: T) => string;
+  onChange: (value: T | "") => void;
+}) {
   return (
     <label>
       {label}

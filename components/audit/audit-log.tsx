@@ -42,7 +42,11 @@ export function AuditLog() {
         </a>
         <span className="muted">Exports hold every matching entry, not just this page.</span>
       </div>
-      {page.error && <p role="alert" className="error-text">Could not load the audit log: {page.error.message}</p>}
+      {page.error && (
+        <p role="alert" className="error-text">
+          Could not load the audit log: {page.error.message}
+        </p>
+      )}
       <DataTable label="Audit log" columns={["Time (UTC)", "Actor", "Action", "Target", "Outcome", "Change", "Address"]} empty={page.data && rows.length === 0 && "No entries match this filter."}>
         {rows.map((row) => (
           <AuditLine key={row.id} row={row} />

@@ -15,4 +15,3 @@ export function NeedsRole({ role, what, yours }: { role: Role; what: string; you
     </section>
   );
 }
-

@@ -2,12 +2,13 @@ import { describe, expect, it } from "vitest";
 import { checkTemplateText } from "@/lib/openjd";
 import { convertTemplate, detectContentFormat } from "./convert-format";
 
-const YAML = "specificationVersion: jobtemplate-2023-09\nname: J # a comment\nparameterDefinitions:\n- {name: N, type: INT, default: 9007199254740993}\n- {name: F, type: FLOAT, default: 1.50}\nsteps:\n- name: S\n  script:\n    actions:\n      onRun: {command: echo, args: ['a \"b\"']}\n";
+const YAML =
+  "specificationVersion: jobtemplate-2023-09\nname: J # a comment\nparameterDefinitions:\n- {name: N, type: INT, default: 9007199254740993}\n- {name: F, type: FLOAT, default: 1.50}\nsteps:\n- name: S\n  script:\n    actions:\n      onRun: {command: echo, args: ['a \"b\"']}\n";
 
 describe("detectContentFormat", () => {
   it.each([
     ['{"a": 1}', "json"],
-    ['\n  [1]', "json"],
+    ["\n  [1]", "json"],
     ["a: 1", "yaml"],
     ["", "yaml"],
     ["# {comment}\na: 1", "yaml"],

@@ -25,7 +25,11 @@ describe("cursorContext in YAML", () => {
     ["a flow list item", "extensions: [TASK_CHUNKING, EX‸", { path: ["extensions", 1], position: "value", prefix: "EX" }],
     ["a flow mapping value", "parameterDefinitions:\n- {name: P, type: IN‸", { path: ["parameterDefinitions", 0, "type"], position: "value", prefix: "IN" }],
     ["a flow mapping key", "parameterDefinitions:\n- {name: P, ty‸", { path: ["parameterDefinitions", 0], position: "key", prefix: "ty", existingKeys: ["name"] }],
-    ["a key after a block scalar", "steps:\n- name: S\n  script:\n    embeddedFiles:\n    - name: F\n      data: |\n        a: b\n        c: d\n      run‸", { path: ["steps", 0, "script", "embeddedFiles", 0], position: "key", prefix: "run", existingKeys: ["name", "data"] }],
+    [
+      "a key after a block scalar",
+      "steps:\n- name: S\n  script:\n    embeddedFiles:\n    - name: F\n      data: |\n        a: b\n        c: d\n      run‸",
+      { path: ["steps", 0, "script", "embeddedFiles", 0], position: "key", prefix: "run", existingKeys: ["name", "data"] },
+    ],
     ["a dedent back to the root", STEP + "para‸", { path: [], position: "key", prefix: "para", existingKeys: ["specificationVersion", "name", "steps"] }],
   ])("%s", (_label, source, expected) => {
     expect(at(source)).toMatchObject(expected);

@@ -155,7 +155,10 @@ function jsonContext(text: string, offset: number): CursorContext {
 }
 
 function jsonResult(stack: readonly JsonFrame[], prefix: string, tokenStart: number, quoted: boolean): CursorContext {
-  const path = stack.slice(1).map((f) => f.segment!).filter((s) => s !== null);
+  const path = stack
+    .slice(1)
+    .map((f) => f.segment!)
+    .filter((s) => s !== null);
   const frame = stack[stack.length - 1];
   if (frame?.kind === "object" && frame.expectingKey) return { path, position: "key", prefix, tokenStart, quoted, existingKeys: [...frame.keys] };
   const field = frame?.kind === "object" ? [frame.key ?? ""] : frame ? [frame.index] : [];

@@ -13,7 +13,11 @@ const labels = (source: string, format: "yaml" | "json" = "yaml") => {
 
 describe("suggestionsAt", () => {
   it.each([
-    ["job template root keys, minus those present", "specificationVersion: jobtemplate-2023-09\n‸", ["$schema", "extensions", "parameterDefinitions", "name", "description", "jobEnvironments", "steps"]],
+    [
+      "job template root keys, minus those present",
+      "specificationVersion: jobtemplate-2023-09\n‸",
+      ["$schema", "extensions", "parameterDefinitions", "name", "description", "jobEnvironments", "steps"],
+    ],
     ["environment template root keys", "specificationVersion: environment-2023-09\n‸", ["$schema", "extensions", "parameterDefinitions", "environment"]],
     ["the version values", "specificationVersion: ‸", ["jobtemplate-2023-09"]],
     ["cancelation modes", "steps:\n- script:\n    actions:\n      onRun:\n        cancelation:\n          mode: ‸", ["TERMINATE", "NOTIFY_THEN_TERMINATE"]],

@@ -40,7 +40,11 @@ export function TemplateEditor({ templateId }: { templateId: string | null }) {
   if (templateId !== null && library.isPending) return <p className="muted">Opening the template from the library…</p>;
   return (
     <>
-      {library.error ? <p className="error-text">Could not open library template {templateId}: {library.error.message}. Starting a new one.</p> : null}
+      {library.error ? (
+        <p className="error-text">
+          Could not open library template {templateId}: {library.error.message}. Starting a new one.
+        </p>
+      ) : null}
       <EditorWorkspace key={library.data?.id ?? "new"} initial={library.data ?? null} />
     </>
   );

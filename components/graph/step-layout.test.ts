@@ -11,9 +11,18 @@ function columns(steps: LayoutStep[]): Record<string, number> {
 
 /** The README's sample (task-parameter-definition-showcase.yaml): twelve steps, none depending on another. */
 const twelve = [
-  "Basic integer range expression", "Range is a format string", "Integer range expression with a skip value", "Compound integer range expression",
-  "List of integer values", "List of float values", "List of string values", "List of path values", "Cartesian product", "Association",
-  "Mix of operators", "Mix of operators two",
+  "Basic integer range expression",
+  "Range is a format string",
+  "Integer range expression with a skip value",
+  "Compound integer range expression",
+  "List of integer values",
+  "List of float values",
+  "List of string values",
+  "List of path values",
+  "Cartesian product",
+  "Association",
+  "Mix of operators",
+  "Mix of operators two",
 ].map((name) => step(name));
 
 const chain = (n: number) => Array.from({ length: n }, (_, i) => (i === 0 ? step("C0") : step(`C${i}`, `C${i - 1}`)));

@@ -44,7 +44,12 @@ export function JobDetail({ jobId, initialStepId }: { jobId: string; initialStep
   const push = useCoalesced<unknown>(refresh, 500);
   const live = useSubscription(trpc.jobs.onChange.subscriptionOptions({ jobId }, { onData: push }));
 
-  if (job.error) return <p role="alert" className="error-text">Could not load job {jobId}: {job.error.message}</p>;
+  if (job.error)
+    return (
+      <p role="alert" className="error-text">
+        Could not load job {jobId}: {job.error.message}
+      </p>
+    );
   if (!job.data) return <p className="muted">Loading job…</p>;
   const data = job.data;
   const step = data.steps.find((s) => s.id === chosen) ?? data.steps[0];
@@ -86,7 +91,15 @@ export function JobDetail({ jobId, initialStepId }: { jobId: string; initialStep
         <div id="job-step-graph">
           {graphShown && (
             <StepGraph
-              steps={data.steps.map((s) => ({ id: s.id, name: s.name, dependencies: s.dependencies, taskCount: s.taskCount, counts: s.counts, chunked: s.chunked, note: s.incompatibleReason ?? pendingStepNote(s, data.steps) ?? undefined }))}
+              steps={data.steps.map((s) => ({
+                id: s.id,
+                name: s.name,
+                dependencies: s.dependencies,
+                taskCount: s.taskCount,
+                counts: s.counts,
+                chunked: s.chunked,
+                note: s.incompatibleReason ?? pendingStepNote(s, data.steps) ?? undefined,
+              }))}
               selectedId={step?.id}
               onSelect={select}
               label={`Steps of job ${data.name}`}

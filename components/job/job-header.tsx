@@ -19,30 +19,30 @@ export function JobHeader({ job }: { job: JobDetail }) {
       </h1>
       {job.description && <p className="lead">{job.description}</p>}
       <div className="job-facts-row">
-      <dl className="job-facts">
-        <Fact term="Job id" value={<code>{job.id}</code>} />
-        <Fact term="Submitter" value={job.submitter} />
-        <Fact term="Priority" value={String(job.priority)} />
-        <Fact term="Tasks" value={`${job.taskCount.toLocaleString("en")} (${outcomeSummary(job.counts).text})`} />
-        <Fact term="Submitted" value={<LocalTime ms={job.submittedAt} />} />
-        <Fact term="Started" value={<LocalTime ms={job.startedAt} />} />
-        <Fact
-          term="Ended"
-          value={
-            job.endedAt === null ? (
-              "—"
-            ) : (
-              <>
-                <LocalTime ms={job.endedAt} />
-                {job.startedAt !== null ? ` (ran ${formatDuration(job.endedAt - job.startedAt)})` : ""}
-              </>
-            )
-          }
-        />
-        <Fact term="Failed tasks" value={`${job.failedTaskCount} of at most ${job.maxFailedTasks}; ${job.maxRetriesPerTask} retries per task`} />
-        {flags && <Fact term="State" value={flags} />}
-      </dl>
-      <JobParameters parameters={job.parameters} />
+        <dl className="job-facts">
+          <Fact term="Job id" value={<code>{job.id}</code>} />
+          <Fact term="Submitter" value={job.submitter} />
+          <Fact term="Priority" value={String(job.priority)} />
+          <Fact term="Tasks" value={`${job.taskCount.toLocaleString("en")} (${outcomeSummary(job.counts).text})`} />
+          <Fact term="Submitted" value={<LocalTime ms={job.submittedAt} />} />
+          <Fact term="Started" value={<LocalTime ms={job.startedAt} />} />
+          <Fact
+            term="Ended"
+            value={
+              job.endedAt === null ? (
+                "—"
+              ) : (
+                <>
+                  <LocalTime ms={job.endedAt} />
+                  {job.startedAt !== null ? ` (ran ${formatDuration(job.endedAt - job.startedAt)})` : ""}
+                </>
+              )
+            }
+          />
+          <Fact term="Failed tasks" value={`${job.failedTaskCount} of at most ${job.maxFailedTasks}; ${job.maxRetriesPerTask} retries per task`} />
+          {flags && <Fact term="State" value={flags} />}
+        </dl>
+        <JobParameters parameters={job.parameters} />
       </div>
       <CountsBar counts={job.counts} label={`Job ${job.name}`} />
     </header>
@@ -99,9 +99,22 @@ export function PriorityControl({ job, max }: { job: JobDetail; max: number }) {
         disabled={!valid || priority === job.priority || setPriority.isPending}
         onConfirm={() => setPriority.mutate({ jobId: job.id, priority })}
       />
-      {!valid && <span className="error-text">A whole number from 0 to {max}{max < 100 ? " (a wrangler can set it higher)" : ""}.</span>}
-      {setPriority.error && <span role="alert" className="error-text">Set priority failed: {setPriority.error.message}</span>}
-      {setPriority.isSuccess && <span role="status" className="muted">Priority is now {setPriority.data.priority}.</span>}
+      {!valid && (
+        <span className="error-text">
+          A whole number from 0 to {max}
+          {max < 100 ? " (a wrangler can set it higher)" : ""}.
+        </span>
+      )}
+      {setPriority.error && (
+        <span role="alert" className="error-text">
+          Set priority failed: {setPriority.error.message}
+        </span>
+      )}
+      {setPriority.isSuccess && (
+        <span role="status" className="muted">
+          Priority is now {setPriority.data.priority}.
+        </span>
+      )}
     </div>
   );
 }

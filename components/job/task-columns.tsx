@@ -60,7 +60,16 @@ export function taskColumns(parameterNames: readonly string[]): TaskColumn[] {
     { key: "worker", header: "Worker", width: { min: 8, grow: 0.8 }, sort: { sort: "worker" }, cell: (t) => <WorkerLink id={t.workerId} name={t.workerName} /> },
     { key: "started", header: "Started", legend: "In your time zone; UTC on hover", width: { min: 9.5, grow: 0 }, sort: { sort: "startedAt" }, cell: (t) => <LocalTime ms={t.startedAt} /> },
     { key: "duration", header: "Duration", width: { min: 5.5, grow: 0 }, sort: { sort: "duration" }, className: "num", cell: (t, c) => elapsed(t.startedAt, t.endedAt, c.now) },
-    { key: "retries", header: "Retries", legend: RETRIES_LEGEND, width: { min: 4.5, grow: 0 }, sort: { sort: "retries" }, className: "num", title: (t) => `${t.failureCount} failed attempts, ${t.interruptionCount} lost to infrastructure`, cell: (t) => `${t.failureCount} / ${t.interruptionCount}` },
+    {
+      key: "retries",
+      header: "Retries",
+      legend: RETRIES_LEGEND,
+      width: { min: 4.5, grow: 0 },
+      sort: { sort: "retries" },
+      className: "num",
+      title: (t) => `${t.failureCount} failed attempts, ${t.interruptionCount} lost to infrastructure`,
+      cell: (t) => `${t.failureCount} / ${t.interruptionCount}`,
+    },
     {
       key: "message",
       header: "Last message",

@@ -76,4 +76,3 @@ export function clampSelection(sel: Selection, count: number): Selection {
   if (selected.length === sel.selected.size && inside(sel.focus) === sel.focus && inside(sel.anchor) === sel.anchor) return sel;
   return { selected: new Set(selected), anchor: inside(sel.anchor), focus: inside(sel.focus) };
 }
-

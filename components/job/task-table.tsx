@@ -33,7 +33,6 @@ interface TaskTableProps {
   onSort: (sort: TaskTableSort) => void;
 }
 
-
 /**
  * A step's tasks, virtualized (only the rows on screen exist, so 100,000 tasks scroll like 100)
  * and paged from the server as they scroll into view. One tab stop (ARIA grid); arrows, shift,
@@ -85,62 +84,74 @@ export function TaskTable({ jobId, label, rows, selection, onSelection, onVisibl
 
   return (
     <>
-    <div
-      className="task-grid"
-      role="grid"
-      aria-label={label}
-      aria-multiselectable="true"
-      aria-rowcount={rows.count + 1}
-      aria-activedescendant={selection.focus !== null && items.some((i) => i.index === selection.focus) ? `${rowId}-${selection.focus}` : undefined}
-      tabIndex={0}
-      onKeyDown={onKeyDown}
-    >
-      <div className="task-grid-inner" style={{ minWidth: grid.minWidth }}>
-      <div role="rowgroup">
-        <div role="row" aria-rowindex={1} className="task-row task-head" style={{ gridTemplateColumns: grid.template }}>
-          {columns.map((column) => {
-            const active = sameColumn(column, sort);
-            const next: TaskTableSort = { ...column.sort, direction: active && sort.direction === "asc" ? "desc" : "asc" };
-            return (
-              <div key={column.key} role="columnheader" aria-sort={active ? (sort.direction === "asc" ? "ascending" : "descending") : "none"} className={column.className}>
-                <button type="button" className="sort-button" tabIndex={-1} title={column.legend ? `${column.legend}. Sort by ${column.header}` : `Sort by ${column.header}`} onClick={() => onSort(next)}>
-                  {column.header}
-                  <span aria-hidden="true" className="sort-mark">
-                    {active ? (sort.direction === "asc" ? "▲" : "▼") : ""}
-                  </span>
-                </button>
-              </div>
-            );
-          })}
+      <div
+        className="task-grid"
+        role="grid"
+        aria-label={label}
+        aria-multiselectable="true"
+        aria-rowcount={rows.count + 1}
+        aria-activedescendant={selection.focus !== null && items.some((i) => i.index === selection.focus) ? `${rowId}-${selection.focus}` : undefined}
+        tabIndex={0}
+        onKeyDown={onKeyDown}
+      >
+        <div className="task-grid-inner" style={{ minWidth: grid.minWidth }}>
+          <div role="rowgroup">
+            <div role="row" aria-rowindex={1} className="task-row task-head" style={{ gridTemplateColumns: grid.template }}>
+              {columns.map((column) => {
+                const active = sameColumn(column, sort);
+                const next: TaskTableSort = { ...column.sort, direction: active && sort.direction === "asc" ? "desc" : "asc" };
+                return (
+                  <div key={column.key} role="columnheader" aria-sort={active ? (sort.direction === "asc" ? "ascending" : "descending") : "none"} className={column.className}>
+                    <button
+                      type="button"
+                      className="sort-button"
+                      tabIndex={-1}
+                      title={column.legend ? `${column.legend}. Sort by ${column.header}` : `Sort by ${column.header}`}
+                      onClick={() => onSort(next)}
+                    >
+                      {column.header}
+                      <span aria-hidden="true" className="sort-mark">
+                        {active ? (sort.direction === "asc" ? "▲" : "▼") : ""}
+                      </span>
+                    </button>
+                  </div>
+                );
+              })}
+            </div>
+          </div>
+          <div ref={scroller} className="task-scroll">
+            <div role="rowgroup" style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
+              {items.map((item) => {
+                const task = rows.row(item.index);
+                const selected = selection.selected.has(item.index);
+                return (
+                  <div
+                    key={item.key}
+                    id={`${rowId}-${item.index}`}
+                    role="row"
+                    aria-rowindex={item.index + 2}
+                    aria-selected={selected}
+                    className={`task-row${selected ? " selected" : ""}${selection.focus === item.index ? " focused" : ""}`}
+                    style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT, gridTemplateColumns: grid.template }}
+                    onMouseDown={(e) => e.shiftKey && e.preventDefault()}
+                    onClick={(e) => onRowClick(item.index, e)}
+                  >
+                    {task ? (
+                      <TaskCells columns={columns} task={task} ctx={{ jobId, now }} />
+                    ) : (
+                      <div role="gridcell" className="muted loading-row">
+                        Loading task {item.index + 1}…
+                      </div>
+                    )}
+                  </div>
+                );
+              })}
+            </div>
+            {rows.count === 0 && !rows.loading && <p className="muted empty">No tasks in this view.</p>}
+          </div>
         </div>
       </div>
-      <div ref={scroller} className="task-scroll">
-        <div role="rowgroup" style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
-          {items.map((item) => {
-            const task = rows.row(item.index);
-            const selected = selection.selected.has(item.index);
-            return (
-              <div
-                key={item.key}
-                id={`${rowId}-${item.index}`}
-                role="row"
-                aria-rowindex={item.index + 2}
-                aria-selected={selected}
-                className={`task-row${selected ? " selected" : ""}${selection.focus === item.index ? " focused" : ""}`}
-                style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT, gridTemplateColumns: grid.template }}
-                onMouseDown={(e) => e.shiftKey && e.preventDefault()}
-                onClick={(e) => onRowClick(item.index, e)}
-              >
-                {task ? <TaskCells columns={columns} task={task} ctx={{ jobId, now }} /> : <div role="gridcell" className="muted loading-row">Loading task {item.index + 1}…</div>}
-              </div>
-            );
-          })}
-        </div>
-        {rows.count === 0 && !rows.loading && <p className="muted empty">No tasks in this view.</p>}
-      </div>
-      </div>
-    </div>
-    <p className="muted task-legend">Retries: {RETRIES_LEGEND.charAt(0).toLowerCase() + RETRIES_LEGEND.slice(1)}. Times in your time zone, UTC on hover. Click a heading to sort.</p>
+      <p className="muted task-legend">Retries: {RETRIES_LEGEND.charAt(0).toLowerCase() + RETRIES_LEGEND.slice(1)}. Times in your time zone, UTC on hover. Click a heading to sort.</p>
     </>
   );
 }

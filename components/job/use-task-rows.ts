@@ -29,7 +29,8 @@ export function useTaskRows(stepId: string, statuses: TaskStatus[] | undefined, 
   const queryClient = useQueryClient();
   const pageOptions = useCallback(
     // The default order asks without a sort, so it matches the page the server prefetched.
-    (page: number) => trpc.jobs.tasks.queryOptions({ stepId, statuses, ...(sort && !(sort.sort === "index" && sort.direction === "asc") ? sort : {}), offset: page * TASK_PAGE_SIZE, limit: TASK_PAGE_SIZE }),
+    (page: number) =>
+      trpc.jobs.tasks.queryOptions({ stepId, statuses, ...(sort && !(sort.sort === "index" && sort.direction === "asc") ? sort : {}), offset: page * TASK_PAGE_SIZE, limit: TASK_PAGE_SIZE }),
     [trpc, stepId, statuses, sort],
   );
   const first = useQuery(pageOptions(0));
@@ -51,7 +52,10 @@ export function useTaskRows(stepId: string, statuses: TaskStatus[] | undefined, 
       const byPage = new Map<number, number[]>();
       for (const page of pagesForRows(wanted)) {
         const data = await queryClient.ensureQueryData(pageOptions(page));
-        byPage.set(page, data.tasks.map((t) => t.id));
+        byPage.set(
+          page,
+          data.tasks.map((t) => t.id),
+        );
       }
       return idsAtRows(wanted, byPage);
     },

@@ -35,7 +35,8 @@ export function WorkerRule({ jobId }: { jobId: string }) {
   const { maxWorkerFailures, retryDelaySeconds, workers } = rule.data;
   const kept = workers.filter((w) => w.blockedAt !== null);
   const delay = retryDelaySeconds === 0 ? "Retries start at once" : `Retries wait ${retryDelaySeconds} s, doubling with each failure (at most ${MAX_RETRY_DELAY_SECONDS / 3600} h)`;
-  const threshold = maxWorkerFailures === 0 ? "no worker is kept away from this job" : `a worker on which ${maxWorkerFailures} attempt${maxWorkerFailures === 1 ? "" : "s"} failed gets no more of its tasks`;
+  const threshold =
+    maxWorkerFailures === 0 ? "no worker is kept away from this job" : `a worker on which ${maxWorkerFailures} attempt${maxWorkerFailures === 1 ? "" : "s"} failed gets no more of its tasks`;
   return (
     <section className="worker-rule" aria-label="Workers kept away">
       <h2>Workers kept away</h2>
@@ -87,7 +88,13 @@ export function WorkerRule({ jobId }: { jobId: string }) {
         </table>
       )}
       {wrangler && kept.length > 1 && (
-        <ConfirmButton label="Clear every worker" question={`Let all ${kept.length} kept-away workers take this job's tasks again?`} confirmLabel="Yes, clear all" disabled={clear.isPending} onConfirm={() => clear.mutate({ jobId })} />
+        <ConfirmButton
+          label="Clear every worker"
+          question={`Let all ${kept.length} kept-away workers take this job's tasks again?`}
+          confirmLabel="Yes, clear all"
+          disabled={clear.isPending}
+          onConfirm={() => clear.mutate({ jobId })}
+        />
       )}
     </section>
   );

@@ -58,7 +58,11 @@ export function JobFilters({ view, onChange }: { view: JobView; onChange: (view:
         <label>
           Submitter
           <input name="submitter" list={listId} value={submitter} onChange={(e) => setSubmitter(e.target.value)} />
-          <datalist id={listId}>{submitters.data?.map((s) => <option key={s} value={s} />)}</datalist>
+          <datalist id={listId}>
+            {submitters.data?.map((s) => (
+              <option key={s} value={s} />
+            ))}
+          </datalist>
         </label>
         {me && (
           // The signed-in user's jobs: a job's submitter is the name of the account that submitted it.

@@ -38,7 +38,19 @@ describe("jobViewSearch", () => {
   });
 
   it("round-trips every field through the URL", () => {
-    const full = view({ statuses: ["SUSPENDED"], search: "comp_ 100%", submitter: "dee", minPriority: 0, maxPriority: 100, from: "2026-01-01", to: "2026-01-31", sort: "progress", direction: "asc", page: 7, pageSize: 200 });
+    const full = view({
+      statuses: ["SUSPENDED"],
+      search: "comp_ 100%",
+      submitter: "dee",
+      minPriority: 0,
+      maxPriority: 100,
+      from: "2026-01-01",
+      to: "2026-01-31",
+      sort: "progress",
+      direction: "asc",
+      page: 7,
+      pageSize: 200,
+    });
     expect(parseJobView(new URLSearchParams(jobViewSearch(full)))).toEqual(full);
   });
 });

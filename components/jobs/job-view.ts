@@ -25,10 +25,32 @@ export interface JobView {
   pageSize: number;
 }
 
-export const DEFAULT_VIEW: JobView = { statuses: [], search: "", submitter: "", minPriority: null, maxPriority: null, from: null, to: null, sort: "submittedAt", direction: "desc", page: 1, pageSize: 50 };
+export const DEFAULT_VIEW: JobView = {
+  statuses: [],
+  search: "",
+  submitter: "",
+  minPriority: null,
+  maxPriority: null,
+  from: null,
+  to: null,
+  sort: "submittedAt",
+  direction: "desc",
+  page: 1,
+  pageSize: 50,
+};
 
 /** What a first click on a column sorts by: words A→Z, numbers and times biggest/newest first. */
-const FIRST_DIRECTION: Record<JobSort, "asc" | "desc"> = { submittedAt: "desc", priority: "desc", name: "asc", status: "asc", submitter: "asc", progress: "desc", taskCount: "desc", startedAt: "desc", endedAt: "desc" };
+const FIRST_DIRECTION: Record<JobSort, "asc" | "desc"> = {
+  submittedAt: "desc",
+  priority: "desc",
+  name: "asc",
+  status: "asc",
+  submitter: "asc",
+  progress: "desc",
+  taskCount: "desc",
+  startedAt: "desc",
+  endedAt: "desc",
+};
 
 export type SearchParamsLike = URLSearchParams | Record<string, string | string[] | undefined>;
 

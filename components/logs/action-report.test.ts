@@ -42,8 +42,16 @@ describe("foldReports", () => {
 describe("shownReport", () => {
   it.each([
     [{ progress: 20, statusMessage: "synced" }, undefined, { progress: 20, status: "synced" }],
-    [{ progress: 20, statusMessage: "synced" }, { progress: 50, status: null }, { progress: 50, status: "synced" }],
-    [{ progress: null, statusMessage: null }, { progress: null, status: "from log" }, { progress: null, status: "from log" }],
+    [
+      { progress: 20, statusMessage: "synced" },
+      { progress: 50, status: null },
+      { progress: 50, status: "synced" },
+    ],
+    [
+      { progress: null, statusMessage: null },
+      { progress: null, status: "from log" },
+      { progress: null, status: "from log" },
+    ],
   ] as const)("%j with %j → %j", (synced, fromLog, expected) => {
     expect(shownReport(synced, fromLog)).toEqual(expected);
   });

@@ -6,9 +6,33 @@ const lines = (from: number, count: number): LogLine[] => Array.from({ length: c
 describe("LineStore", () => {
   it.each([
     ["one batch", [[1, 3]], 3, 3],
-    ["across chunk boundaries", [[1, 5000], [5001, 5000]], 10_000, 10_000],
-    ["a resumed stream repeating lines", [[1, 10], [6, 10]], 15, 15],
-    ["an old batch after a newer one", [[11, 5], [1, 5]], 5, 15],
+    [
+      "across chunk boundaries",
+      [
+        [1, 5000],
+        [5001, 5000],
+      ],
+      10_000,
+      10_000,
+    ],
+    [
+      "a resumed stream repeating lines",
+      [
+        [1, 10],
+        [6, 10],
+      ],
+      15,
+      15,
+    ],
+    [
+      "an old batch after a newer one",
+      [
+        [11, 5],
+        [1, 5],
+      ],
+      5,
+      15,
+    ],
   ] as const)("%s", (_name, batches, length, lastId) => {
     const store = new LineStore();
     for (const [from, count] of batches) store.append(lines(from, count));

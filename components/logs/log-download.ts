@@ -27,5 +27,8 @@ export function logText(lines: readonly LogLine[]): string {
 /** `session-<id>[-action-<id>].log.txt`, or the job's, with only file-name-safe characters. */
 export function logFileName(view: { sessionId?: string; jobId?: string; actionId?: string }): string {
   const parts = [view.sessionId ? `session-${view.sessionId}` : view.jobId ? `job-${view.jobId}` : "log", view.actionId ? `action-${view.actionId}` : null];
-  return `${parts.filter(Boolean).join("-").replace(/[^A-Za-z0-9._-]/g, "_")}.log.txt`;
+  return `${parts
+    .filter(Boolean)
+    .join("-")
+    .replace(/[^A-Za-z0-9._-]/g, "_")}.log.txt`;
 }

@@ -46,9 +46,35 @@ describe("lineSegments", () => {
 
   it.each([
     ["plain", "abc", "", [["plain", "abc"]]],
-    ["hits in any case", "Frame frame", "FRAME", [["match", "Frame"], ["plain", " "], ["match", "frame"]]],
-    ["a hit mid-line", "a-b-a", "b", [["plain", "a-"], ["match", "b"], ["plain", "-a"]]],
-    ["a query inside a mask is not a hit", `x=${"*".repeat(8)}`, "*", [["plain", "x="], ["masked", "********"]]],
+    [
+      "hits in any case",
+      "Frame frame",
+      "FRAME",
+      [
+        ["match", "Frame"],
+        ["plain", " "],
+        ["match", "frame"],
+      ],
+    ],
+    [
+      "a hit mid-line",
+      "a-b-a",
+      "b",
+      [
+        ["plain", "a-"],
+        ["match", "b"],
+        ["plain", "-a"],
+      ],
+    ],
+    [
+      "a query inside a mask is not a hit",
+      `x=${"*".repeat(8)}`,
+      "*",
+      [
+        ["plain", "x="],
+        ["masked", "********"],
+      ],
+    ],
     ["an empty line", "", "a", []],
   ] as const)("%s", (_name, line, query, expected) => {
     expect(lineSegments(line, query).map((s) => [s.kind, s.text])).toEqual(expected);

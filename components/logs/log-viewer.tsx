@@ -106,7 +106,8 @@ function LiveLog({ sessionId, jobId, actionId, onLines, height = "60vh", ended =
   };
 
   const currentLine = current >= 0 ? matches.current[current] : undefined;
-  const live = subscription.status === "pending" ? (ended ? "Ended" : "Live") : subscription.status === "connecting" ? "Connecting…" : subscription.status === "error" ? "Disconnected; retrying" : "Ended";
+  const live =
+    subscription.status === "pending" ? (ended ? "Ended" : "Live") : subscription.status === "connecting" ? "Connecting…" : subscription.status === "error" ? "Disconnected; retrying" : "Ended";
 
   return (
     <div className="log-viewer">

@@ -16,7 +16,14 @@ export function OverviewLive() {
   const overview = useQuery(trpc.overview.get.queryOptions());
   const live = useSubscription(trpc.overview.onChange.subscriptionOptions(undefined, { onData: (event) => queryClient.setQueryData(trpc.overview.get.queryKey(), event.data) }));
   const data = overview.data;
-  if (!data) return overview.error ? <p role="alert" className="error-text">{overview.error.message}</p> : <p className="muted">Loading…</p>;
+  if (!data)
+    return overview.error ? (
+      <p role="alert" className="error-text">
+        {overview.error.message}
+      </p>
+    ) : (
+      <p className="muted">Loading…</p>
+    );
   const workerTotal = WORKER_STATUSES.reduce((sum, s) => sum + data.workers[s], 0);
   const taskTotal = TASK_STATUSES.reduce((sum, s) => sum + data.tasks[s], 0);
 

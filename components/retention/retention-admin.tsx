@@ -47,7 +47,16 @@ export function RetentionAdmin({ defaultDays }: { defaultDays: number }) {
       <div className="toolbar">
         <label className="inline">
           Older than (days)
-          <input type="number" min={0} step={1} className="narrow" value={text} onChange={(e) => setText(e.target.value)} aria-invalid={problem ? true : undefined} aria-describedby="retention-days-note" />
+          <input
+            type="number"
+            min={0}
+            step={1}
+            className="narrow"
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            aria-invalid={problem ? true : undefined}
+            aria-describedby="retention-days-note"
+          />
         </label>
         <span id="retention-days-note" className={problem ? "error-text" : "muted"}>
           {problem ?? `The farm's setting is ${defaultDays} days (LOOM_JOB_RETENTION_DAYS).`}
@@ -62,7 +71,11 @@ export function RetentionAdmin({ defaultDays }: { defaultDays: number }) {
               ? "Counting…"
               : null}
       </p>
-      {preview.error && <p role="alert" className="error-text">Could not count: {preview.error.message}</p>}
+      {preview.error && (
+        <p role="alert" className="error-text">
+          Could not count: {preview.error.message}
+        </p>
+      )}
       <fieldset>
         <legend>How</legend>
         {(Object.keys(MODE_WORDS) as Mode[]).map((m) => (

@@ -34,7 +34,11 @@ describe("purgeText", () => {
       { mode: "archive", jobs: 2, tasks: 10, logLines: 40, files: ["archive/2026-01/job-a.jsonl.gz", "archive/2026-01/job-b.jsonl.gz"] },
       "Archived and removed 2 jobs, 10 tasks, 40 log lines. The archives are in the data folder, under archive/2026-01/.",
     ],
-    ["archived across months", { mode: "archive", jobs: 2, tasks: 2, logLines: 0, files: ["archive/2026-01/a", "archive/2026-02/b"] }, "Archived and removed 2 jobs, 2 tasks, 0 log lines. The archives are in the data folder, under archive/."],
+    [
+      "archived across months",
+      { mode: "archive", jobs: 2, tasks: 2, logLines: 0, files: ["archive/2026-01/a", "archive/2026-02/b"] },
+      "Archived and removed 2 jobs, 2 tasks, 0 log lines. The archives are in the data folder, under archive/.",
+    ],
   ])("%s", (_case, result, text) => {
     expect(purgeText(result)).toBe(text);
   });

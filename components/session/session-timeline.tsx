@@ -48,7 +48,13 @@ export function SessionTimeline({ actions, axis, now, selectedId, onSelect }: Pr
             const selected = action.id === selectedId;
             return (
               <li key={action.id} style={{ transform: `translateY(${item.start}px)`, height: ROW }}>
-                <button type="button" className="timeline-row" aria-pressed={selected} onClick={() => onSelect(selected ? null : action.id)} aria-label={`${label}: ${statusLabel(action.status).toLowerCase()}, ${elapsed(action.startedAt, action.endedAt, now)}`}>
+                <button
+                  type="button"
+                  className="timeline-row"
+                  aria-pressed={selected}
+                  onClick={() => onSelect(selected ? null : action.id)}
+                  aria-label={`${label}: ${statusLabel(action.status).toLowerCase()}, ${elapsed(action.startedAt, action.endedAt, now)}`}
+                >
                   <span className="timeline-label">
                     <span className="timeline-name">{label}</span>
                     <StatusBadge status={action.status} />

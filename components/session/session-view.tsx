@@ -76,7 +76,12 @@ export function SessionView({ jobId, sessionId, taskId, actionId }: Props) {
     router.replace(`${pathname}${query ? `?${query}` : ""}`, { scroll: false });
   };
 
-  if (sessionQuery.error) return <p className="error-text">Could not load Session {sessionId}: {sessionQuery.error.message}</p>;
+  if (sessionQuery.error)
+    return (
+      <p className="error-text">
+        Could not load Session {sessionId}: {sessionQuery.error.message}
+      </p>
+    );
   if (!session || !axis) return <p className="muted">Loading Session…</p>;
 
   const selected = session.actions.find((a) => a.id === actionId) ?? null;

@@ -62,7 +62,15 @@ describe("actionLabel", () => {
 describe("taskAttempts", () => {
   it("numbers a task's runs across Sessions in order, skipping other tasks and environments", () => {
     const sessions = [
-      { id: "s1", workerId: "w1", actions: [{ id: "e1", kind: "ENV_ENTER", taskId: null, status: "SUCCEEDED", startedAt: 1 }, { id: "t1", kind: "TASK_RUN", taskId: 7, status: "FAILED", startedAt: 2 }, { id: "t2", kind: "TASK_RUN", taskId: 8, status: "SUCCEEDED", startedAt: 3 }] },
+      {
+        id: "s1",
+        workerId: "w1",
+        actions: [
+          { id: "e1", kind: "ENV_ENTER", taskId: null, status: "SUCCEEDED", startedAt: 1 },
+          { id: "t1", kind: "TASK_RUN", taskId: 7, status: "FAILED", startedAt: 2 },
+          { id: "t2", kind: "TASK_RUN", taskId: 8, status: "SUCCEEDED", startedAt: 3 },
+        ],
+      },
       { id: "s2", workerId: "w2", actions: [{ id: "t3", kind: "TASK_RUN", taskId: 7, status: "RUNNING", startedAt: 9 }] },
     ];
     expect(taskAttempts(sessions, 7).map((a) => [a.number, a.sessionId, a.actionId, a.workerId, a.status])).toEqual([

@@ -94,8 +94,13 @@ export interface Attempt<S extends string = string> {
 }
 
 /** A task's runs across its Sessions (jobs.sessions with taskId: Sessions by start, actions by seq), numbered from 1. */
-export function taskAttempts<S extends string>(sessions: ReadonlyArray<{ id: string; workerId: string; actions: ReadonlyArray<{ id: string; kind: string; taskId: number | null; status: S; startedAt: number | null }> }>, taskId: number): Attempt<S>[] {
+export function taskAttempts<S extends string>(
+  sessions: ReadonlyArray<{ id: string; workerId: string; actions: ReadonlyArray<{ id: string; kind: string; taskId: number | null; status: S; startedAt: number | null }> }>,
+  taskId: number,
+): Attempt<S>[] {
   return sessions
-    .flatMap((s) => s.actions.filter((a) => a.kind === "TASK_RUN" && a.taskId === taskId).map((a) => ({ sessionId: s.id, actionId: a.id, workerId: s.workerId, status: a.status, startedAt: a.startedAt })))
+    .flatMap((s) =>
+      s.actions.filter((a) => a.kind === "TASK_RUN" && a.taskId === taskId).map((a) => ({ sessionId: s.id, actionId: a.id, workerId: s.workerId, status: a.status, startedAt: a.startedAt })),
+    )
     .map((run, i) => ({ number: i + 1, ...run }));
 }

@@ -31,23 +31,44 @@ export function JobSettingsFields({ value, maxPriority, errors, onChange }: Prop
       {NUMBERS.map(({ key, label, hint }) => (
         <div className="param-field" key={key}>
           <label htmlFor={`setting-${key}`}>{label}</label>
-          <input id={`setting-${key}`} type="number" min={0} max={key === "priority" ? maxPriority : undefined} step={1} value={value[key]} aria-describedby={described(key)} aria-invalid={errors[key] ? true : undefined} onChange={(e) => set({ [key]: e.target.value })} />
+          <input
+            id={`setting-${key}`}
+            type="number"
+            min={0}
+            max={key === "priority" ? maxPriority : undefined}
+            step={1}
+            value={value[key]}
+            aria-describedby={described(key)}
+            aria-invalid={errors[key] ? true : undefined}
+            onChange={(e) => set({ [key]: e.target.value })}
+          />
           <p id={`setting-${key}-hint`} className="field-note muted">
             {key === "priority" ? `0–${maxPriority}; ${hint.toLowerCase()}` : hint}
           </p>
-          {errors[key] ? <p id={`setting-${key}-error`} className="field-note error-text">{errors[key]}</p> : null}
+          {errors[key] ? (
+            <p id={`setting-${key}-error`} className="field-note error-text">
+              {errors[key]}
+            </p>
+          ) : null}
         </div>
       ))}
       <div className="param-field">
         <label htmlFor="setting-initialState">Initial state</label>
-        <select id="setting-initialState" value={value.initialState} aria-describedby={described("initialState")} onChange={(e) => set({ initialState: e.target.value as SettingsText["initialState"] })}>
+        <select
+          id="setting-initialState"
+          value={value.initialState}
+          aria-describedby={described("initialState")}
+          onChange={(e) => set({ initialState: e.target.value as SettingsText["initialState"] })}
+        >
           {JOB_INITIAL_STATES.map((s) => (
             <option key={s} value={s}>
               {STATE_WORDS[s]}
             </option>
           ))}
         </select>
-        <p id="setting-initialState-hint" className="field-note muted">Suspended jobs wait for a wrangler or you to resume them</p>
+        <p id="setting-initialState-hint" className="field-note muted">
+          Suspended jobs wait for a wrangler or you to resume them
+        </p>
       </div>
     </fieldset>
   );

@@ -28,7 +28,12 @@ describe("readSettings", () => {
 
   it.each<[string, number, string, object]>([
     ["an artist at the cap", ARTIST_PRIORITY_CAP, String(ARTIST_PRIORITY_CAP), {}],
-    ["an artist above the cap", ARTIST_PRIORITY_CAP, String(ARTIST_PRIORITY_CAP + 1), { priority: `Priority must be a whole number from 0 to ${ARTIST_PRIORITY_CAP} (a wrangler can give a job a higher one)` }],
+    [
+      "an artist above the cap",
+      ARTIST_PRIORITY_CAP,
+      String(ARTIST_PRIORITY_CAP + 1),
+      { priority: `Priority must be a whole number from 0 to ${ARTIST_PRIORITY_CAP} (a wrangler can give a job a higher one)` },
+    ],
     ["a wrangler at 100", 100, "100", {}],
     ["a cap above the farm's maximum is the farm's maximum", 500, "101", { priority: "Priority must be a whole number from 0 to 100" }],
   ])("caps the priority for %s", (_case, cap, priority, errors) => {

@@ -21,7 +21,10 @@ const PATH_NOTE: Record<string, string> = {
 export function ParameterField({ field, value, error, onChange }: FieldProps) {
   const id = `param-${field.name}`;
   // A PATH without objectType gets the directory chooser (the spec's default), but it may name a file as well.
-  const pathNote = field.control === "CHOOSE_DIRECTORY" && field.definition.type === "PATH" && !("objectType" in field.definition && field.definition.objectType) ? "A path, file or folder, on the farm" : PATH_NOTE[field.control];
+  const pathNote =
+    field.control === "CHOOSE_DIRECTORY" && field.definition.type === "PATH" && !("objectType" in field.definition && field.definition.objectType)
+      ? "A path, file or folder, on the farm"
+      : PATH_NOTE[field.control];
   const warning = pathNote ? fileFilterWarning(field.fileFilters, value) : null;
   const hint = fieldHint(field);
   const notes = [

@@ -4,10 +4,13 @@ import { buildParameterForm, fieldInput } from "@/lib/openjd";
 import { savedValues } from "./saved-values";
 
 const FORM = buildParameterForm(
-  definitions(`- {name: Shot, type: STRING}
+  definitions(
+    `- {name: Shot, type: STRING}
 - {name: Frames, type: INT}
 - {name: Layers, type: 'LIST[STRING]'}
-- {name: Ranges, type: 'LIST[LIST[INT]]'}`, "extensions: [EXPR]\n"),
+- {name: Ranges, type: 'LIST[LIST[INT]]'}`,
+    "extensions: [EXPR]\n",
+  ),
 );
 
 describe("savedValues", () => {

@@ -88,14 +88,34 @@ export function SubmitForm({ template, job }: Props) {
             {submit.isPending || submit.data?.ok ? "Submitting…" : "Submit"}
           </button>
           <span id="submit-hint" className="muted">
-            {problems > 0 && showAll ? `Fix ${problems} problem${problems === 1 ? "" : "s"} in the form first.` : !current || !preview.data ? "Preview the job to submit it." : preview.data.ok ? "Submits exactly what the preview shows." : ""}
+            {problems > 0 && showAll
+              ? `Fix ${problems} problem${problems === 1 ? "" : "s"} in the form first.`
+              : !current || !preview.data
+                ? "Preview the job to submit it."
+                : preview.data.ok
+                  ? "Submits exactly what the preview shows."
+                  : ""}
           </span>
         </div>
-        {preview.error ? <p className="error-text" role="alert">Preview failed: {preview.error.message}</p> : null}
-        {submit.error ? <p className="error-text" role="alert">Submit failed: {submit.error.message}</p> : null}
+        {preview.error ? (
+          <p className="error-text" role="alert">
+            Preview failed: {preview.error.message}
+          </p>
+        ) : null}
+        {submit.error ? (
+          <p className="error-text" role="alert">
+            Submit failed: {submit.error.message}
+          </p>
+        ) : null}
         {submit.data && !submit.data.ok ? <ErrorList errors={submit.data.errors} title="The farm refused the job" /> : null}
         {preview.data && !current ? <p className="muted">The form changed since this preview.</p> : null}
-        {preview.data ? preview.data.ok ? <PreviewSteps name={preview.data.name} taskCount={preview.data.taskCount} steps={preview.data.steps} /> : <ErrorList errors={preview.data.errors} title="The job cannot be submitted" /> : null}
+        {preview.data ? (
+          preview.data.ok ? (
+            <PreviewSteps name={preview.data.name} taskCount={preview.data.taskCount} steps={preview.data.steps} />
+          ) : (
+            <ErrorList errors={preview.data.errors} title="The job cannot be submitted" />
+          )
+        ) : null}
       </section>
     </form>
   );

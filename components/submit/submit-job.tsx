@@ -42,11 +42,17 @@ export function SubmitJob({ templateId }: { templateId: string | null }) {
         </div>
         <TemplatePicker onLoad={onLoad} />
         {templateId !== null && picked === null && library.isPending ? <p className="muted">Loading template from the library…</p> : null}
-        {library.error && picked === null ? <p className="error-text">Could not open library template {templateId}: {library.error.message}</p> : null}
+        {library.error && picked === null ? (
+          <p className="error-text">
+            Could not open library template {templateId}: {library.error.message}
+          </p>
+        ) : null}
         {template ? <p className="muted">Opened {template.source}.</p> : <p className="muted">Choose a job template (YAML or JSON) to get its submission form.</p>}
         {checked && checked.errors.length > 0 ? (
           <div role="alert" className="submit-errors">
-            <p className="status-bad">The template has {checked.errors.length} error{checked.errors.length === 1 ? "" : "s"}; fix them (the editor shows them in place) before submitting.</p>
+            <p className="status-bad">
+              The template has {checked.errors.length} error{checked.errors.length === 1 ? "" : "s"}; fix them (the editor shows them in place) before submitting.
+            </p>
             <ul className="errors">
               {checked.errors.map((e, i) => (
                 <li key={i}>{describeError(e)}</li>
@@ -56,9 +62,7 @@ export function SubmitJob({ templateId }: { templateId: string | null }) {
         ) : null}
         {checked?.template && checked.template.kind !== "job" ? <p className="error-text">This is an environment template; submit a job template.</p> : null}
       </section>
-      {template && job ? (
-        <SubmitForm key={loads} template={template} job={job} />
-      ) : null}
+      {template && job ? <SubmitForm key={loads} template={template} job={job} /> : null}
     </>
   );
 }

@@ -67,16 +67,31 @@ export function TemplatePicker({ onLoad }: { onLoad: (template: LoadedTemplate) 
   return (
     <div className="param-field">
       <label htmlFor="template-file">Template file or job bundle</label>
-      <input id="template-file" type="file" accept=".yaml,.yml,.json,.zip,application/json,application/yaml,text/yaml,application/zip" aria-describedby="template-file-hint" onChange={onFile} disabled={bundle.isPending} />
+      <input
+        id="template-file"
+        type="file"
+        accept=".yaml,.yml,.json,.zip,application/json,application/yaml,text/yaml,application/zip"
+        aria-describedby="template-file-hint"
+        onChange={onFile}
+        disabled={bundle.isPending}
+      />
       <label htmlFor="bundle-folder">Job bundle folder</label>
       {/* webkitdirectory is not in React's input attributes; every Chromium, Firefox and Safari reads it. */}
       <input id="bundle-folder" type="file" {...{ webkitdirectory: "" }} aria-describedby="template-file-hint" onChange={onFolder} disabled={bundle.isPending} />
       <p id="template-file-hint" className="field-note muted">
-        An Open Job Description job template (.yaml, .yml, .json), or a job bundle: a .zip or a folder with template.yaml|json and optionally parameter_values.yaml|json,
-        whose values fill the form. Saved templates are in the <Link href="/templates">library</Link>.
+        An Open Job Description job template (.yaml, .yml, .json), or a job bundle: a .zip or a folder with template.yaml|json and optionally parameter_values.yaml|json, whose values fill the form.
+        Saved templates are in the <Link href="/templates">library</Link>.
       </p>
-      {bundle.isPending ? <p className="field-note muted" role="status">Reading the job bundle…</p> : null}
-      {problem ? <p className="field-note error-text" role="alert">{problem}</p> : null}
+      {bundle.isPending ? (
+        <p className="field-note muted" role="status">
+          Reading the job bundle…
+        </p>
+      ) : null}
+      {problem ? (
+        <p className="field-note error-text" role="alert">
+          {problem}
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -13,7 +13,13 @@ export function existingOf(error: unknown): ExistingTemplate | null {
   if (data?.appCode !== "CONFLICT") return null;
   const existing = (data.details as { existing?: Partial<ExistingTemplate> } | null)?.existing;
   if (!existing || typeof existing.id !== "string" || typeof existing.name !== "string" || typeof existing.updatedAt !== "number") return null;
-  return { id: existing.id, name: existing.name, updatedAt: existing.updatedAt, ownerName: typeof existing.ownerName === "string" ? existing.ownerName : null, mayReplace: existing.mayReplace === true };
+  return {
+    id: existing.id,
+    name: existing.name,
+    updatedAt: existing.updatedAt,
+    ownerName: typeof existing.ownerName === "string" ? existing.ownerName : null,
+    mayReplace: existing.mayReplace === true,
+  };
 }
 
 /** "A template named “Shot” exists, saved by ana on 2024-05-01 10:00:00 UTC." */

@@ -61,16 +61,7 @@ export function ShownOnceToken({ title, fieldLabel, token, ifLost, children, ret
         Copy it now: you will not see it again. Loom stores only a hash of it; if it is lost, {ifLost}.
       </p>
       <div className="token-row">
-        <input
-          ref={field}
-          readOnly
-          value={token}
-          aria-label={fieldLabel}
-          aria-describedby={warningId}
-          onFocus={(e) => e.currentTarget.select()}
-          spellCheck={false}
-          autoComplete="off"
-        />
+        <input ref={field} readOnly value={token} aria-label={fieldLabel} aria-describedby={warningId} onFocus={(e) => e.currentTarget.select()} spellCheck={false} autoComplete="off" />
         <button type="button" className="primary" onClick={copy}>
           Copy token
         </button>

@@ -51,5 +51,9 @@ export function useNow(active = true, periodMs = 1_000): number {
   const t = ticker(periodMs);
   const renderedAt = useRenderTime();
   const listen = useCallback((listener: () => void) => (active ? subscribe(t, periodMs, listener) : () => {}), [t, periodMs, active]);
-  return useSyncExternalStore(listen, () => t.now, () => renderedAt ?? t.now);
+  return useSyncExternalStore(
+    listen,
+    () => t.now,
+    () => renderedAt ?? t.now,
+  );
 }

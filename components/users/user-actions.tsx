@@ -39,7 +39,9 @@ export function UserActions({ user, isSelf, onError, onDone }: { user: UserView;
   });
   // "Change role" is disabled once the role is the account's: the keyboard goes back to the choice.
   const setUserRole = useMutation(trpc.users.setRole.mutationOptions(options(`${user.name} is now ${roleWithArticle(role)}.`, () => roleSelect.current?.focus())));
-  const setDisabled = useMutation(trpc.users.setDisabled.mutationOptions(options(user.disabled ? `${user.name} can sign in again.` : `${user.name} is disabled: their sessions and tokens are revoked.`)));
+  const setDisabled = useMutation(
+    trpc.users.setDisabled.mutationOptions(options(user.disabled ? `${user.name} can sign in again.` : `${user.name} is disabled: their sessions and tokens are revoked.`)),
+  );
   const busy = setUserRole.isPending || setDisabled.isPending;
   const toggleDisabled = (disabled: boolean) => {
     toggle.arm();

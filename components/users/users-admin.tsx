@@ -27,7 +27,11 @@ export function UsersAdmin() {
     <>
       <CreateUser onCreated={(name) => onDone(`Created ${name}.`)} />
       <NoticeLine notice={notice} />
-      {list.error && <p role="alert" className="error-text">Could not load the users: {list.error.message}</p>}
+      {list.error && (
+        <p role="alert" className="error-text">
+          Could not load the users: {list.error.message}
+        </p>
+      )}
       <DataTable label="Users" columns={["User", "Role", "State", "Created", "Last active", "Actions"]}>
         {users.map((user) => (
           <tr key={user.id}>

@@ -54,12 +54,7 @@ export interface Caller {
  * role; `ownJob` / `ownTemplate` let a wrangler act on any and an artist on their own (the id is
  * read from the input field named by `key`).
  */
-export type Rule =
-  | { kind: "anyone" }
-  | { kind: "signedIn" }
-  | { kind: "role"; role: Role }
-  | { kind: "ownJob"; key: "jobId" }
-  | { kind: "ownTemplate"; key: "id" | "name" };
+export type Rule = { kind: "anyone" } | { kind: "signedIn" } | { kind: "role"; role: Role } | { kind: "ownJob"; key: "jobId" } | { kind: "ownTemplate"; key: "id" | "name" };
 
 export const RULES = {
   anyone: { kind: "anyone" },

@@ -15,13 +15,7 @@ import {
 
 describe("standard vocabularies", () => {
   it("lists the spec's standard names, all in reserved scopes and valid for their kind", () => {
-    expect(Object.keys(STANDARD_AMOUNTS)).toEqual([
-      "amount.worker.vcpu",
-      "amount.worker.memory",
-      "amount.worker.gpu",
-      "amount.worker.gpu.memory",
-      "amount.worker.disk.scratch",
-    ]);
+    expect(Object.keys(STANDARD_AMOUNTS)).toEqual(["amount.worker.vcpu", "amount.worker.memory", "amount.worker.gpu", "amount.worker.gpu.memory", "amount.worker.disk.scratch"]);
     expect(STANDARD_AMOUNTS["amount.worker.vcpu"]?.min).toBe(1);
     expect(STANDARD_AMOUNTS["amount.worker.memory"]?.unit).toBe("MiB");
     expect(STANDARD_AMOUNTS["amount.worker.disk.scratch"]?.unit).toBe("GiB");
@@ -89,9 +83,7 @@ describe("checkCapabilityName", () => {
   });
 
   it("names the standard capabilities when a reserved scope is misused", () => {
-    expect(checkCapabilityName("attr.worker.gpu", "attr")).toBe(
-      "only OpenJD standard capabilities may start with 'attr.worker' (attr.worker.os.family, attr.worker.cpu.arch): attr.worker.gpu",
-    );
+    expect(checkCapabilityName("attr.worker.gpu", "attr")).toBe("only OpenJD standard capabilities may start with 'attr.worker' (attr.worker.os.family, attr.worker.cpu.arch): attr.worker.gpu");
   });
 });
 
@@ -157,7 +149,15 @@ describe("matchHostRequirements", () => {
     ["missing amount counts as 0", req([{ name: "amount.custom.licenses", min: 1 }]), linux8, ["needs amount.custom.licenses >= 1, worker has none"]],
     ["missing amount satisfies min 0", req([{ name: "amount.custom.licenses", min: 0 }]), linux8, []],
     ["missing amount satisfies a max", req([{ name: "amount.worker.gpu.memory", max: 1024 }]), none, []],
-    ["names compare case-insensitively", req([{ name: "amount.worker.VCPU", min: 4 }, { name: "amount.custom.licenses", min: 2 }]), shouty, []],
+    [
+      "names compare case-insensitively",
+      req([
+        { name: "amount.worker.VCPU", min: 4 },
+        { name: "amount.custom.licenses", min: 2 },
+      ]),
+      shouty,
+      [],
+    ],
     ["reason keeps the requirement's spelling", req([{ name: "Amount.Worker.Vcpu", min: 5 }]), shouty, ["needs Amount.Worker.Vcpu >= 5, worker has 4"]],
     ["anyOf met", req([], [{ name: "attr.worker.os.family", anyOf: ["windows", "linux"] }]), linux8, []],
     ["anyOf not met", req([], [{ name: "attr.worker.os.family", anyOf: ["windows"] }]), linux8, ["needs attr.worker.os.family any of [windows], worker has [linux]"]],
@@ -181,11 +181,7 @@ describe("matchHostRequirements", () => {
         ],
       ),
       linux8,
-      [
-        "needs amount.worker.vcpu >= 16, worker has 8",
-        "needs amount.worker.gpu >= 1, worker has 0",
-        "needs attr.worker.os.family any of [windows], worker has [linux]",
-      ],
+      ["needs amount.worker.vcpu >= 16, worker has 8", "needs amount.worker.gpu >= 1, worker has 0", "needs attr.worker.os.family any of [windows], worker has [linux]"],
     ],
   ];
   it.each(cases)("%s", (_label, requirements, capabilities, reasons) => {

@@ -7,9 +7,7 @@
 
 export type CapabilityKind = "amount" | "attr";
 
-export const STANDARD_AMOUNTS: Readonly<
-  Record<string, { min: number; description: string; unit: string }>
-> = {
+export const STANDARD_AMOUNTS: Readonly<Record<string, { min: number; description: string; unit: string }>> = {
   "amount.worker.vcpu": { min: 1, description: "vCPUs / CPU cores on the host", unit: "vCPU" },
   "amount.worker.memory": { min: 0, description: "system memory on the host", unit: "MiB" },
   "amount.worker.gpu": { min: 0, description: "GPUs on the host", unit: "GPU" },
@@ -183,10 +181,7 @@ function attributeReason(requirement: AttributeRequirement, have: ValueSet | und
  * missing attributes as the empty set: a worker is only as capable as it says, and a requirement
  * that 0 (or the empty set) satisfies still matches a worker that reported nothing.
  */
-export function matchHostRequirements(
-  requirements: HostRequirements | null,
-  capabilities: WorkerCapabilities,
-): MatchResult {
+export function matchHostRequirements(requirements: HostRequirements | null, capabilities: WorkerCapabilities): MatchResult {
   if (requirements === null) return { ok: true };
   const worker = normalizeCapabilities(capabilities);
   const reasons: string[] = [];
@@ -206,10 +201,7 @@ export function matchHostRequirements(
  * of an amount can serve the requirement iff the two intervals overlap, i.e. some member might.
  * The scheduler uses it to skip pools cheaply before looking at individual workers.
  */
-export function matchAmountRange(
-  requirement: Pick<AmountRequirement, "min" | "max">,
-  range: { min: number; max: number },
-): boolean {
+export function matchAmountRange(requirement: Pick<AmountRequirement, "min" | "max">, range: { min: number; max: number }): boolean {
   const minOk = requirement.min === undefined || range.max >= requirement.min;
   const maxOk = requirement.max === undefined || range.min <= requirement.max;
   return minOk && maxOk;

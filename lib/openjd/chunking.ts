@@ -27,9 +27,7 @@ export function chunkValues(sortedValues: readonly bigint[], settings: ChunkLayo
     case "NONCONTIGUOUS":
       return balancedSlices(values, defaultTaskCount).map(compressRangeValues);
     case "CONTIGUOUS":
-      return consecutiveRuns(values).flatMap((run) =>
-        balancedSlices(run, defaultTaskCount).map((chunk) => `${chunk[0]}-${chunk.at(-1)}`),
-      );
+      return consecutiveRuns(values).flatMap((run) => balancedSlices(run, defaultTaskCount).map((chunk) => `${chunk[0]}-${chunk.at(-1)}`));
   }
 }
 

@@ -1,12 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  checkCombination,
-  defaultCombination,
-  formatCombination,
-  namesIn,
-  parseCombination,
-  type CombinationNode,
-} from "./combination-expr";
+import { checkCombination, defaultCombination, formatCombination, namesIn, parseCombination, type CombinationNode } from "./combination-expr";
 
 const name = (text: string, offset: number): CombinationNode => ({ kind: "name", name: text, offset });
 
@@ -82,25 +75,10 @@ describe("checkCombination", () => {
     ["A * B * C", ["A", "B", "C"], undefined, []],
     ["(A, B) * C", ["A", "B", "C"], "C", []],
     ["A * X", ["A"], undefined, ["'X' in the combination is not a task parameter of this step (defined: A)"]],
-    [
-      "(A, B, A)",
-      ["A", "B"],
-      undefined,
-      ["'A' appears 2 times in the combination; each parameter must appear exactly once"],
-    ],
+    ["(A, B, A)", ["A", "B"], undefined, ["'A' appears 2 times in the combination; each parameter must appear exactly once"]],
     ["A", ["A", "B"], undefined, ["parameter 'B' is missing from the combination; each parameter must appear exactly once"]],
-    [
-      "A * (F, B)",
-      ["A", "B", "F"],
-      "F",
-      ["CHUNK[INT] parameter 'F' cannot be inside an association '( , )'; combine it with '*' instead"],
-    ],
-    [
-      "((F, B), A)",
-      ["A", "B", "F"],
-      "F",
-      ["CHUNK[INT] parameter 'F' cannot be inside an association '( , )'; combine it with '*' instead"],
-    ],
+    ["A * (F, B)", ["A", "B", "F"], "F", ["CHUNK[INT] parameter 'F' cannot be inside an association '( , )'; combine it with '*' instead"]],
+    ["((F, B), A)", ["A", "B", "F"], "F", ["CHUNK[INT] parameter 'F' cannot be inside an association '( , )'; combine it with '*' instead"]],
     [
       "A * A * Z",
       ["A", "B"],

@@ -3,14 +3,9 @@
  * `A * B` is a Cartesian product (left outermost), `(A, B)` walks its members in lock-step.
  */
 
-export type CombinationNode =
-  | { kind: "name"; name: string; offset: number }
-  | { kind: "product"; factors: CombinationNode[] }
-  | { kind: "association"; members: CombinationNode[] };
+export type CombinationNode = { kind: "name"; name: string; offset: number } | { kind: "product"; factors: CombinationNode[] } | { kind: "association"; members: CombinationNode[] };
 
-export type CombinationParseResult =
-  | { ok: true; node: CombinationNode }
-  | { ok: false; message: string; offset: number };
+export type CombinationParseResult = { ok: true; node: CombinationNode } | { ok: false; message: string; offset: number };
 
 export const MAX_COMBINATION_LENGTH = 1280;
 
@@ -24,11 +19,7 @@ export function parseCombination(text: string): CombinationParseResult {
 }
 
 /** Every problem with using `node` for these parameters, as sentences; empty when it is fine. */
-export function checkCombination(
-  node: CombinationNode,
-  parameterNames: readonly string[],
-  chunkedParameter?: string,
-): string[] {
+export function checkCombination(node: CombinationNode, parameterNames: readonly string[], chunkedParameter?: string): string[] {
   const problems: string[] = [];
   const defined = new Set(parameterNames);
   const uses = new Map<string, number>();
@@ -47,9 +38,7 @@ export function checkCombination(
     }
   }
   if (chunkedParameter !== undefined && namesInAssociations(node).includes(chunkedParameter)) {
-    problems.push(
-      `CHUNK[INT] parameter '${chunkedParameter}' cannot be inside an association '( , )'; combine it with '*' instead`,
-    );
+    problems.push(`CHUNK[INT] parameter '${chunkedParameter}' cannot be inside an association '( , )'; combine it with '*' instead`);
   }
   return problems;
 }
@@ -153,10 +142,7 @@ class CombinationParser {
       return { kind: "name", name: token.text, offset: token.offset };
     }
     if (token.kind !== "(") {
-      throw new CombinationSyntaxError(
-        `unexpected '${token.text}' at offset ${token.offset}; expected a parameter name or '('`,
-        token.offset,
-      );
+      throw new CombinationSyntaxError(`unexpected '${token.text}' at offset ${token.offset}; expected a parameter name or '('`, token.offset);
     }
     this.index++;
     const members = [this.product()];
@@ -164,10 +150,7 @@ class CombinationParser {
       const next = this.peek();
       if (!next) {
         const end = this.text.length;
-        throw new CombinationSyntaxError(
-          `expected ',' or ')' at offset ${end} but the expression ended; the '(' at offset ${token.offset} is not closed`,
-          end,
-        );
+        throw new CombinationSyntaxError(`expected ',' or ')' at offset ${end} but the expression ended; the '(' at offset ${token.offset} is not closed`, end);
       }
       if (next.kind === ")") break;
       if (next.kind !== ",") this.unexpectedAfterOperand(next, true);
@@ -176,10 +159,7 @@ class CombinationParser {
     }
     this.index++;
     if (members.length < 2) {
-      throw new CombinationSyntaxError(
-        `the association at offset ${token.offset} has one member; an association needs at least two, e.g. (A, B)`,
-        token.offset,
-      );
+      throw new CombinationSyntaxError(`the association at offset ${token.offset} has one member; an association needs at least two, e.g. (A, B)`, token.offset);
     }
     return { kind: "association", members };
   }
@@ -200,10 +180,7 @@ class CombinationParser {
 
 function tokenize(text: string): Token[] {
   if (text.length > MAX_COMBINATION_LENGTH) {
-    throw new CombinationSyntaxError(
-      `the combination is ${text.length} characters long; at most ${MAX_COMBINATION_LENGTH} are allowed`,
-      MAX_COMBINATION_LENGTH,
-    );
+    throw new CombinationSyntaxError(`the combination is ${text.length} characters long; at most ${MAX_COMBINATION_LENGTH} are allowed`, MAX_COMBINATION_LENGTH);
   }
   if (/^ *$/.test(text)) throw new CombinationSyntaxError("empty combination expression", 0);
   const tokens: Token[] = [];
@@ -217,10 +194,7 @@ function tokenize(text: string): Token[] {
       throw new CombinationSyntaxError(`'${word}' at offset ${offset} is not a parameter name: names cannot start with a digit`, offset);
     } else if (/^[A-Za-z_]/.test(word)) tokens.push({ kind: "name", text: word, offset });
     else {
-      throw new CombinationSyntaxError(
-        `character ${JSON.stringify(word)} at offset ${offset} is not allowed; a combination uses parameter names, spaces, '*', '(', ')' and ','`,
-        offset,
-      );
+      throw new CombinationSyntaxError(`character ${JSON.stringify(word)} at offset ${offset} is not allowed; a combination uses parameter names, spaces, '*', '(', ')' and ','`, offset);
     }
   }
   return tokens;

@@ -6,15 +6,21 @@ describe("parseFormatString", () => {
     ["plain text", [{ kind: "literal", text: "plain text" }]],
     ["", []],
     ["{{Param.X}}", [{ kind: "expression", source: "Param.X", start: 0, reference: "Param.X" }]],
-    ["a {{ Task.Param.Frame }} b", [
-      { kind: "literal", text: "a " },
-      { kind: "expression", source: "Task.Param.Frame", start: 2, reference: "Task.Param.Frame" },
-      { kind: "literal", text: " b" },
-    ]],
-    ["{{A}}{{B}}", [
-      { kind: "expression", source: "A", start: 0, reference: "A" },
-      { kind: "expression", source: "B", start: 5, reference: "B" },
-    ]],
+    [
+      "a {{ Task.Param.Frame }} b",
+      [
+        { kind: "literal", text: "a " },
+        { kind: "expression", source: "Task.Param.Frame", start: 2, reference: "Task.Param.Frame" },
+        { kind: "literal", text: " b" },
+      ],
+    ],
+    [
+      "{{A}}{{B}}",
+      [
+        { kind: "expression", source: "A", start: 0, reference: "A" },
+        { kind: "expression", source: "B", start: 5, reference: "B" },
+      ],
+    ],
     ["{{\n  Param.X\n}}", [{ kind: "expression", source: "Param.X", start: 0, reference: "Param.X" }]],
     ["single { and } braces", [{ kind: "literal", text: "single { and } braces" }]],
   ])("%j", (raw, segments) => {

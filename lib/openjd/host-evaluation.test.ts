@@ -117,15 +117,7 @@ steps:
       mapPath,
     };
     const env = withLets(hostEnvironment(host), step.script.let);
-    expect(resolveAction(step.script.actions.onRun, env, "onRun").args).toEqual([
-      "shot.blend",
-      "-v",
-      "-x",
-      "--first-chunk",
-      "/tmp/s/shot_1-5",
-      "/local/studio/x",
-      "Render/Shot",
-    ]);
+    expect(resolveAction(step.script.actions.onRun, env, "onRun").args).toEqual(["shot.blend", "-v", "-x", "--first-chunk", "/tmp/s/shot_1-5", "/local/studio/x", "Render/Shot"]);
     const second = withLets(hostEnvironment({ ...host, task: step.parameterSpace.at(1) }), step.script.let);
     expect(resolveAction(step.script.actions.onRun, second, "onRun").args).toContain("/tmp/s/shot_6-10");
     expect(resolveAction(step.script.actions.onRun, second, "onRun").args).not.toContain("--first-chunk");

@@ -78,7 +78,11 @@ function taskValue(type: string, value: string, pathFormat: PathFormat): ExprVal
 /** PATH values (and lists of them) as the worker sees them: mapped by the Session's rules. */
 function mapped(value: ExprValue, mapPath: (v: string) => string, pathFormat: PathFormat): ExprValue {
   if (value.kind === "path") return pathValue(mapPath(value.value), pathFormat);
-  if (value.kind === "list" && value.itemType.code === "path") return makeList(value.items.map((v) => mapped(v, mapPath, pathFormat)), value.itemType);
+  if (value.kind === "list" && value.itemType.code === "path")
+    return makeList(
+      value.items.map((v) => mapped(v, mapPath, pathFormat)),
+      value.itemType,
+    );
   return value;
 }
 

@@ -23,7 +23,11 @@ function validFiles(): Array<[string, string]> {
   if (existsSync(suite)) for (const folder of readdirSync(suite).sort()) dirs.push(join(suite, folder, "job_templates"), join(suite, folder, "env_templates"));
   return dirs
     .filter((dir) => existsSync(dir))
-    .flatMap((dir) => readdirSync(dir).filter((f) => /\.(ya?ml|json)$/.test(f) && !f.includes(".invalid") && !NOT_TEMPLATES.has(f)).map((f): [string, string] => [f, join(dir, f)]));
+    .flatMap((dir) =>
+      readdirSync(dir)
+        .filter((f) => /\.(ya?ml|json)$/.test(f) && !f.includes(".invalid") && !NOT_TEMPLATES.has(f))
+        .map((f): [string, string] => [f, join(dir, f)]),
+    );
 }
 
 const check = (text: string) => {
@@ -56,7 +60,9 @@ describe("template JSON schemas", () => {
   });
 
   it("accept case-insensitive EXPR type names and a bare range expression", () => {
-    const text = JOB.replace("  script:", "  parameterSpace:\n    taskParameterDefinitions:\n    - {name: F, type: int, range: '1-10'}\n  script:") + "parameterDefinitions:\n- {name: L, type: 'list[string]', default: [a]}\n";
+    const text =
+      JOB.replace("  script:", "  parameterSpace:\n    taskParameterDefinitions:\n    - {name: F, type: int, range: '1-10'}\n  script:") +
+      "parameterDefinitions:\n- {name: L, type: 'list[string]', default: [a]}\n";
     expect(check(text)).toEqual([]);
   });
 

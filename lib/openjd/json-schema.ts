@@ -43,7 +43,8 @@ const action = obj(
     timeout: intOrString("Seconds before the action is canceled and counted as failed. Default: none for onRun and onEnter, 300 for onExit. A format string needs FEATURE_BUNDLE_1."),
     cancelation: obj("How the action is stopped when canceled or timed out. Default: TERMINATE.", {
       mode: {
-        description: "TERMINATE kills the process tree at once; NOTIFY_THEN_TERMINATE sends SIGTERM, writes cancel_info.json and kills after notifyPeriodInSeconds. A format string needs FEATURE_BUNDLE_1 and WRAP_ACTIONS.",
+        description:
+          "TERMINATE kills the process tree at once; NOTIFY_THEN_TERMINATE sends SIGTERM, writes cancel_info.json and kills after notifyPeriodInSeconds. A format string needs FEATURE_BUNDLE_1 and WRAP_ACTIONS.",
         type: "string",
         anyOf: [{ enum: ["TERMINATE", "NOTIFY_THEN_TERMINATE"] }, { pattern: "\\{\\{" }],
       },
@@ -73,17 +74,21 @@ const environment = obj(
   {
     name: str("Name, unique among the template's environments. 1–64 characters (512 with FEATURE_BUNDLE_1).", { minLength: 1, pattern: NO_CONTROL }),
     description: str("Free text for people reading the template."),
-    script: obj("Actions run when the environment is entered and exited.", {
-      let: letList,
-      actions: obj("onEnter runs when a Session enters the environment, onExit when it leaves. WRAP_ACTIONS adds the onWrap* hooks.", {
-        onEnter: ref("action", "Runs when a Session enters the environment. `openjd_env: NAME=value` lines it prints set variables for later actions."),
-        onExit: ref("action", "Runs when a Session leaves the environment, even after a failure. Default timeout 300 s."),
-        onWrapEnvEnter: ref("action", "WRAP_ACTIONS: runs instead of each inner environment's onEnter."),
-        onWrapTaskRun: ref("action", "WRAP_ACTIONS: runs instead of each task's onRun (`{{WrappedAction.Command}}`, `{{WrappedAction.Args}}`)."),
-        onWrapEnvExit: ref("action", "WRAP_ACTIONS: runs instead of each inner environment's onExit."),
-      }),
-      embeddedFiles: list("Files written before each of this script's actions.", ref("embeddedFile")),
-    }, ["actions"]),
+    script: obj(
+      "Actions run when the environment is entered and exited.",
+      {
+        let: letList,
+        actions: obj("onEnter runs when a Session enters the environment, onExit when it leaves. WRAP_ACTIONS adds the onWrap* hooks.", {
+          onEnter: ref("action", "Runs when a Session enters the environment. `openjd_env: NAME=value` lines it prints set variables for later actions."),
+          onExit: ref("action", "Runs when a Session leaves the environment, even after a failure. Default timeout 300 s."),
+          onWrapEnvEnter: ref("action", "WRAP_ACTIONS: runs instead of each inner environment's onEnter."),
+          onWrapTaskRun: ref("action", "WRAP_ACTIONS: runs instead of each task's onRun (`{{WrappedAction.Command}}`, `{{WrappedAction.Args}}`)."),
+          onWrapEnvExit: ref("action", "WRAP_ACTIONS: runs instead of each inner environment's onExit."),
+        }),
+        embeddedFiles: list("Files written before each of this script's actions.", ref("embeddedFile")),
+      },
+      ["actions"],
+    ),
     variables: {
       type: "object",
       description: "Environment variables set while the environment is active; values are format strings resolved on the worker.",
@@ -94,10 +99,14 @@ const environment = obj(
   ["name"],
 );
 
-const fileFilter = obj("A file dialog filter.", {
-  label: str("The filter's name in the dialog, e.g. 'Images'.", { minLength: 1, maxLength: 64 }),
-  patterns: list("Patterns: `*`, `*.*` or `*.ext`.", { type: "string", minLength: 1, maxLength: 20 }),
-}, ["label", "patterns"]);
+const fileFilter = obj(
+  "A file dialog filter.",
+  {
+    label: str("The filter's name in the dialog, e.g. 'Images'.", { minLength: 1, maxLength: 64 }),
+    patterns: list("Patterns: `*`, `*.*` or `*.ext`.", { type: "string", minLength: 1, maxLength: 20 }),
+  },
+  ["label", "patterns"],
+);
 
 const parameterDefinition = obj(
   "A job parameter: a value the submitter gives (or its default), referenced as `{{Param.<name>}}` and `{{RawParam.<name>}}`. Without a default it is required.",
@@ -105,7 +114,10 @@ const parameterDefinition = obj(
     name: str("The parameter's name: letters, digits and `_`, not starting with a digit.", { pattern: IDENTIFIER, minLength: 1 }),
     type: {
       description: "STRING, PATH, INT or FLOAT; with EXPR also BOOL, RANGE_EXPR and LIST[...] types (names then case-insensitive).",
-      anyOf: [{ type: "string", enum: JOB_PARAMETER_TYPES }, { type: "string", pattern: anyCase(JOB_PARAMETER_TYPES) }],
+      anyOf: [
+        { type: "string", enum: JOB_PARAMETER_TYPES },
+        { type: "string", pattern: anyCase(JOB_PARAMETER_TYPES) },
+      ],
     },
     description: str("Shown as the field's help text in the submit form."),
     default: { description: "The value used when the submitter gives none. It must satisfy the constraints." },
@@ -145,17 +157,27 @@ const taskParameter = obj(
     name: str("The parameter's name.", { pattern: IDENTIFIER, minLength: 1 }),
     type: {
       description: "INT, FLOAT, STRING or PATH; CHUNK[INT] with TASK_CHUNKING.",
-      anyOf: [{ type: "string", enum: TASK_PARAMETER_TYPES }, { type: "string", pattern: anyCase(TASK_PARAMETER_TYPES) }],
+      anyOf: [
+        { type: "string", enum: TASK_PARAMETER_TYPES },
+        { type: "string", pattern: anyCase(TASK_PARAMETER_TYPES) },
+      ],
     },
     range: {
       description: 'The values: a list (1–1024 items, format strings allowed) or, for INT and CHUNK[INT], a range expression such as "1-100:2" or "{{Param.Frames}}".',
-      anyOf: [{ type: "array", minItems: 1, items: { type: ["string", "number"] } }, { type: "string", minLength: 1 }],
+      anyOf: [
+        { type: "array", minItems: 1, items: { type: ["string", "number"] } },
+        { type: "string", minLength: 1 },
+      ],
     },
-    chunks: obj("CHUNK[INT] (TASK_CHUNKING): how values are grouped into chunks run as one task.", {
-      defaultTaskCount: intOrString("Values per chunk (at least 1); a format string is resolved when the job is created."),
-      targetRuntimeSeconds: intOrString("If above 0, the scheduler may adapt chunk sizes toward this duration."),
-      rangeConstraint: { type: "string", enum: ["CONTIGUOUS", "NONCONTIGUOUS"], description: "CONTIGUOUS chunks are one run `a-b`; NONCONTIGUOUS may skip values." },
-    }, ["defaultTaskCount", "rangeConstraint"]),
+    chunks: obj(
+      "CHUNK[INT] (TASK_CHUNKING): how values are grouped into chunks run as one task.",
+      {
+        defaultTaskCount: intOrString("Values per chunk (at least 1); a format string is resolved when the job is created."),
+        targetRuntimeSeconds: intOrString("If above 0, the scheduler may adapt chunk sizes toward this duration."),
+        rangeConstraint: { type: "string", enum: ["CONTIGUOUS", "NONCONTIGUOUS"], description: "CONTIGUOUS chunks are one run `a-b`; NONCONTIGUOUS may skip values." },
+      },
+      ["defaultTaskCount", "rangeConstraint"],
+    ),
   },
   ["name", "type", "range"],
 );
@@ -163,26 +185,44 @@ const taskParameter = obj(
 const capabilityName = (prefix: "amount" | "attr") => str(`Capability name: \`${prefix}.worker.…\` for the standard ones, or a custom \`${prefix}.<scope>.<name>\`.`, { minLength: 1, maxLength: 100 });
 
 const hostRequirements = obj("What a worker must have to run the step's tasks. At least one of amounts and attributes; 50 requirements at most.", {
-  amounts: list("Amounts the worker must have (and that are reserved for the Session).", obj("An amount requirement: at least one of min and max.", {
-    name: { ...capabilityName("amount"), examples: ["amount.worker.vcpu", "amount.worker.memory", "amount.worker.gpu", "amount.worker.gpu.memory", "amount.worker.disk.scratch"] },
-    min: numberOrString("The least the worker must have (≥ 0). A format string needs FEATURE_BUNDLE_1."),
-    max: numberOrString("The most the worker may have (> 0)."),
-  }, ["name"])),
-  attributes: list("Attributes the worker must have.", obj("An attribute requirement: at least one of anyOf and allOf.", {
-    name: { ...capabilityName("attr"), examples: ["attr.worker.os.family", "attr.worker.cpu.arch"] },
-    anyOf: list("The worker has at least one of these values.", { type: "string", examples: ["linux", "windows", "macos", "x86_64", "arm64"] }),
-    allOf: list("The worker has all of these values.", { type: "string" }),
-  }, ["name"])),
+  amounts: list(
+    "Amounts the worker must have (and that are reserved for the Session).",
+    obj(
+      "An amount requirement: at least one of min and max.",
+      {
+        name: { ...capabilityName("amount"), examples: ["amount.worker.vcpu", "amount.worker.memory", "amount.worker.gpu", "amount.worker.gpu.memory", "amount.worker.disk.scratch"] },
+        min: numberOrString("The least the worker must have (≥ 0). A format string needs FEATURE_BUNDLE_1."),
+        max: numberOrString("The most the worker may have (> 0)."),
+      },
+      ["name"],
+    ),
+  ),
+  attributes: list(
+    "Attributes the worker must have.",
+    obj(
+      "An attribute requirement: at least one of anyOf and allOf.",
+      {
+        name: { ...capabilityName("attr"), examples: ["attr.worker.os.family", "attr.worker.cpu.arch"] },
+        anyOf: list("The worker has at least one of these values.", { type: "string", examples: ["linux", "windows", "macos", "x86_64", "arm64"] }),
+        allOf: list("The worker has all of these values.", { type: "string" }),
+      },
+      ["name"],
+    ),
+  ),
 });
 
 const simpleAction = (interpreter: string) =>
-  obj(`FEATURE_BUNDLE_1: run \`script\` with ${interpreter}, as an embedded file. Replaces \`script\`.`, {
-    let: letList,
-    script: str("The script's text, a format string resolved on the worker.", { minLength: 1 }),
-    args: { type: "array", description: "Arguments after the script file.", items: { type: "string" } },
-    timeout: intOrString("Seconds before the task is canceled and counted as failed."),
-    cancelation: ref("cancelation", "How the task is stopped when canceled."),
-  }, ["script"]);
+  obj(
+    `FEATURE_BUNDLE_1: run \`script\` with ${interpreter}, as an embedded file. Replaces \`script\`.`,
+    {
+      let: letList,
+      script: str("The script's text, a format string resolved on the worker.", { minLength: 1 }),
+      args: { type: "array", description: "Arguments after the script file.", items: { type: "string" } },
+      timeout: intOrString("Seconds before the task is canceled and counted as failed."),
+      cancelation: ref("cancelation", "How the task is stopped when canceled."),
+    },
+    ["script"],
+  );
 
 const step = obj(
   "A step: a command run once per task, for every value (or combination) of its task parameters.",
@@ -193,15 +233,23 @@ const step = obj(
     dependencies: list("Steps whose tasks must all succeed before this step's tasks start.", obj("A dependency.", { dependsOn: str("The name of another step.") }, ["dependsOn"])),
     stepEnvironments: list("Environments entered (after the job's) for this step's tasks.", ref("environment")),
     hostRequirements: ref("hostRequirements"),
-    parameterSpace: obj("The step's task parameters; without it the step has one task.", {
-      taskParameterDefinitions: list("1–16 task parameters.", ref("taskParameter"), { maxItems: 16 }),
-      combination: str("How the parameters combine: `A * B` is every pair, `(A, B)` pairs values in order. Default: the product of all."),
-    }, ["taskParameterDefinitions"]),
-    script: obj("What each task runs.", {
-      let: letList,
-      actions: obj("The task's action.", { onRun: ref("action", "Runs once per task. `openjd_progress: 50` and `openjd_status: text` lines report progress.") }, ["onRun"]),
-      embeddedFiles: list("Files written before each task runs.", ref("embeddedFile")),
-    }, ["actions"]),
+    parameterSpace: obj(
+      "The step's task parameters; without it the step has one task.",
+      {
+        taskParameterDefinitions: list("1–16 task parameters.", ref("taskParameter"), { maxItems: 16 }),
+        combination: str("How the parameters combine: `A * B` is every pair, `(A, B)` pairs values in order. Default: the product of all."),
+      },
+      ["taskParameterDefinitions"],
+    ),
+    script: obj(
+      "What each task runs.",
+      {
+        let: letList,
+        actions: obj("The task's action.", { onRun: ref("action", "Runs once per task. `openjd_progress: 50` and `openjd_status: text` lines report progress.") }, ["onRun"]),
+        embeddedFiles: list("Files written before each task runs.", ref("embeddedFile")),
+      },
+      ["actions"],
+    ),
     bash: simpleAction("bash"),
     cmd: simpleAction("cmd /C"),
     node: simpleAction("node"),
@@ -233,25 +281,33 @@ const common = {
 export const JOB_TEMPLATE_SCHEMA: JsonSchema = {
   $schema: "http://json-schema.org/draft-07/schema#",
   title: "Open Job Description job template (2023-09)",
-  ...obj("An OpenJD job template: parameters, environments and the steps a job runs.", {
-    specificationVersion: { type: "string", const: "jobtemplate-2023-09", enum: ["jobtemplate-2023-09"], description: "The template format: `jobtemplate-2023-09`." },
-    ...common,
-    name: str("The job's name, a format string resolved when the job is created (`Render {{Param.Shot}}`). 1–128 characters after resolution.", { minLength: 1 }),
-    description: str("Free text for people reading the template."),
-    jobEnvironments: list("Environments entered before any task of the job, in order.", ref("environment")),
-    steps: list("The job's steps; at least one.", ref("step")),
-  }, ["specificationVersion", "name", "steps"]),
+  ...obj(
+    "An OpenJD job template: parameters, environments and the steps a job runs.",
+    {
+      specificationVersion: { type: "string", const: "jobtemplate-2023-09", enum: ["jobtemplate-2023-09"], description: "The template format: `jobtemplate-2023-09`." },
+      ...common,
+      name: str("The job's name, a format string resolved when the job is created (`Render {{Param.Shot}}`). 1–128 characters after resolution.", { minLength: 1 }),
+      description: str("Free text for people reading the template."),
+      jobEnvironments: list("Environments entered before any task of the job, in order.", ref("environment")),
+      steps: list("The job's steps; at least one.", ref("step")),
+    },
+    ["specificationVersion", "name", "steps"],
+  ),
   definitions: DEFINITIONS,
 };
 
 export const ENVIRONMENT_TEMPLATE_SCHEMA: JsonSchema = {
   $schema: "http://json-schema.org/draft-07/schema#",
   title: "Open Job Description environment template (2023-09)",
-  ...obj("An OpenJD environment template: an environment applied around submitted jobs (outside their own environments).", {
-    specificationVersion: { type: "string", const: "environment-2023-09", enum: ["environment-2023-09"], description: "The template format: `environment-2023-09`." },
-    ...common,
-    environment: ref("environment"),
-  }, ["specificationVersion", "environment"]),
+  ...obj(
+    "An OpenJD environment template: an environment applied around submitted jobs (outside their own environments).",
+    {
+      specificationVersion: { type: "string", const: "environment-2023-09", enum: ["environment-2023-09"], description: "The template format: `environment-2023-09`." },
+      ...common,
+      environment: ref("environment"),
+    },
+    ["specificationVersion", "environment"],
+  ),
   definitions: DEFINITIONS,
 };
 

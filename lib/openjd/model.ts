@@ -130,8 +130,7 @@ export interface ChunksDefinition {
 
 /** A task parameter range: a list of items (literals or format strings) or one range-expression string. */
 export type TaskParameterRange =
-  | { kind: "list"; items: Array<{ format: FormatString; literal: "int" | "float" | "string"; path: Path }>; path: Path }
-  | { kind: "expression"; format: FormatString; path: Path };
+  { kind: "list"; items: Array<{ format: FormatString; literal: "int" | "float" | "string"; path: Path }>; path: Path } | { kind: "expression"; format: FormatString; path: Path };
 
 export interface TaskParameterDefinition {
   name: string;

@@ -7,16 +7,7 @@ import type { Path } from "./model";
 /** Job parameter types of the base specification (§2.1–§2.4). */
 export const BASE_JOB_PARAMETER_TYPES = ["INT", "FLOAT", "STRING", "PATH"] as const;
 /** Job parameter types that only exist with the EXPR extension (§2.9–§2.16), in their canonical spelling. */
-export const EXPR_JOB_PARAMETER_TYPES = [
-  "BOOL",
-  "RANGE_EXPR",
-  "LIST[STRING]",
-  "LIST[PATH]",
-  "LIST[INT]",
-  "LIST[FLOAT]",
-  "LIST[BOOL]",
-  "LIST[LIST[INT]]",
-] as const;
+export const EXPR_JOB_PARAMETER_TYPES = ["BOOL", "RANGE_EXPR", "LIST[STRING]", "LIST[PATH]", "LIST[INT]", "LIST[FLOAT]", "LIST[BOOL]", "LIST[LIST[INT]]"] as const;
 export const JOB_PARAMETER_TYPES = [...BASE_JOB_PARAMETER_TYPES, ...EXPR_JOB_PARAMETER_TYPES] as const;
 export type JobParameterType = (typeof JOB_PARAMETER_TYPES)[number];
 export type ListParameterType = Extract<JobParameterType, `LIST[${string}]`>;
@@ -195,18 +186,7 @@ export interface ListListIntParameterDefinition extends ListParameterBase {
 }
 
 export type ListParameterDefinition =
-  | ListStringParameterDefinition
-  | ListPathParameterDefinition
-  | ListIntParameterDefinition
-  | ListFloatParameterDefinition
-  | ListBoolParameterDefinition
-  | ListListIntParameterDefinition;
+  ListStringParameterDefinition | ListPathParameterDefinition | ListIntParameterDefinition | ListFloatParameterDefinition | ListBoolParameterDefinition | ListListIntParameterDefinition;
 
 export type JobParameterDefinition =
-  | IntParameterDefinition
-  | FloatParameterDefinition
-  | StringParameterDefinition
-  | PathParameterDefinition
-  | BoolParameterDefinition
-  | RangeExprParameterDefinition
-  | ListParameterDefinition;
+  IntParameterDefinition | FloatParameterDefinition | StringParameterDefinition | PathParameterDefinition | BoolParameterDefinition | RangeExprParameterDefinition | ListParameterDefinition;

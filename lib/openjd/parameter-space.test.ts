@@ -1,11 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseCombination, type CombinationNode } from "./combination-expr";
-import {
-  StepParameterSpace,
-  type SpaceParameter,
-  type TaskParameterSet,
-  type TaskParameterType,
-} from "./parameter-space";
+import { StepParameterSpace, type SpaceParameter, type TaskParameterSet, type TaskParameterType } from "./parameter-space";
 import { IntRangeExpr } from "./range-expr";
 
 function combination(text: string): CombinationNode {
@@ -34,8 +29,7 @@ const list = (name: string, values: readonly (string | number)[], type: TaskPara
 const expr = (name: string, text: string): SpaceParameter => ({ name, type: "INT", values: IntRangeExpr.parse(text) });
 
 /** Compact rows for readable expectations: values in the order of `names`. */
-const rows = (sets: Iterable<TaskParameterSet>, names: readonly string[]): string[][] =>
-  [...sets].map((set) => names.map((name) => set[name]?.value ?? "?"));
+const rows = (sets: Iterable<TaskParameterSet>, names: readonly string[]): string[][] => [...sets].map((set) => names.map((name) => set[name]?.value ?? "?"));
 
 /** Independent eager expansion (nested loops and zips) to check the lazy arithmetic against. */
 function expand(node: CombinationNode, parameters: readonly SpaceParameter[]): Record<string, string>[] {
@@ -46,10 +40,7 @@ function expand(node: CombinationNode, parameters: readonly SpaceParameter[]): R
       return values.map((value) => ({ [node.name]: value }));
     }
     case "product":
-      return node.factors.reduce<Record<string, string>[]>(
-        (outer, factor) => outer.flatMap((left) => expand(factor, parameters).map((right) => ({ ...left, ...right }))),
-        [{}],
-      );
+      return node.factors.reduce<Record<string, string>[]>((outer, factor) => outer.flatMap((left) => expand(factor, parameters).map((right) => ({ ...left, ...right }))), [{}]);
     case "association": {
       const members = node.members.map((member) => expand(member, parameters));
       return members[0]!.map((_, i) => Object.assign({}, ...members.map((member) => member[i])));
@@ -68,36 +59,60 @@ describe("iteration order (reference behaviour §2.7)", () => {
       [A, B, C],
       "A * (B,C)",
       ["A", "B", "C"],
-      [["3", "1", "10"], ["3", "2", "11"], ["2", "1", "10"], ["2", "2", "11"], ["1", "1", "10"], ["1", "2", "11"]],
+      [
+        ["3", "1", "10"],
+        ["3", "2", "11"],
+        ["2", "1", "10"],
+        ["2", "2", "11"],
+        ["1", "1", "10"],
+        ["1", "2", "11"],
+      ],
     ],
     [
       "(B,C) * A",
       [A, B, C],
       "(B,C) * A",
       ["A", "B", "C"],
-      [["3", "1", "10"], ["2", "1", "10"], ["1", "1", "10"], ["3", "2", "11"], ["2", "2", "11"], ["1", "2", "11"]],
+      [
+        ["3", "1", "10"],
+        ["2", "1", "10"],
+        ["1", "1", "10"],
+        ["3", "2", "11"],
+        ["2", "2", "11"],
+        ["1", "2", "11"],
+      ],
     ],
     [
       "range expression 5,1-3 × list, default product",
       [expr("A", "5,1-3"), list("B", ["x", "y"], "STRING")],
       undefined,
       ["A", "B"],
-      [["1", "x"], ["1", "y"], ["2", "x"], ["2", "y"], ["3", "x"], ["3", "y"], ["5", "x"], ["5", "y"]],
+      [
+        ["1", "x"],
+        ["1", "y"],
+        ["2", "x"],
+        ["2", "y"],
+        ["3", "x"],
+        ["3", "y"],
+        ["5", "x"],
+        ["5", "y"],
+      ],
     ],
     [
       "spec example (A,B) * C",
       [list("A", [1, 2, 3]), list("B", [10, 11, 12]), list("C", [20, 21])],
       "(A,B) * C",
       ["A", "B", "C"],
-      [["1", "10", "20"], ["1", "10", "21"], ["2", "11", "20"], ["2", "11", "21"], ["3", "12", "20"], ["3", "12", "21"]],
+      [
+        ["1", "10", "20"],
+        ["1", "10", "21"],
+        ["2", "11", "20"],
+        ["2", "11", "21"],
+        ["3", "12", "20"],
+        ["3", "12", "21"],
+      ],
     ],
-    [
-      "lists keep their written order, duplicates included",
-      [list("S", ["b", "a", "b"], "STRING")],
-      undefined,
-      ["S"],
-      [["b"], ["a"], ["b"]],
-    ],
+    ["lists keep their written order, duplicates included", [list("S", ["b", "a", "b"], "STRING")], undefined, ["S"], [["b"], ["a"], ["b"]]],
   ])("%s", (_, parameters, text, names, expected) => {
     const s = space(parameters, text);
     expect(rows(s, names)).toEqual(expected);
@@ -227,12 +242,7 @@ describe("create rejects", () => {
     ["two CHUNK[INT] parameters", [chunked("F"), chunked("G")], undefined, /one CHUNK\[INT\] parameter, found F, G/],
     ["a chunked parameter in an association", [chunked("F"), B], "(F, B)", /CHUNK\[INT\] parameter 'F' cannot be inside an association/],
     ["missing chunk settings", [{ name: "F", type: "CHUNK[INT]", values: ["1"] }], undefined, /needs chunk settings/],
-    [
-      "a zero chunk size",
-      [{ ...chunked("F"), chunks: { defaultTaskCount: 0, targetRuntimeSeconds: 0, rangeConstraint: "CONTIGUOUS" } }],
-      undefined,
-      /defaultTaskCount of at least 1, got 0/,
-    ],
+    ["a zero chunk size", [{ ...chunked("F"), chunks: { defaultTaskCount: 0, targetRuntimeSeconds: 0, rangeConstraint: "CONTIGUOUS" } }], undefined, /defaultTaskCount of at least 1, got 0/],
     ["a non-integer chunk value", [{ ...chunked("F"), values: ["1", "x"] }], undefined, /not an integer: 'x'/],
     ["an empty list", [list("A", [])], undefined, /'A' has no values/],
     ["a range expression for a STRING", [{ name: "S", type: "STRING", values: IntRangeExpr.parse("1-3") }], undefined, /needs a list/],
@@ -273,21 +283,42 @@ describe("chunked spaces", () => {
       [frames("1-8", 3, "CONTIGUOUS"), cam],
       undefined,
       16,
-      [["1-3", "a"], ["1-3", "b"], ["4-6", "a"], ["4-6", "b"], ["7-8", "a"], ["7-8", "b"]],
+      [
+        ["1-3", "a"],
+        ["1-3", "b"],
+        ["4-6", "a"],
+        ["4-6", "b"],
+        ["7-8", "a"],
+        ["7-8", "b"],
+      ],
     ],
     [
       "chunks innermost",
       [frames("1-8", 3, "NONCONTIGUOUS"), cam],
       "Cam * Frame",
       16,
-      [["1-3", "a"], ["4-6", "a"], ["7,8", "a"], ["1-3", "b"], ["4-6", "b"], ["7,8", "b"]],
+      [
+        ["1-3", "a"],
+        ["4-6", "a"],
+        ["7,8", "a"],
+        ["1-3", "b"],
+        ["4-6", "b"],
+        ["7,8", "b"],
+      ],
     ],
     [
       "chunks times an association",
       [frames("1-12", 5, "CONTIGUOUS"), cam, light],
       "(Cam, Light) * Frame",
       24,
-      [["1-4", "a", "k"], ["5-8", "a", "k"], ["9-12", "a", "k"], ["1-4", "b", "f"], ["5-8", "b", "f"], ["9-12", "b", "f"]],
+      [
+        ["1-4", "a", "k"],
+        ["5-8", "a", "k"],
+        ["9-12", "a", "k"],
+        ["1-4", "b", "f"],
+        ["5-8", "b", "f"],
+        ["9-12", "b", "f"],
+      ],
     ],
     ["a list range is sorted before chunking", [frames(["5", "1", "3", "2"], 2, "CONTIGUOUS")], undefined, 4, [["1-2"], ["3-3"], ["5-5"]]],
     ["one chunk for a small range", [frames("1-5", 100, "CONTIGUOUS")], undefined, 5, [["1-5"]]],

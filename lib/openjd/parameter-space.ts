@@ -7,12 +7,7 @@
  * combination tree, so a space of billions of tasks costs as much as one of ten.
  */
 import { chunkValues, type RangeConstraint } from "./chunking";
-import {
-  checkCombination,
-  defaultCombination,
-  formatCombination,
-  type CombinationNode,
-} from "./combination-expr";
+import { checkCombination, defaultCombination, formatCombination, type CombinationNode } from "./combination-expr";
 import { IntRangeExpr } from "./range-expr";
 
 export type { RangeConstraint } from "./chunking";
@@ -61,10 +56,7 @@ interface Dimension {
   accepts(value: string): boolean;
 }
 
-type SpaceNode =
-  | { kind: "leaf"; dimension: Dimension; length: bigint }
-  | { kind: "product"; factors: SpaceNode[]; length: bigint }
-  | { kind: "association"; members: SpaceNode[]; length: bigint };
+type SpaceNode = { kind: "leaf"; dimension: Dimension; length: bigint } | { kind: "product"; factors: SpaceNode[]; length: bigint } | { kind: "association"; members: SpaceNode[]; length: bigint };
 
 export class StepParameterSpace {
   readonly names: readonly string[];

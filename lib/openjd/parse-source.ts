@@ -206,16 +206,13 @@ class Converter {
         if (seen.has(key)) this.duplicateKeys.push({ key, offset: keySpan?.start ?? span?.start ?? 0 });
         seen.add(key);
         const valueNode = pair.value as YamlNode | null;
-        const value: SourceNode =
-          valueNode === null ? { kind: "null", span: keySpan } : this.convert(valueNode, depth + 1);
+        const value: SourceNode = valueNode === null ? { kind: "null", span: keySpan } : this.convert(valueNode, depth + 1);
         entries.push({ key, keySpan, value });
       }
       return { kind: "object", entries, span };
     }
     if (isSeq(node)) {
-      const items = node.items.map((item) =>
-        item === null ? ({ kind: "null", span } as SourceNode) : this.convert(item as YamlNode, depth + 1),
-      );
+      const items = node.items.map((item) => (item === null ? ({ kind: "null", span } as SourceNode) : this.convert(item as YamlNode, depth + 1)));
       return { kind: "array", items, span };
     }
     if (isScalar(node)) return scalarNode(node.value, (node as { source?: string }).source, span);

@@ -41,9 +41,7 @@ export class IntRangeExpr {
     return new IntRangeExpr(parseRanges(text));
   }
 
-  static tryParse(
-    text: string,
-  ): { ok: true; value: IntRangeExpr } | { ok: false; message: string; offset: number } {
+  static tryParse(text: string): { ok: true; value: IntRangeExpr } | { ok: false; message: string; offset: number } {
     try {
       return { ok: true, value: IntRangeExpr.parse(text) };
     } catch (error) {
@@ -264,11 +262,7 @@ class ItemParser {
     // Store ascending with `end` on the last value produced: 10-1:-3 yields 10,7,4,1 and becomes 1-10:3.
     const span = (count - 1n) * magnitude;
     const range: IntRange =
-      count === 1n
-        ? { start: first, end: first, step: 1n }
-        : first <= last
-          ? { start: first, end: first + span, step: magnitude }
-          : { start: first - span, end: first, step: magnitude };
+      count === 1n ? { start: first, end: first, step: 1n } : first <= last ? { start: first, end: first + span, step: magnitude } : { start: first - span, end: first, step: magnitude };
     return { text, offset, low, high, range };
   }
 

@@ -29,14 +29,16 @@ function loadCorpus(): SeedTemplate[] {
   const suite = join(samples, "conformance", "2023-09");
   const dirs = [samples];
   if (existsSync(suite)) for (const folder of readdirSync(suite).sort()) dirs.push(join(suite, folder, "job_templates"), join(suite, folder, "env_templates"));
-  return dirs.filter((dir) => existsSync(dir)).flatMap((dir) =>
-    readdirSync(dir)
-      .sort()
-      .flatMap((file) => {
-        const format = detectFormat(file);
-        return format ? [{ name: file, text: readFileSync(join(dir, file), "utf8"), format }] : [];
-      }),
-  );
+  return dirs
+    .filter((dir) => existsSync(dir))
+    .flatMap((dir) =>
+      readdirSync(dir)
+        .sort()
+        .flatMap((file) => {
+          const format = detectFormat(file);
+          return format ? [{ name: file, text: readFileSync(join(dir, file), "utf8"), format }] : [];
+        }),
+    );
 }
 
 function describeFailure(label: string, outcome: CaseOutcome): string[] {

@@ -144,10 +144,7 @@ export function nodeToValue(node: SourceNode): unknown {
  * Finds the deepest node along a path, returning it and whether the whole path was found.
  * Used to place an error on the nearest thing that exists (a missing key points at its parent).
  */
-export function walkPath(
-  root: SourceNode,
-  segments: readonly PathSegment[],
-): { node: SourceNode; entry: ObjectEntry | null; complete: boolean } {
+export function walkPath(root: SourceNode, segments: readonly PathSegment[]): { node: SourceNode; entry: ObjectEntry | null; complete: boolean } {
   let node = root;
   let entry: ObjectEntry | null = null;
   for (const segment of segments) {

@@ -24,7 +24,5 @@ export function checkTemplateText(text: string, format: DocumentFormat, expected
 
 /** Document order (line, column), then path, so output is stable and reads top to bottom. */
 export function sortErrors(errors: TemplateError[]): TemplateError[] {
-  return [...errors].sort(
-    (a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0) || a.path.localeCompare(b.path),
-  );
+  return [...errors].sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0) || a.path.localeCompare(b.path));
 }

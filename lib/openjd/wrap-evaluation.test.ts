@@ -51,9 +51,17 @@ const wrapped = (fields: Partial<WrappedActionValues>): WrappedActionValues => (
 describe("wrappedSymbols", () => {
   it.each<[string, Partial<WrappedActionValues>, Record<string, unknown>]>([
     ["no cancelation, no timeout: both null", {}, { "WrappedAction.Timeout": null, "WrappedAction.Cancelation.Mode": null, "WrappedAction.Cancelation.NotifyPeriodInSeconds": null }],
-    ["TERMINATE: no notify period", { cancelation: { mode: "TERMINATE", notifyPeriodInSeconds: null } }, { "WrappedAction.Cancelation.Mode": "TERMINATE", "WrappedAction.Cancelation.NotifyPeriodInSeconds": null }],
+    [
+      "TERMINATE: no notify period",
+      { cancelation: { mode: "TERMINATE", notifyPeriodInSeconds: null } },
+      { "WrappedAction.Cancelation.Mode": "TERMINATE", "WrappedAction.Cancelation.NotifyPeriodInSeconds": null },
+    ],
     ["TERMINATE ignores a stray period", { cancelation: { mode: "TERMINATE", notifyPeriodInSeconds: 30 } }, { "WrappedAction.Cancelation.NotifyPeriodInSeconds": null }],
-    ["NOTIFY_THEN_TERMINATE with its period", { cancelation: { mode: "NOTIFY_THEN_TERMINATE", notifyPeriodInSeconds: 45 } }, { "WrappedAction.Cancelation.Mode": "NOTIFY_THEN_TERMINATE", "WrappedAction.Cancelation.NotifyPeriodInSeconds": "45" }],
+    [
+      "NOTIFY_THEN_TERMINATE with its period",
+      { cancelation: { mode: "NOTIFY_THEN_TERMINATE", notifyPeriodInSeconds: 45 } },
+      { "WrappedAction.Cancelation.Mode": "NOTIFY_THEN_TERMINATE", "WrappedAction.Cancelation.NotifyPeriodInSeconds": "45" },
+    ],
     ["a declared timeout", { timeout: 300 }, { "WrappedAction.Timeout": "300" }],
     ["command, args and environment", { args: [], environment: ["A=1", "B=x=y"] }, { "WrappedAction.Command": "render", "WrappedAction.Args": [], "WrappedAction.Environment": ["A=1", "B=x=y"] }],
   ])("%s", (_name, fields, expected) => {
@@ -82,11 +90,36 @@ describe("wrappedActionOf: declared timeout and mode, effective notify period", 
   it.each<[string, string, ActionRole, Pick<WrappedActionValues, "timeout" | "cancelation">]>([
     ["no cancelation", "{command: echo}", "onRun", { timeout: null, cancelation: null }],
     ["TERMINATE", "{command: echo, cancelation: {mode: TERMINATE}}", "onRun", { timeout: null, cancelation: { mode: "TERMINATE", notifyPeriodInSeconds: null } }],
-    ["NOTIFY_THEN_TERMINATE 45", "{command: echo, cancelation: {mode: NOTIFY_THEN_TERMINATE, notifyPeriodInSeconds: 45}}", "onRun", { timeout: null, cancelation: { mode: "NOTIFY_THEN_TERMINATE", notifyPeriodInSeconds: 45 } }],
-    ["default period of onRun: 120", "{command: echo, cancelation: {mode: NOTIFY_THEN_TERMINATE}}", "onRun", { timeout: null, cancelation: { mode: "NOTIFY_THEN_TERMINATE", notifyPeriodInSeconds: 120 } }],
-    ["default period of onEnter: 30", "{command: echo, cancelation: {mode: NOTIFY_THEN_TERMINATE}}", "onEnter", { timeout: null, cancelation: { mode: "NOTIFY_THEN_TERMINATE", notifyPeriodInSeconds: 30 } }],
-    ["default period of onExit: 30; its 300 s timeout is a default, not declared", "{command: echo, cancelation: {mode: NOTIFY_THEN_TERMINATE}}", "onExit", { timeout: null, cancelation: { mode: "NOTIFY_THEN_TERMINATE", notifyPeriodInSeconds: 30 } }],
-    ["a period from a format string", '{command: echo, cancelation: {mode: NOTIFY_THEN_TERMINATE, notifyPeriodInSeconds: "{{Param.P}}"}}', "onRun", { timeout: null, cancelation: { mode: "NOTIFY_THEN_TERMINATE", notifyPeriodInSeconds: 47 } }],
+    [
+      "NOTIFY_THEN_TERMINATE 45",
+      "{command: echo, cancelation: {mode: NOTIFY_THEN_TERMINATE, notifyPeriodInSeconds: 45}}",
+      "onRun",
+      { timeout: null, cancelation: { mode: "NOTIFY_THEN_TERMINATE", notifyPeriodInSeconds: 45 } },
+    ],
+    [
+      "default period of onRun: 120",
+      "{command: echo, cancelation: {mode: NOTIFY_THEN_TERMINATE}}",
+      "onRun",
+      { timeout: null, cancelation: { mode: "NOTIFY_THEN_TERMINATE", notifyPeriodInSeconds: 120 } },
+    ],
+    [
+      "default period of onEnter: 30",
+      "{command: echo, cancelation: {mode: NOTIFY_THEN_TERMINATE}}",
+      "onEnter",
+      { timeout: null, cancelation: { mode: "NOTIFY_THEN_TERMINATE", notifyPeriodInSeconds: 30 } },
+    ],
+    [
+      "default period of onExit: 30; its 300 s timeout is a default, not declared",
+      "{command: echo, cancelation: {mode: NOTIFY_THEN_TERMINATE}}",
+      "onExit",
+      { timeout: null, cancelation: { mode: "NOTIFY_THEN_TERMINATE", notifyPeriodInSeconds: 30 } },
+    ],
+    [
+      "a period from a format string",
+      '{command: echo, cancelation: {mode: NOTIFY_THEN_TERMINATE, notifyPeriodInSeconds: "{{Param.P}}"}}',
+      "onRun",
+      { timeout: null, cancelation: { mode: "NOTIFY_THEN_TERMINATE", notifyPeriodInSeconds: 47 } },
+    ],
     ["a declared timeout", "{command: echo, timeout: 300}", "onExit", { timeout: 300, cancelation: null }],
   ])("%s", (_name, action, role, expected) => {
     expect(wrappedActionOf(onRun(action), params, role, ["A=1"])).toEqual({ command: "echo", args: [], environment: ["A=1"], ...expected });
@@ -102,7 +135,13 @@ describe("hooks resolved with the Wrapped* values", () => {
   };
 
   it.each([
-    ["NOTIFY_THEN_TERMINATE 45, timeout 300", "{command: x, args: [a, b], timeout: 300, cancelation: {mode: NOTIFY_THEN_TERMINATE, notifyPeriodInSeconds: 45}}", "MODE=<NOTIFY_THEN_TERMINATE> NP=<45> T=<300>", 300, { mode: "NOTIFY_THEN_TERMINATE", notifyPeriodInSeconds: 45 }],
+    [
+      "NOTIFY_THEN_TERMINATE 45, timeout 300",
+      "{command: x, args: [a, b], timeout: 300, cancelation: {mode: NOTIFY_THEN_TERMINATE, notifyPeriodInSeconds: 45}}",
+      "MODE=<NOTIFY_THEN_TERMINATE> NP=<45> T=<300>",
+      300,
+      { mode: "NOTIFY_THEN_TERMINATE", notifyPeriodInSeconds: 45 },
+    ],
     ["TERMINATE: the null period is dropped", "{command: x, args: [a, b], cancelation: {mode: TERMINATE}}", "MODE=<TERMINATE> NP=<> T=<>", null, { mode: "TERMINATE", notifyPeriodInSeconds: null }],
     ["no cancelation: the null mode drops the object", "{command: x, args: [a, b]}", "MODE=<> NP=<> T=<>", null, { mode: "TERMINATE", notifyPeriodInSeconds: null }],
   ])("round trip: %s", (_name, inner, text, timeout, cancelation) => {
@@ -128,7 +167,11 @@ describe("hooks resolved with the Wrapped* values", () => {
 
   it.each([
     ["a mode that is not a method name", '{command: echo, cancelation: {mode: "{{ WrappedAction.Command }}"}}', /cancelation mode resolved to 'x'; it must be TERMINATE or NOTIFY_THEN_TERMINATE/],
-    ["a notify period out of range", '{command: echo, cancelation: {mode: NOTIFY_THEN_TERMINATE, notifyPeriodInSeconds: "{{ WrappedAction.Cancelation.NotifyPeriodInSeconds * 100 }}"}}', /notifyPeriodInSeconds resolved to 4500; it must be between 1 and 600/],
+    [
+      "a notify period out of range",
+      '{command: echo, cancelation: {mode: NOTIFY_THEN_TERMINATE, notifyPeriodInSeconds: "{{ WrappedAction.Cancelation.NotifyPeriodInSeconds * 100 }}"}}',
+      /notifyPeriodInSeconds resolved to 4500; it must be between 1 and 600/,
+    ],
     ["a timeout of 0", '{command: echo, timeout: "{{ len(WrappedAction.Args) }}"}', /timeout resolved to 0; it must be a positive number of seconds/],
     ["a timeout that is not a number", '{command: echo, timeout: "{{ WrappedAction.Command }}s"}', /'\{\{ WrappedAction.Command \}\}s' resolved to 'xs' is not an integer/],
   ])("fails the hook on %s", (_name, hook, message) => {

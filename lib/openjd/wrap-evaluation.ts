@@ -44,10 +44,7 @@ export function wrappedSymbols(wrapped: WrappedActionValues, names: WrappedNames
     ["WrappedAction.Environment", strings(wrapped.environment)],
     ["WrappedAction.Timeout", int(wrapped.timeout)],
     ["WrappedAction.Cancelation.Mode", cancelation ? stringValue(cancelation.mode) : NULL],
-    [
-      "WrappedAction.Cancelation.NotifyPeriodInSeconds",
-      cancelation && cancelation.mode !== "TERMINATE" ? int(cancelation.notifyPeriodInSeconds) : NULL,
-    ],
+    ["WrappedAction.Cancelation.NotifyPeriodInSeconds", cancelation && cancelation.mode !== "TERMINATE" ? int(cancelation.notifyPeriodInSeconds) : NULL],
   ]);
   if (names.envName !== undefined) symbols.set("WrappedEnv.Name", stringValue(names.envName));
   if (names.stepName !== undefined) symbols.set("WrappedStep.Name", stringValue(names.stepName));

@@ -34,11 +34,7 @@ export const HOOK_POSITION: Readonly<Record<WrapHook, "onEnter" | "onRun" | "onE
  * with the message to report at it; a second outer wrapper is reported once, not per step.
  * `environment` reads the Environment of an item, so callers can keep their own bookkeeping.
  */
-export function extraWrappers<T>(
-  outer: readonly T[],
-  steps: ReadonlyArray<{ name: string; environments: readonly T[] }>,
-  environment: (item: T) => Environment,
-): Array<{ item: T; message: string }> {
+export function extraWrappers<T>(outer: readonly T[], steps: ReadonlyArray<{ name: string; environments: readonly T[] }>, environment: (item: T) => Environment): Array<{ item: T; message: string }> {
   const wrapping = (items: readonly T[]) => items.filter((item) => isWrappingEnvironment(environment(item)));
   const extras: Array<{ item: T; message: string }> = [];
   const check = (stack: readonly T[], stepName?: string) => {

@@ -8,8 +8,8 @@ import { RULES, decide } from "../../lib/farm/access";
 import { SESSION_COOKIE } from "../auth/authenticate";
 import { auditPages, listAuditInput, type AuditRow } from "../queries/audit";
 import { resolvePrincipal } from "../router/trpc";
-import { AppError } from "../services/errors";
-import type { Farm } from "../services/farm";
+import { AppError } from "../context/errors";
+import type { Farm } from "../context/farm";
 import type { RequestInfo } from "./node-server";
 import { cookieValue } from "./request-guards";
 

@@ -110,7 +110,11 @@ describe("body limits over HTTP", () => {
 
   it("refuses a declared Content-Length over the limit before reading the body", async () => {
     const h = await httpFarm();
-    const answer = await raw(h.url, "/api/trpc/auth.signIn", { method: "POST", headers: { host: "127.0.0.1", "content-type": "application/json", "content-length": String(BODY_LIMITS.auth + 1) }, body: "{" });
+    const answer = await raw(h.url, "/api/trpc/auth.signIn", {
+      method: "POST",
+      headers: { host: "127.0.0.1", "content-type": "application/json", "content-length": String(BODY_LIMITS.auth + 1) },
+      body: "{",
+    });
     expect(answer.status).toBe(413);
   });
 
@@ -119,7 +123,11 @@ describe("body limits over HTTP", () => {
     const id = await person(h.farm, "root", "admin");
     const token = tokenOf(h.farm, id, "admin", "admin").token;
     const body = JSON.stringify({ 0: { template: { text: "x".repeat(BODY_LIMITS.auth), format: "yaml" } }, 1: { name: "root", password: "wrong" } });
-    const answer = await raw(h.url, "/api/trpc/jobs.preview,auth.signIn?batch=1", { method: "POST", headers: { host: "127.0.0.1", authorization: `Bearer ${token}`, "content-type": "application/json" }, body });
+    const answer = await raw(h.url, "/api/trpc/jobs.preview,auth.signIn?batch=1", {
+      method: "POST",
+      headers: { host: "127.0.0.1", authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body,
+    });
     expect(answer.status).toBe(413);
   });
 });

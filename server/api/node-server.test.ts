@@ -31,7 +31,10 @@ describe("the request target", () => {
 
   it("is never handed to the pages either (Next.js answers an absolute URL with a redirect to its host)", async () => {
     const pages = vi.fn<PageHandler>(async (_req, res) => void res.end("page"));
-    const s = await serve(handlerOf(() => new Response("api")), { pages });
+    const s = await serve(
+      handlerOf(() => new Response("api")),
+      { pages },
+    );
     expect((await raw(s.url, "http://evil.example/jobs", { headers: { host: "127.0.0.1" } })).status).toBe(400);
     expect(pages).not.toHaveBeenCalled();
     expect((await raw(s.url, "/jobs", { headers: { host: "127.0.0.1" } })).body).toBe("page");
@@ -61,7 +64,10 @@ describe("Upgrade requests", () => {
       (req.socket as unknown as { server: NodeJS.EventEmitter }).server.on("upgrade", upgrades);
       res.end("page");
     };
-    const s = await serve(handlerOf(() => Response.json({ ok: true })), { pages });
+    const s = await serve(
+      handlerOf(() => Response.json({ ok: true })),
+      { pages },
+    );
     expect((await raw(s.url, "/jobs", { headers: { host: "127.0.0.1" } })).body).toBe("page");
     const upgrade = { connection: "Upgrade", upgrade: "websocket", "sec-websocket-version": "13", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==" };
     expect((await raw(s.url, "/zz-nothing", { headers: { host: "evil.example", ...upgrade } })).status).toBe(421);

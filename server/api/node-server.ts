@@ -19,8 +19,8 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { AppError, HTTP_STATUS } from "../services/errors";
-import type { FarmSettings } from "../services/farm";
+import { AppError, HTTP_STATUS } from "../context/errors";
+import type { FarmSettings } from "../context/farm";
 import { BODY_LIMITS, bodyLimitFor, hostAllowed, misdirected, readLimited } from "./request-guards";
 import { pageSecurityHeaders, API_HEADERS } from "./security-headers";
 
@@ -134,7 +134,11 @@ function clientAddress(req: IncomingMessage, trustProxy: boolean): string | null
   const socket = req.socket.remoteAddress ?? null;
   if (!trustProxy) return socket;
   const forwarded = req.headers["x-forwarded-for"];
-  const last = (Array.isArray(forwarded) ? forwarded.join(",") : (forwarded ?? "")).split(",").map((s) => s.trim()).filter(Boolean).at(-1);
+  const last = (Array.isArray(forwarded) ? forwarded.join(",") : (forwarded ?? ""))
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .at(-1);
   return last ?? socket;
 }
 

@@ -7,8 +7,8 @@
 import { describe, expect, it, vi } from "vitest";
 import { Client, httpFarm, person, raw, tokenOf } from "../auth/http-test-support";
 import { serverEnv } from "../env";
-import { AppError } from "../services/errors";
-import { settingsFromEnv } from "../services/farm-settings";
+import { AppError } from "../context/errors";
+import { settingsFromEnv } from "../context/farm-settings";
 import { BODY_LIMITS, bodyLimitFor, cookieValue, hostAllowed, hostName, readLimited, sameOriginRequest } from "./request-guards";
 
 const SETTINGS = { allowedHosts: ["farm.studio.example"], publicUrl: null };
@@ -229,7 +229,9 @@ describe("the CSRF check over HTTP", () => {
     await person(h.farm, "root", "admin");
     const browser = new Client(h.url);
     await browser.signIn("root");
-    const answer = await raw(h.url, `/api/trpc/pools.create?input=${encodeURIComponent(JSON.stringify({ name: "by-link" }))}`, { headers: { host: "127.0.0.1", cookie: `loom_session=${browser.cookie}` } });
+    const answer = await raw(h.url, `/api/trpc/pools.create?input=${encodeURIComponent(JSON.stringify({ name: "by-link" }))}`, {
+      headers: { host: "127.0.0.1", cookie: `loom_session=${browser.cookie}` },
+    });
     expect(answer.status).toBe(405);
     expect((await browser.query<Array<{ name: string }>>("pools.list")).data.map((p) => p.name)).toEqual(["default"]);
   });
@@ -262,7 +264,11 @@ describe("answers carry no stack trace and no file path", () => {
     try {
       const anonymous = await new Client(h.url).query("auth.me");
       const withToken = await new Client(h.url, { token, origin: null }).query("jobs.list", {});
-      const worker = await raw(h.url, "/api/worker/register", { method: "POST", headers: { host: "127.0.0.1", authorization: `Bearer ${h.poolToken}`, "content-type": "application/json" }, body: JSON.stringify({ name: "w", capabilities: { amounts: {}, attributes: {} } }) });
+      const worker = await raw(h.url, "/api/worker/register", {
+        method: "POST",
+        headers: { host: "127.0.0.1", authorization: `Bearer ${h.poolToken}`, "content-type": "application/json" },
+        body: JSON.stringify({ name: "w", capabilities: { amounts: {}, attributes: {} } }),
+      });
       for (const answer of [anonymous, { status: withToken.status, text: withToken.text }, { status: worker.status, text: worker.body }]) {
         expect(answer.status).toBe(500);
         expect(leaks(answer.text), answer.text).toEqual([]);
@@ -279,7 +285,10 @@ describe("answers carry no stack trace and no file path", () => {
     const answers = [
       await client.query("auth.setupStatus", { token: 42 }),
       await client.query("no.such.procedure"),
-      await raw(h.url, "/api/trpc/auth.signIn", { method: "POST", headers: { host: "127.0.0.1", origin: h.url, "content-type": "application/json" }, body: "{not json" }).then((r) => ({ status: r.status, text: r.body })),
+      await raw(h.url, "/api/trpc/auth.signIn", { method: "POST", headers: { host: "127.0.0.1", origin: h.url, "content-type": "application/json" }, body: "{not json" }).then((r) => ({
+        status: r.status,
+        text: r.body,
+      })),
       await raw(h.url, "/api/worker/sync", { method: "POST", headers: { host: "127.0.0.1", authorization: "Bearer nope" }, body: "{not json" }).then((r) => ({ status: r.status, text: r.body })),
     ];
     for (const answer of answers) {

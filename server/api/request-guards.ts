@@ -8,8 +8,8 @@
  */
 import { isIP } from "node:net";
 import { SESSION_COOKIE } from "../auth/authenticate";
-import { AppError } from "../services/errors";
-import type { FarmSettings } from "../services/farm";
+import { AppError } from "../context/errors";
+import type { FarmSettings } from "../context/farm";
 
 /** Body limits by route. A template is at most 4 MB of text; a worker batch is cut to fit. */
 export const BODY_LIMITS = {

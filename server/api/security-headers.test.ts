@@ -3,7 +3,12 @@ import { describe, expect, it } from "vitest";
 import { API_HEADERS, contentSecurityPolicy, pageSecurityHeaders } from "./security-headers";
 
 function directives(csp: string): Record<string, string[]> {
-  return Object.fromEntries(csp.split(";").map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name!, values]));
+  return Object.fromEntries(
+    csp
+      .split(";")
+      .map((d) => d.trim().split(/\s+/))
+      .map(([name, ...values]) => [name!, values]),
+  );
 }
 
 describe("page security headers", () => {

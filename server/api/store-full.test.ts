@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { RegisterResponse, SyncResponse } from "../../lib/farm/protocol";
 import { openStore } from "../db/connection";
 import { SYSTEM_ACTOR } from "../services/audit";
-import { createFarm } from "../services/farm";
+import { createFarm } from "../context/farm";
 import { createPool } from "../services/pools";
 import { StoreHealth, isStoreFull } from "../services/store-health";
 import { submitToFarm } from "../services/submit-job";
@@ -30,7 +30,10 @@ describe("StoreHealth", () => {
   it("says once that writes fail and once that they work again, and keeps the sweep waiting a whole window after either", () => {
     const said: string[] = [];
     const clock = { now: 1_000_000 };
-    const health = new StoreHealth((line) => said.push(line), () => clock.now);
+    const health = new StoreHealth(
+      (line) => said.push(line),
+      () => clock.now,
+    );
     expect(health.quietFor(75_000)).toBe(true);
     const full = Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
     for (let i = 0; i < 5; i++) expect(health.failed(full).code).toBe("UNAVAILABLE");
@@ -82,7 +85,7 @@ describe("the worker protocol on a full store", () => {
     const state = () => ({ lines: count("SELECT COUNT(*) AS n FROM log_lines"), succeeded: count("SELECT COUNT(*) AS n FROM tasks WHERE status = 'SUCCEEDED'") });
 
     // The store may grow no more: the next pages it needs are refused, as on a full disk.
-    const pages = (store.sqlite.pragma("page_count", { simple: true }) as number);
+    const pages = store.sqlite.pragma("page_count", { simple: true }) as number;
     store.sqlite.pragma(`max_page_count = ${pages}`);
     const before = state();
     const refusedLogs = await post("/api/worker/logs", logs, worker.credential);

@@ -12,7 +12,7 @@ import { testPrincipal } from "../auth/test-principals";
 import { openStore } from "../db/connection";
 import { SYSTEM_ACTOR } from "../services/audit";
 import { removeWorker } from "../services/drain-worker";
-import { createFarm } from "../services/farm";
+import { createFarm } from "../context/farm";
 import { createPool, rotatePoolToken } from "../services/pools";
 import { submitToFarm } from "../services/submit-job";
 import { apiHandler } from "./app-handler";
@@ -42,7 +42,9 @@ async function setup() {
   };
   // The Node server answers the protocol on its plain route; Next.js's route calls the fetch handler, which reads the body itself.
   const viaFetchHandler = async (path: string, body: unknown, auth: string): Promise<Answer> => {
-    const response = await apiHandler(farm)(new Request(`http://127.0.0.1${path}`, { method: "POST", headers: { host: "127.0.0.1", authorization: `Bearer ${auth}` }, body: JSON.stringify(body) }), { address: null });
+    const response = await apiHandler(farm)(new Request(`http://127.0.0.1${path}`, { method: "POST", headers: { host: "127.0.0.1", authorization: `Bearer ${auth}` }, body: JSON.stringify(body) }), {
+      address: null,
+    });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   };
   const enroll = async (name: string, poolToken = token, instanceId?: string): Promise<RegisterResponse> => {
@@ -79,7 +81,17 @@ describe("worker API", () => {
 
     const audit = farm.store.sqlite.prepare("SELECT actor_kind, actor_id, actor_name, via, action, target_kind, target_id, outcome, address FROM audit_log WHERE action = 'worker.enroll'").all();
     expect(audit).toEqual([
-      { actor_kind: "worker", actor_id: worker.workerId, actor_name: "render-01", via: "pool-token", action: "worker.enroll", target_kind: "worker", target_id: worker.workerId, outcome: "ok", address: expect.stringMatching(/127\.0\.0\.1/) },
+      {
+        actor_kind: "worker",
+        actor_id: worker.workerId,
+        actor_name: "render-01",
+        via: "pool-token",
+        action: "worker.enroll",
+        target_kind: "worker",
+        target_id: worker.workerId,
+        outcome: "ok",
+        address: expect.stringMatching(/127\.0\.0\.1/),
+      },
     ]);
     const everything = farm.store.sqlite.prepare("SELECT * FROM workers").all().concat(farm.store.sqlite.prepare("SELECT * FROM audit_log").all());
     expect(JSON.stringify(everything)).not.toContain(worker.credential);
@@ -125,7 +137,11 @@ describe("worker API", () => {
     expect(await post("/api/worker/sync", idleSync(worker), pat)).toMatchObject({ status: 401, body: { message: expect.stringContaining("personal access tokens") } });
     expect(await post("/api/worker/logs", logs, pat)).toMatchObject({ status: 401 });
     // A browser's session cookie is not read at all here.
-    const withCookie = await fetch(`${server!.url}/api/worker/sync`, { method: "POST", headers: { cookie: "loom_session=loom_ses_x", "content-type": "application/json" }, body: JSON.stringify(idleSync(worker)) });
+    const withCookie = await fetch(`${server!.url}/api/worker/sync`, {
+      method: "POST",
+      headers: { cookie: "loom_session=loom_ses_x", "content-type": "application/json" },
+      body: JSON.stringify(idleSync(worker)),
+    });
     expect(withCookie.status).toBe(401);
     // And the worker's credential is no key to tRPC.
     const trpc = await fetch(`${server!.url}/api/trpc/pools.list`, { headers: { authorization: `Bearer ${worker.credential}` } });

@@ -10,8 +10,8 @@
  */
 import type { z } from "zod";
 import { logsRequest, PROTOCOL_PATHS, registerRequest, syncRequest, type SyncRequest, type SyncResponse } from "../../lib/farm/protocol";
-import { AppError, HTTP_STATUS } from "../services/errors";
-import type { Farm } from "../services/farm";
+import { AppError, HTTP_STATUS } from "../context/errors";
+import type { Farm } from "../context/farm";
 import { ingestLogs } from "../services/ingest-logs";
 import { isStoreFull, storeHealth } from "../services/store-health";
 import { authenticateWorker, type WorkerIdentity } from "../services/authenticate-worker";

@@ -5,8 +5,8 @@
  */
 import { effectiveRole, roleAtLeast, TOKEN_SCOPES, type Role, type TokenScope } from "../../lib/farm/access";
 import { audit, type Actor } from "../services/audit";
-import { AppError } from "../services/errors";
-import type { Farm } from "../services/farm";
+import { AppError } from "../context/errors";
+import type { Farm } from "../context/farm";
 import { accessTokensRepository, type TokenListRow } from "../store/access-tokens";
 import type { Principal } from "./principal";
 import { hashSecret, newId, newSecret } from "./secrets";
@@ -63,7 +63,8 @@ export interface NewToken {
 export function issueToken(farm: Farm, actor: Actor, input: NewToken): IssuedToken {
   const name = input.name.trim();
   // eslint-disable-next-line no-control-regex
-  if (name === "" || name.length > TOKEN_NAME_MAX || /[\u0000-\u001f\u007f]/.test(name)) throw new AppError("BAD_REQUEST", `a token name is 1 to ${TOKEN_NAME_MAX} characters without control characters`);
+  if (name === "" || name.length > TOKEN_NAME_MAX || /[\u0000-\u001f\u007f]/.test(name))
+    throw new AppError("BAD_REQUEST", `a token name is 1 to ${TOKEN_NAME_MAX} characters without control characters`);
   if (!(TOKEN_SCOPES as readonly string[]).includes(input.scope)) throw new AppError("BAD_REQUEST", `scope must be one of ${TOKEN_SCOPES.join(", ")}`);
   if (input.scope === "admin" && !roleAtLeast(input.role, "admin")) throw new AppError("FORBIDDEN", "only admins can make admin-scoped tokens");
   if (input.expiresInDays !== null && (!Number.isInteger(input.expiresInDays) || input.expiresInDays < 1 || input.expiresInDays > TOKEN_MAX_DAYS)) {

@@ -6,8 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { openStore } from "../db/connection";
 import { SYSTEM_ACTOR } from "../services/audit";
-import { AppError } from "../services/errors";
-import { createFarm } from "../services/farm";
+import { AppError } from "../context/errors";
+import { createFarm } from "../context/farm";
 import { submitToFarm } from "../services/submit-job";
 import { createUser, insertUser, listUsers, setUserDisabled, setUserRole } from "./accounts";
 import { Client, httpFarm, person, tokenOf } from "./http-test-support";
@@ -40,7 +40,10 @@ describe("the last enabled admin", () => {
     setUserRole(farm, SYSTEM_ACTOR, "root", "wrangler");
     // Now `second` is the last one.
     expect(conflict(() => setUserDisabled(farm, SYSTEM_ACTOR, "second", true))).toMatch(/^CONFLICT/);
-    expect(listUsers(farm).map((u) => [u.name, u.role, u.disabled])).toEqual([["root", "wrangler", false], ["second", "admin", false]]);
+    expect(listUsers(farm).map((u) => [u.name, u.role, u.disabled])).toEqual([
+      ["root", "wrangler", false],
+      ["second", "admin", false],
+    ]);
   });
 
   it("counts neither disabled admins nor service accounts", async () => {
@@ -53,7 +56,11 @@ describe("the last enabled admin", () => {
     // A disabled admin may be demoted; the service account may be disabled.
     setUserRole(farm, SYSTEM_ACTOR, "old-admin", "viewer");
     setUserDisabled(farm, SYSTEM_ACTOR, "local-admin", true);
-    expect(listUsers(farm).filter((u) => u.role === "admin" && !u.disabled).map((u) => u.name)).toEqual(["root"]);
+    expect(
+      listUsers(farm)
+        .filter((u) => u.role === "admin" && !u.disabled)
+        .map((u) => u.name),
+    ).toEqual(["root"]);
   });
 });
 

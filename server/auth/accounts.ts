@@ -5,8 +5,8 @@
  */
 import { passwordProblem, ROLES, USER_NAME, type Role } from "../../lib/farm/access";
 import { audit, type Actor } from "../services/audit";
-import { AppError } from "../services/errors";
-import type { Farm } from "../services/farm";
+import { AppError } from "../context/errors";
+import type { Farm } from "../context/farm";
 import { accessTokensRepository } from "../store/access-tokens";
 import { authSessionsRepository } from "../store/auth-sessions";
 import { usersRepository, type UserByName } from "../store/users";

@@ -5,8 +5,8 @@
  * anonymous call, so a script with a stale token hears why. Last-use times are written at most
  * once a minute per credential: a busy portal does not turn every read into a write.
  */
-import { AppError } from "../services/errors";
-import type { Farm } from "../services/farm";
+import { AppError } from "../context/errors";
+import type { Farm } from "../context/farm";
 import { accessTokensRepository } from "../store/access-tokens";
 import { authSessionsRepository } from "../store/auth-sessions";
 import type { Principal } from "./principal";

@@ -35,7 +35,10 @@ describe("the setup token", () => {
     // The next start prints no setup address.
     expect(openSetup(h.farm, undefined)).toBeNull();
     const actions = h.farm.store.sqlite.prepare<[], { action: string; actor_name: string }>("SELECT action, actor_name FROM audit_log WHERE action IN ('user.create', 'auth.setup') ORDER BY id").all();
-    expect(actions).toEqual([{ action: "user.create", actor_name: "root" }, { action: "auth.setup", actor_name: "root" }]);
+    expect(actions).toEqual([
+      { action: "user.create", actor_name: "root" },
+      { action: "auth.setup", actor_name: "root" },
+    ]);
   });
 
   it("is refused once an account was made another way (`loom user add` on the server)", async () => {

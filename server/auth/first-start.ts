@@ -12,8 +12,8 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { passwordProblem } from "../../lib/farm/access";
 import { audit, SYSTEM_ACTOR, type Actor } from "../services/audit";
-import { AppError } from "../services/errors";
-import type { Farm } from "../services/farm";
+import { AppError } from "../context/errors";
+import type { Farm } from "../context/farm";
 import { accessTokensRepository } from "../store/access-tokens";
 import { serverStateRepository } from "../store/server-state";
 import { issueToken } from "./access-tokens";
@@ -81,9 +81,7 @@ export function ensureLocalAdmin(farm: Farm, dataDir: string): LocalAdminState {
     if (state) return "revoked";
     // A file whose token this database never issued (another farm's data, a copied folder): replace it.
   }
-  const issued = farm.store.transaction(() =>
-    issueToken(farm, SYSTEM_ACTOR, { userId: user.id, role: "admin", name: "local admin (data folder)", scope: "admin", expiresInDays: null }),
-  );
+  const issued = farm.store.transaction(() => issueToken(farm, SYSTEM_ACTOR, { userId: user.id, role: "admin", name: "local admin (data folder)", scope: "admin", expiresInDays: null }));
   writeFileSync(file, `${issued.token}\n`, { mode: 0o600 });
   return "created";
 }

@@ -11,7 +11,7 @@ import { apiHandler } from "../api/app-handler";
 import { startNodeServer } from "../api/node-server";
 import { openStore } from "../db/connection";
 import { SYSTEM_ACTOR } from "../services/audit";
-import { createFarm, type Farm, type FarmSettings } from "../services/farm";
+import { createFarm, type Farm, type FarmSettings } from "../context/farm";
 import { createPool } from "../services/pools";
 import { issueToken } from "./access-tokens";
 import { createUser } from "./accounts";

@@ -3,8 +3,8 @@
  * call runs. Owners never change, so reading it first is not a race.
  */
 import type { Rule } from "../../lib/farm/access";
-import { AppError } from "../services/errors";
-import type { Farm } from "../services/farm";
+import { AppError } from "../context/errors";
+import type { Farm } from "../context/farm";
 import { ownersRepository } from "../store/owners";
 
 /**

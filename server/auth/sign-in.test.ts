@@ -25,8 +25,12 @@ async function scryptsDuring<T>(work: () => Promise<T>): Promise<{ result: T; sc
   }
 }
 
-function signInRows(farm: import("../services/farm").Farm) {
-  return farm.store.sqlite.prepare<[], { target_id: string; outcome: string; detail: string | null; address: string | null }>("SELECT target_id, outcome, detail, address FROM audit_log WHERE action = 'auth.sign-in' ORDER BY id").all();
+function signInRows(farm: import("../context/farm").Farm) {
+  return farm.store.sqlite
+    .prepare<[], { target_id: string; outcome: string; detail: string | null; address: string | null }>(
+      "SELECT target_id, outcome, detail, address FROM audit_log WHERE action = 'auth.sign-in' ORDER BY id",
+    )
+    .all();
 }
 
 describe("session cookies", () => {

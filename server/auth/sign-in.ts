@@ -5,8 +5,8 @@
  */
 import type { TokenScope } from "../../lib/farm/access";
 import { audit, type Actor } from "../services/audit";
-import { AppError } from "../services/errors";
-import type { Farm } from "../services/farm";
+import { AppError } from "../context/errors";
+import type { Farm } from "../context/farm";
 import { auditLogRepository } from "../store/audit-log";
 import { authSessionsRepository } from "../store/auth-sessions";
 import { issueToken, type IssuedToken } from "./access-tokens";

@@ -7,7 +7,7 @@
  * even while it waits for its next item.
  */
 import { TRPCError } from "@trpc/server";
-import type { Farm } from "../services/farm";
+import type { Farm } from "../context/farm";
 import type { Context } from "../router/trpc";
 import { authenticate } from "./authenticate";
 

@@ -5,7 +5,7 @@
 import type { Role } from "../../lib/farm/access";
 import { callerContext, type Context } from "../router/trpc";
 import { SYSTEM_ACTOR } from "../services/audit";
-import type { Farm } from "../services/farm";
+import type { Farm } from "../context/farm";
 import { findUserByName, insertUser } from "./accounts";
 import type { Principal } from "./principal";
 

@@ -9,7 +9,7 @@
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
-import { AppError } from "../services/errors";
+import { AppError } from "../context/errors";
 import { threadEntryFile } from "../thread-entry";
 import type { CheckAnswer, CheckRequest, FromThread } from "./check-protocol";
 

@@ -9,9 +9,7 @@ import { readBundleTexts, readZipBundle, type BundleError, type JobBundleResult 
 import { inspectTemplateText, type InspectedTemplate } from "./inspect-template-text";
 import type { TemplateText } from "./validate-submission";
 
-export type ReadBundle =
-  | { ok: true; template: TemplateText; parameterValues: Record<string, unknown>; inspected: InspectedTemplate }
-  | { ok: false; error: BundleError };
+export type ReadBundle = { ok: true; template: TemplateText; parameterValues: Record<string, unknown>; inspected: InspectedTemplate } | { ok: false; error: BundleError };
 
 /** A .zip (base64), or a folder's bundle files sent as texts (`files`, named `fileName`). */
 export function readUploadedBundle(base64: string, fileName: string, files?: Readonly<Record<string, string>>): ReadBundle {

@@ -7,7 +7,18 @@
 import { resolve } from "node:path";
 import { JOB_INITIAL_STATES, type JobInitialState } from "../../lib/farm/statuses";
 import { isValidSubmitter, JOB_SETTING_DEFAULTS, JOB_SETTING_MAXIMA } from "../../lib/farm/job-settings";
-import { checkTemplateText, createJob, type DocumentFormat, type EnvironmentTemplate, type Job, locateErrors, locateJobErrors, type ParameterInput, type ParsedSource, type TemplateError } from "../../lib/openjd";
+import {
+  checkTemplateText,
+  createJob,
+  type DocumentFormat,
+  type EnvironmentTemplate,
+  type Job,
+  locateErrors,
+  locateJobErrors,
+  type ParameterInput,
+  type ParsedSource,
+  type TemplateError,
+} from "../../lib/openjd";
 import type { Actor } from "../services/audit";
 
 export const DEFAULT_MAX_TASK_COUNT = 1_000_000;

@@ -106,7 +106,7 @@ describe("job tests → failed, saying why", () => {
   });
 
   it("only the missing items are named, not the ones found", async () => {
-    expect((await byName())["output-miss.test.yaml"]?.reason).not.toContain("HELLO_OUT\"");
+    expect((await byName())["output-miss.test.yaml"]?.reason).not.toContain('HELLO_OUT"');
   });
 });
 

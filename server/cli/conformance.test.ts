@@ -83,7 +83,12 @@ describe("the text report", () => {
 
   it("--verbose lists passing and skipped cases too", async () => {
     const run = await conformance("suite", "--filter", "jobs/1--", "--verbose");
-    expect(run.lines).toEqual(expect.arrayContaining([expect.stringMatching(/^ok {3}suite\/jobs\/1--not-an-int\.invalid\.test\.yaml: rejected at job creation: parameters\.N: /), "skip suite/jobs/1--windows-only.test.yaml: runs on windows only"]));
+    expect(run.lines).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^ok {3}suite\/jobs\/1--not-an-int\.invalid\.test\.yaml: rejected at job creation: parameters\.N: /),
+        "skip suite/jobs/1--windows-only.test.yaml: runs on windows only",
+      ]),
+    );
   });
 });
 

@@ -19,7 +19,10 @@ export async function runConformance(argv: readonly string[], io: CliIo, extra: 
   if (args.positionals.length === 0) throw new UsageError("conformance needs at least one DIR");
   for (const dir of args.positionals) if (!existsSync(resolve(io.cwd, dir))) throw new UsageError(`'${dir}' does not exist`);
   const filter = args.values.get("--filter");
-  const cases = discoverCases(args.positionals.map((d) => resolve(io.cwd, d)), io.cwd).filter((c) => !filter || c.display.includes(filter));
+  const cases = discoverCases(
+    args.positionals.map((d) => resolve(io.cwd, d)),
+    io.cwd,
+  ).filter((c) => !filter || c.display.includes(filter));
   const platform = process.platform === "win32" ? "windows" : "posix";
   const options: RunOptions = { platform, cwd: io.cwd, runJob: jobCaseRunner(platform), ...extra };
   const results: CaseResult[] = [];

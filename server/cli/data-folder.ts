@@ -20,8 +20,8 @@ import { newSecret } from "../auth/secrets";
 import { databaseFile, openStore, type Store } from "../db/connection";
 import type { ServerEnv } from "../env";
 import { SYSTEM_ACTOR } from "../services/audit";
-import { createFarm } from "../services/farm";
-import { settingsFromEnv } from "../services/farm-settings";
+import { createFarm } from "../context/farm";
+import { settingsFromEnv } from "../context/farm-settings";
 import { releaseLocalWorkers } from "../services/local-workers";
 import { ensurePool, LOCAL_POOL_TOKEN_FILE } from "../services/pools";
 import { processExists } from "../parent-watch";
@@ -198,4 +198,3 @@ export function prepareDataFolder(dataDir: string, env: ServerEnv): PreparedData
     store.close();
   }
 }
-

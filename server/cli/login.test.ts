@@ -63,7 +63,9 @@ describe("loom login and the token loom sends", () => {
     expect(login).toEqual({
       code: 0,
       stdout: expect.stringMatching(
-        new RegExp(`^Signed in to ${url} as alice \\(artist\\)\\.\\nToken 'loom login \\([^)]+@[^)]+\\)': scope submit, expires \\d{4}-\\d{2}-\\d{2}; kept in ${credentials} \\(readable by you only\\)\\.\\n$`),
+        new RegExp(
+          `^Signed in to ${url} as alice \\(artist\\)\\.\\nToken 'loom login \\([^)]+@[^)]+\\)': scope submit, expires \\d{4}-\\d{2}-\\d{2}; kept in ${credentials} \\(readable by you only\\)\\.\\n$`,
+        ),
       ),
       stderr: "",
     });

@@ -54,7 +54,9 @@ export async function runLogin(argv: readonly string[], io: CliIo, access: FarmA
   const path = writeLogin(configDir, server, { token: issued.token, user: me.name, tokenId: issued.tokenId, scope: issued.scope, expiresAt: issued.expiresAt });
   if (previous && previous.tokenId !== issued.tokenId) {
     // The replaced token is of no use any more; a failure here (already revoked, expired) is fine.
-    await farmClient(server, previous.token).tokens.revoke.mutate({ tokenId: previous.tokenId }).catch(() => undefined);
+    await farmClient(server, previous.token)
+      .tokens.revoke.mutate({ tokenId: previous.tokenId })
+      .catch(() => undefined);
   }
   io.out(`Signed in to ${serverKey(server)} as ${me.name} (${me.role}).`);
   io.out(`Token '${tokenName}': scope ${issued.scope}, ${issued.expiresAt === null ? "never expires" : `expires ${day(issued.expiresAt)}`}; kept in ${path} (readable by you only).`);

@@ -18,10 +18,12 @@ interface Guarded {
   name: string;
 }
 
-export function guardOutput(streams: readonly Guarded[] = [
-  { stream: process.stdout, fd: 1, name: "stdout" },
-  { stream: process.stderr, fd: 2, name: "stderr" },
-]): void {
+export function guardOutput(
+  streams: readonly Guarded[] = [
+    { stream: process.stdout, fd: 1, name: "stdout" },
+    { stream: process.stderr, fd: 2, name: "stderr" },
+  ],
+): void {
   for (const guarded of streams) {
     const other = streams.find((s) => s !== guarded);
     let lost = 0;

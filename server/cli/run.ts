@@ -102,7 +102,17 @@ export async function runRun(argv: readonly string[], io: CliIo, signals: AbortS
     onEvent: asJson ? (event: SessionEvent) => io.out(JSON.stringify(event)) : humanPrinter(io, job.name),
   });
   if (asJson) {
-    io.out(JSON.stringify({ type: "result", status: result.status, job: job.name, step: stepName ?? null, durationMs: result.durationMs, tasksRun: result.tasksRun, ...(result.preserved ? { workingDirectory: result.workingDirectory } : {}) }));
+    io.out(
+      JSON.stringify({
+        type: "result",
+        status: result.status,
+        job: job.name,
+        step: stepName ?? null,
+        durationMs: result.durationMs,
+        tasksRun: result.tasksRun,
+        ...(result.preserved ? { workingDirectory: result.workingDirectory } : {}),
+      }),
+    );
   } else {
     io.out("");
     io.out("--- Results of local session ---");
@@ -156,7 +166,9 @@ function humanPrinter(io: CliIo, jobName: string): (event: SessionEvent) => void
         io.out(`${stamp(event.time)}  ${event.line}`);
         break;
       case "action_ended":
-        io.out(`${stamp(event.time)}  --- ${event.status}${event.exitCode !== null ? ` (exit code ${event.exitCode})` : ""} after ${(event.durationMs / 1000).toFixed(2)} s${event.failMessage ? `: ${event.failMessage}` : ""}`);
+        io.out(
+          `${stamp(event.time)}  --- ${event.status}${event.exitCode !== null ? ` (exit code ${event.exitCode})` : ""} after ${(event.durationMs / 1000).toFixed(2)} s${event.failMessage ? `: ${event.failMessage}` : ""}`,
+        );
         break;
       case "session_ended":
         io.out(`${stamp(event.time)}  Session ended: ${event.status}${event.preserved ? ` (working directory kept: ${event.workingDirectory})` : ""}`);

@@ -93,7 +93,9 @@ describe("loom serve's data folder", () => {
     const data = join(dir, "data");
     const plain = await serve(data, dir, {}, ["--host", "0.0.0.0"]);
     await stop(plain);
-    expect(plain.stderr()).toMatch(/^loom serve: warning: serving on 0\.0\.0\.0 over plain HTTP: passwords, session cookies and tokens would cross the network in clear\. Put Loom behind an HTTPS reverse proxy and set LOOM_PUBLIC_URL=https:\/\/… /m);
+    expect(plain.stderr()).toMatch(
+      /^loom serve: warning: serving on 0\.0\.0\.0 over plain HTTP: passwords, session cookies and tokens would cross the network in clear\. Put Loom behind an HTTPS reverse proxy and set LOOM_PUBLIC_URL=https:\/\/… /m,
+    );
     const proxied = await serve(data, dir, { LOOM_PUBLIC_URL: "https://farm.example.com" }, ["--host", "0.0.0.0"]);
     await stop(proxied);
     expect(proxied.stderr()).toBe("");
@@ -107,7 +109,9 @@ describe("loom serve's data folder", () => {
     const data = join(dir, "data");
     const server = await serve(data, dir);
     const admin = farmClient(server.url, readFileSync(join(data, "local-admin.token"), "utf8").trim());
-    const submitted = await admin.jobs.submit.mutate({ template: { text: "specificationVersion: jobtemplate-2023-09\nname: J\nsteps:\n- name: S\n  script:\n    actions:\n      onRun:\n        command: echo\n", format: "yaml" } });
+    const submitted = await admin.jobs.submit.mutate({
+      template: { text: "specificationVersion: jobtemplate-2023-09\nname: J\nsteps:\n- name: S\n  script:\n    actions:\n      onRun:\n        command: echo\n", format: "yaml" },
+    });
     expect(submitted.ok).toBe(true);
     // stop() kills it after 30 s; a process killed so has no exit code.
     expect(await stop(server)).toBe(0);
@@ -181,7 +185,11 @@ describe("a data folder loom serve cannot use: one line and exit 1", () => {
     mkdirSync(mount);
     const serveArgs = ["serve", "--headless", "--workers", "0", "--port", "0", "--data", join(mount, "data")];
     const fresh = await inNamespace('mount -t tmpfs -o size=64k tmpfs "$MOUNT_DIR"', serveArgs, dir, mount);
-    expect(fresh).toEqual({ code: 1, stdout: "", stderr: expect.stringMatching(/^loom serve: the data folder \S+\/disk\/data is on a full disk \(\d+ KiB free\): free some space, or give another folder with --data\n$/) });
+    expect(fresh).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: expect.stringMatching(/^loom serve: the data folder \S+\/disk\/data is on a full disk \(\d+ KiB free\): free some space, or give another folder with --data\n$/),
+    });
 
     const fill = [
       'mount -t tmpfs -o size=4m tmpfs "$MOUNT_DIR"',

@@ -120,7 +120,9 @@ function describeAccess(io: CliIo, url: string, dataDir: string, prepared: Retur
     io.out("");
   }
   if (prepared.localAdmin === "revoked") {
-    io.err(`loom serve: the local admin token in ${join(dataDir, LOCAL_ADMIN_TOKEN_FILE)} was revoked: 'loom' on this machine needs 'loom login' (for a new one: 'loom user enable local-admin' if it was disabled, then delete the file and restart)`);
+    io.err(
+      `loom serve: the local admin token in ${join(dataDir, LOCAL_ADMIN_TOKEN_FILE)} was revoked: 'loom' on this machine needs 'loom login' (for a new one: 'loom user enable local-admin' if it was disabled, then delete the file and restart)`,
+    );
   }
   if (prepared.poolPresetIgnored) {
     io.err(`loom serve: LOOM_POOL_TOKEN is not the local pool's token (it only counts on a data folder's first start; the current one is in ${prepared.poolTokenFile})`);
@@ -208,12 +210,14 @@ async function waitForServer(url: string, child: ChildProcess): Promise<void> {
 
 function startAgent(io: CliIo, url: string, tokenFile: string, { name, instanceId }: LocalWorker, dataDir: string): ChildProcess {
   const args = [LOOM_BIN, "worker", "--server", url, "--name", name, "--token-file", tokenFile, "--session-root", join(dataDir, "sessions", name), "--hide", dataDir];
-  const child = track(spawn(process.execPath, args, {
-    cwd: REPO,
-    env: childEnvironment({ LOOM_PARENT_PID: String(process.pid), LOOM_WORKER_INSTANCE_ID: instanceId }),
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true, // see webServer: signals come from `loom serve` alone
-  }));
+  const child = track(
+    spawn(process.execPath, args, {
+      cwd: REPO,
+      env: childEnvironment({ LOOM_PARENT_PID: String(process.pid), LOOM_WORKER_INSTANCE_ID: instanceId }),
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true, // see webServer: signals come from `loom serve` alone
+    }),
+  );
   for (const stream of [child.stdout, child.stderr]) {
     const lines = new LineSplitter((line) => io.out(`[${name}] ${line}`));
     stream?.on("data", (chunk: Buffer) => lines.push(chunk));

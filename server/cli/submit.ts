@@ -1,5 +1,5 @@
 /**
- * `loom submit FILE|BUNDLE [-p K=V]… [--environment FILE]… [--priority N] [--suspended] 
+ * `loom submit FILE|BUNDLE [-p K=V]… [--environment FILE]… [--priority N] [--suspended]
  * [--max-retries N] [--max-failed-tasks N] [--retry-delay SECONDS] [--max-worker-failures N] [--server URL] [--json]`: submits a
  * job template (or a job bundle: a folder or .zip with template.yaml|json and
  * parameter_values.yaml|json) to a Loom server and prints the new job's id. Errors are printed
@@ -48,7 +48,7 @@ export async function runSubmit(argv: readonly string[], io: CliIo, access: Farm
     return 1;
   };
 
-  let isDir = false;
+  let isDir: boolean;
   try {
     isDir = statSync(target).isDirectory();
   } catch {

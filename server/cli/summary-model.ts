@@ -64,13 +64,8 @@ function summarizeStep(step: Job["steps"][number]): StepSummary {
 export function describeHostRequirements(requirements: HostRequirements | null): string | null {
   if (!requirements) return null;
   const parts = [
-    ...requirements.amounts.map((a) =>
-      a.min !== undefined && a.max !== undefined ? `${a.min} <= ${a.name} <= ${a.max}` : a.min !== undefined ? `${a.name} >= ${a.min}` : `${a.name} <= ${a.max}`,
-    ),
-    ...requirements.attributes.flatMap((a) => [
-      ...(a.anyOf ? [`${a.name} any of [${a.anyOf.join(", ")}]`] : []),
-      ...(a.allOf ? [`${a.name} all of [${a.allOf.join(", ")}]`] : []),
-    ]),
+    ...requirements.amounts.map((a) => (a.min !== undefined && a.max !== undefined ? `${a.min} <= ${a.name} <= ${a.max}` : a.min !== undefined ? `${a.name} >= ${a.min}` : `${a.name} <= ${a.max}`)),
+    ...requirements.attributes.flatMap((a) => [...(a.anyOf ? [`${a.name} any of [${a.anyOf.join(", ")}]`] : []), ...(a.allOf ? [`${a.name} all of [${a.allOf.join(", ")}]`] : [])]),
   ];
   return parts.join("; ");
 }

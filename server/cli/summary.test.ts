@@ -10,7 +10,8 @@ const tree = tempTree({
   "params/shot.json": '{"Shot": "sh777"}',
   "params/list.yaml": "- 1\n",
   "params/proto.yaml": "__proto__: x\n",
-  "proto.yaml": 'specificationVersion: jobtemplate-2023-09\nname: "J {{Param.__proto__}}"\nparameterDefinitions:\n- name: __proto__\n  type: STRING\nsteps:\n- name: S\n  script:\n    actions:\n      onRun:\n        command: echo\n',
+  "proto.yaml":
+    'specificationVersion: jobtemplate-2023-09\nname: "J {{Param.__proto__}}"\nparameterDefinitions:\n- name: __proto__\n  type: STRING\nsteps:\n- name: S\n  script:\n    actions:\n      onRun:\n        command: echo\n',
 });
 afterAll(tree.remove);
 const summary = (...argv: string[]) => runCli(["summary", "job.yaml", ...argv], tree.dir);
@@ -104,9 +105,18 @@ describe("--step", () => {
 
 describe("job-creation errors are located → exit 1", () => {
   it.each([
-    [["-p", "Frames=1-1025"], [`steps[1].parameterSpace.taskParameterDefinitions[0].range (${position('range: "{{Param.Frames}}"')}): the range has 1025 values; a task parameter may have at most 1024`]],
-    [["-p", "Size=0"], [`steps[1].parameterSpace.taskParameterDefinitions[0].chunks.defaultTaskCount (${position('defaultTaskCount: "{{Param.Size}}"')}): defaultTaskCount resolved to 0; it must be at least 1`]],
-    [["-p", "Size=x", "-p", "Extra=1"], ["parameters: values were given for parameters the templates do not define: Extra", "parameters.Size: parameter Size: 'x' is not an integer"]],
+    [
+      ["-p", "Frames=1-1025"],
+      [`steps[1].parameterSpace.taskParameterDefinitions[0].range (${position('range: "{{Param.Frames}}"')}): the range has 1025 values; a task parameter may have at most 1024`],
+    ],
+    [
+      ["-p", "Size=0"],
+      [`steps[1].parameterSpace.taskParameterDefinitions[0].chunks.defaultTaskCount (${position('defaultTaskCount: "{{Param.Size}}"')}): defaultTaskCount resolved to 0; it must be at least 1`],
+    ],
+    [
+      ["-p", "Size=x", "-p", "Extra=1"],
+      ["parameters: values were given for parameters the templates do not define: Extra", "parameters.Size: parameter Size: 'x' is not an integer"],
+    ],
     [["-p", `Shot=${"x".repeat(122)}`], [`name (${position('name: "Render')}): the job name resolved to 129 characters; at most 128 are allowed`]],
   ])("%j", async (argv, expected) => {
     const run = await summary(...argv);
@@ -138,7 +148,10 @@ describe("other failures", () => {
     expect(run.lines.slice(1)).toEqual(["  steps[0].bogus (5:3): unknown field 'bogus'", expect.stringMatching(/^ {2}steps\[0\]\.script\.actions\.onRun\.command \(9:18\): /)]);
   });
 
-  it.each([["missing.yaml", "'missing.yaml' does not exist."], ["params", "'params' is not a file."]])("%s → exit 1", async (name, message) => {
+  it.each([
+    ["missing.yaml", "'missing.yaml' does not exist."],
+    ["params", "'params' is not a file."],
+  ])("%s → exit 1", async (name, message) => {
     expect(await runCli(["summary", name], tree.dir)).toMatchObject({ code: 1, lines: [`ERROR: ${message}`] });
   });
 

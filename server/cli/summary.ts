@@ -95,7 +95,9 @@ function stepLines(step: StepSummary): string[] {
     lines.push(`Task parameters: ${step.taskParameters.map((p) => `${p.name} (${p.type}, ${p.valueCount} value${p.valueCount === 1 ? "" : "s"})`).join(", ")}`);
     lines.push(`Combination: ${step.combination}`);
   }
-  const chunks = step.chunking ? ` in ${step.chunkCount} chunk${step.chunkCount === 1 ? "" : "s"} of up to ${step.chunking.defaultTaskCount} ${step.chunking.rangeConstraint.toLowerCase()} values of ${step.chunking.parameter}` : "";
+  const chunks = step.chunking
+    ? ` in ${step.chunkCount} chunk${step.chunkCount === 1 ? "" : "s"} of up to ${step.chunking.defaultTaskCount} ${step.chunking.rangeConstraint.toLowerCase()} values of ${step.chunking.parameter}`
+    : "";
   lines.push(`${step.taskCount} task${step.taskCount === 1 ? "" : "s"}${chunks}`);
   if (step.hostRequirements) lines.push(`Host requirements: ${step.hostRequirements}`);
   if (step.environments.length > 0) lines.push(`Step environments: ${step.environments.join(", ")}`);

@@ -66,7 +66,9 @@ function toTask(step: JobStep, label: string, entries: ReadonlyArray<[string, un
   const missing = step.taskParameters.filter((p) => !Object.hasOwn(set, p.name)).map((p) => p.name);
   if (missing.length > 0) return `${label}: missing task parameter(s) ${missing.join(", ")}`;
   if (!step.parameterSpace.contains(set)) {
-    const shown = Object.entries(set).map(([k, v]) => `${k}=${v.value}`).join(", ");
+    const shown = Object.entries(set)
+      .map(([k, v]) => `${k}=${v.value}`)
+      .join(", ");
     return `${label}: step '${step.name}' has no task ${shown}`;
   }
   return set;

@@ -28,7 +28,10 @@ function database<T>(read: (db: Database.Database) => T): T {
 
 describe("loom user", () => {
   it("adds, lists, changes role, disables, enables and sets passwords, each audited as shell:<OS user>", async () => {
-    expect(await user(["add", "ada", "--role", "admin", "--password-stdin"], "first admin's password\n")).toMatchObject({ code: 0, out: "Created ada (admin). They sign in on the portal, or with 'loom login'." });
+    expect(await user(["add", "ada", "--role", "admin", "--password-stdin"], "first admin's password\n")).toMatchObject({
+      code: 0,
+      out: "Created ada (admin). They sign in on the portal, or with 'loom login'.",
+    });
     expect((statSync(data).mode & 0o777).toString(8)).toBe("700");
     expect((await user(["add", "bob", "--role", "artist", "--password-stdin"], "an artist's password")).code).toBe(0);
 
@@ -52,9 +55,7 @@ describe("loom user", () => {
     expect([await verifyPassword("a brand new password", hash), await verifyPassword("an artist's password", hash)]).toEqual([true, false]);
     const rows = database((db) => db.prepare<[], { action: string; actor_name: string; via: string }>("SELECT action, actor_name, via FROM audit_log WHERE target_kind = 'user' ORDER BY id").all());
     const shell = `shell:${osUser()}`;
-    expect(rows).toEqual(
-      ["user.create", "user.create", "user.set-role", "user.disable", "user.enable", "user.set-password"].map((action) => ({ action, actor_name: shell, via: "shell" })),
-    );
+    expect(rows).toEqual(["user.create", "user.create", "user.set-role", "user.disable", "user.enable", "user.set-password"].map((action) => ({ action, actor_name: shell, via: "shell" })));
   });
 
   it.each([
@@ -106,13 +107,25 @@ async function onTerminal(args: string[], answers: Array<[prompt: string, typed:
 describe("loom user on a terminal", () => {
   it("asks for the password twice without echoing it", async (ctx) => {
     if (!hasScript) ctx.skip("skipped: util-linux `script` is not installed, so there is no terminal to test on");
-    const run = await onTerminal(["user", "add", "zed", "--role", "viewer", "--data", data], [["Password for zed: ", "typed on a terminal"], ["Again: ", "typed on a terminal"]]);
+    const run = await onTerminal(
+      ["user", "add", "zed", "--role", "viewer", "--data", data],
+      [
+        ["Password for zed: ", "typed on a terminal"],
+        ["Again: ", "typed on a terminal"],
+      ],
+    );
     expect(run).toEqual({ code: 0, screen: "Password for zed: \nAgain: \nCreated zed (viewer). They sign in on the portal, or with 'loom login'.\n" });
   }, 60_000);
 
   it("changes nothing when the two differ", async (ctx) => {
     if (!hasScript) ctx.skip("skipped: util-linux `script` is not installed, so there is no terminal to test on");
-    const run = await onTerminal(["user", "set-password", "zed", "--data", data], [["Password for zed: ", "one new password"], ["Again: ", "another new password"]]);
+    const run = await onTerminal(
+      ["user", "set-password", "zed", "--data", data],
+      [
+        ["Password for zed: ", "one new password"],
+        ["Again: ", "another new password"],
+      ],
+    );
     expect(run).toEqual({ code: 1, screen: "Password for zed: \nAgain: \nloom: the two passwords differ; nothing was changed\n" });
     const hash = database((db) => db.prepare<[], { password_hash: string }>("SELECT password_hash FROM users WHERE name = 'zed'").get()!.password_hash);
     expect(await verifyPassword("typed on a terminal", hash)).toBe(true);

@@ -211,7 +211,13 @@ export function describeNotice(notice: AgentNotice, context: { serverUrl: string
       const { action } = notice;
       const what =
         action.kind === "TASK_RUN"
-          ? `${action.stepName ?? "?"}${Object.keys(action.parameters ?? {}).length > 0 ? ` ${Object.entries(action.parameters ?? {}).map(([k, v]) => `${k}=${v.value}`).join(" ")}` : ""}`
+          ? `${action.stepName ?? "?"}${
+              Object.keys(action.parameters ?? {}).length > 0
+                ? ` ${Object.entries(action.parameters ?? {})
+                    .map(([k, v]) => `${k}=${v.value}`)
+                    .join(" ")}`
+                : ""
+            }`
           : (action.environmentId ?? "?");
       return `action ${action.actionId} ${action.kind} ${what}: ${notice.status}${notice.failMessage ? ` (${notice.failMessage})` : ""}`;
     }

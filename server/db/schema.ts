@@ -42,7 +42,9 @@ export const workers = sqliteTable(
   "workers",
   {
     id: text("id").primaryKey(),
-    poolId: text("pool_id").notNull().references(() => pools.id),
+    poolId: text("pool_id")
+      .notNull()
+      .references(() => pools.id),
     name: text("name").notNull(),
     /** The agent process that holds the name (see RegisterRequest.instanceId). */
     instanceId: text("instance_id"),
@@ -232,7 +234,9 @@ export const steps = sqliteTable(
   "steps",
   {
     id: text("id").primaryKey(),
-    jobId: text("job_id").notNull().references(() => jobs.id, { onDelete: "cascade" }),
+    jobId: text("job_id")
+      .notNull()
+      .references(() => jobs.id, { onDelete: "cascade" }),
     stepIndex: integer("step_index").notNull(),
     name: text("name").notNull(),
     dependencies: text("dependencies", { mode: "json" }).$type<string[]>().notNull(),
@@ -256,8 +260,12 @@ export const tasks = sqliteTable(
   "tasks",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    jobId: text("job_id").notNull().references(() => jobs.id, { onDelete: "cascade" }),
-    stepId: text("step_id").notNull().references(() => steps.id, { onDelete: "cascade" }),
+    jobId: text("job_id")
+      .notNull()
+      .references(() => jobs.id, { onDelete: "cascade" }),
+    stepId: text("step_id")
+      .notNull()
+      .references(() => steps.id, { onDelete: "cascade" }),
     taskIndex: integer("task_index").notNull(),
     /** `{name: {type, value}}`; a chunk's value is its range expression. */
     parameters: text("parameters").notNull(),
@@ -288,8 +296,12 @@ export const tasks = sqliteTable(
 export const workerJobFailures = sqliteTable(
   "worker_job_failures",
   {
-    jobId: text("job_id").notNull().references(() => jobs.id, { onDelete: "cascade" }),
-    workerId: text("worker_id").notNull().references(() => workers.id, { onDelete: "cascade" }),
+    jobId: text("job_id")
+      .notNull()
+      .references(() => jobs.id, { onDelete: "cascade" }),
+    workerId: text("worker_id")
+      .notNull()
+      .references(() => workers.id, { onDelete: "cascade" }),
     failures: integer("failures").notNull().default(0),
     lastFailureAt: integer("last_failure_at").notNull(),
     /** What the last failed attempt said (its status message or fail message). */
@@ -303,8 +315,12 @@ export const sessions = sqliteTable(
   "sessions",
   {
     id: text("id").primaryKey(),
-    jobId: text("job_id").notNull().references(() => jobs.id, { onDelete: "cascade" }),
-    workerId: text("worker_id").notNull().references(() => workers.id),
+    jobId: text("job_id")
+      .notNull()
+      .references(() => jobs.id, { onDelete: "cascade" }),
+    workerId: text("worker_id")
+      .notNull()
+      .references(() => workers.id),
     /** The worker's lease epoch when the Session was opened. */
     leaseEpoch: integer("lease_epoch").notNull(),
     /** ACTIVE; ENDING once a failure or cancel made it terminal (only exits may run); ENDED. */
@@ -332,7 +348,9 @@ export const sessionActions = sqliteTable(
   "session_actions",
   {
     id: text("id").primaryKey(),
-    sessionId: text("session_id").notNull().references(() => sessions.id, { onDelete: "cascade" }),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
     seq: integer("seq").notNull(),
     kind: text("kind").$type<ActionKind>().notNull(),
     /** ENV_*: the stack entry id (`job:Name`, `step:Step:Name`, `template:0:Name`). */
@@ -356,8 +374,12 @@ export const sessionActions = sqliteTable(
     index("session_actions_task").on(t.taskId),
     // Each sync reads a Session's unfinished actions and its environment actions: partial
     // indexes keep that cost flat however many tasks the Session has run.
-    index("session_actions_open").on(t.sessionId, t.seq).where(sql`status IN ('ASSIGNED', 'RUNNING')`),
-    index("session_actions_env").on(t.sessionId, t.seq).where(sql`environment_id IS NOT NULL`),
+    index("session_actions_open")
+      .on(t.sessionId, t.seq)
+      .where(sql`status IN ('ASSIGNED', 'RUNNING')`),
+    index("session_actions_env")
+      .on(t.sessionId, t.seq)
+      .where(sql`environment_id IS NOT NULL`),
   ],
 );
 
@@ -365,7 +387,9 @@ export const logLines = sqliteTable(
   "log_lines",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    sessionId: text("session_id").notNull().references(() => sessions.id, { onDelete: "cascade" }),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
     /** The Session's job, so a job's log view reads its lines by index. */
     jobId: text("job_id"),
     /** Per-Session sequence number the worker assigns: uploads are idempotent by it. */

@@ -25,13 +25,17 @@ describe("credentials and tasks", () => {
     const farm = await h.startFarm();
     const worker = h.startWorker(farm.url, farm.token, "w1");
     await waitForWorkers(farm.api, 1);
-    const jobId = await submitTemplate(farm.api, {
-      specificationVersion: "jobtemplate-2023-09",
-      name: "Probe",
-      parameterDefinitions: [{ name: "TokenFile", type: "STRING" }],
-      jobEnvironments: [{ name: "Env", script: { actions: { onEnter: shell(PROBE, "enter", "{{Param.TokenFile}}") } } }],
-      steps: [{ name: "Task", script: { actions: { onRun: shell(PROBE, "task", "{{Param.TokenFile}}") } } }],
-    }, { TokenFile: worker.tokenFile });
+    const jobId = await submitTemplate(
+      farm.api,
+      {
+        specificationVersion: "jobtemplate-2023-09",
+        name: "Probe",
+        parameterDefinitions: [{ name: "TokenFile", type: "STRING" }],
+        jobEnvironments: [{ name: "Env", script: { actions: { onEnter: shell(PROBE, "enter", "{{Param.TokenFile}}") } } }],
+        steps: [{ name: "Task", script: { actions: { onRun: shell(PROBE, "task", "{{Param.TokenFile}}") } } }],
+      },
+      { TokenFile: worker.tokenFile },
+    );
     const ended = await waitForJobEnd(farm.api, jobId, 30_000);
     expect(ended.status).toBe("SUCCEEDED");
     const lines = await waitFor(async () => {

@@ -137,7 +137,11 @@ describe.skipIf(!existsSync("/dev/full"))("a full disk under the server's own lo
     child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
     try {
       const health = await waitFor(
-        () => fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.ok, () => child.exitCode !== null || null),
+        () =>
+          fetch(`http://127.0.0.1:${port}/api/health`).then(
+            (r) => r.ok,
+            () => child.exitCode !== null || null,
+          ),
         "the server to answer while its stdout is full",
         30_000,
         100,

@@ -66,11 +66,15 @@ function sleeperJob(tasks: number, seconds: number) {
 }
 
 function workerRow(farm: InProcessFarm, name: string) {
-  return farm.farm.store.sqlite.prepare<[string], { id: string; status: string; lease_epoch: number; last_heartbeat_at: number }>("SELECT id, status, lease_epoch, last_heartbeat_at FROM workers WHERE name = ?").get(name);
+  return farm.farm.store.sqlite
+    .prepare<[string], { id: string; status: string; lease_epoch: number; last_heartbeat_at: number }>("SELECT id, status, lease_epoch, last_heartbeat_at FROM workers WHERE name = ?")
+    .get(name);
 }
 
 function taskRow(farm: InProcessFarm, taskId: number) {
-  return farm.farm.store.sqlite.prepare<[number], { status: string; interruption_count: number; failure_count: number }>("SELECT status, interruption_count, failure_count FROM tasks WHERE id = ?").get(taskId);
+  return farm.farm.store.sqlite
+    .prepare<[number], { status: string; interruption_count: number; failure_count: number }>("SELECT status, interruption_count, failure_count FROM tasks WHERE id = ?")
+    .get(taskId);
 }
 
 describe("farm faults", () => {
@@ -117,7 +121,12 @@ describe("farm faults", () => {
     expect(aSession?.state).toBe("ENDED");
     // Every task SUCCEEDED exactly once as the farm records it, and ran to completion exactly once.
     expect(doubleCompletions(farm.farm, jobId)).toEqual([]);
-    expect(runs.filter((r) => r.status === "SUCCEEDED").map((r) => r.taskIndex).sort()).toEqual([0, 1, 2, 3]);
+    expect(
+      runs
+        .filter((r) => r.status === "SUCCEEDED")
+        .map((r) => r.taskIndex)
+        .sort(),
+    ).toEqual([0, 1, 2, 3]);
     expect(fileLines(join(dir, "completions.log")).sort()).toEqual(["1", "2", "3", "4"]);
     expect(fileLines(starts).filter((l) => l.startsWith(`${lost.taskIndex + 1} `))).toEqual([`${lost.taskIndex + 1} ${h.workerTag("a")}`, `${lost.taskIndex + 1} ${h.workerTag("b")}`]);
   }, 60_000);

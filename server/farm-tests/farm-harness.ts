@@ -26,7 +26,7 @@ import { issueToken } from "../auth/access-tokens";
 import { LOCAL_ADMIN_TOKEN_FILE } from "../auth/first-start";
 import { testPrincipal } from "../auth/test-principals";
 import type { AppRouter } from "../router";
-import { createFarm, type Farm, type FarmSettings } from "../services/farm";
+import { createFarm, type Farm, type FarmSettings } from "../context/farm";
 import { FarmLoop } from "../services/farm-loop";
 import { createPool } from "../services/pools";
 import { SYSTEM_ACTOR } from "../services/audit";
@@ -298,7 +298,11 @@ export async function waitForWorkers(api: FarmClient, count: number, timeoutMs =
 
 /** The non-empty lines of a file the tasks write; none while it does not exist. */
 export function fileLines(file: string): string[] {
-  return existsSync(file) ? readFileSync(file, "utf8").split("\n").filter((l) => l !== "") : [];
+  return existsSync(file)
+    ? readFileSync(file, "utf8")
+        .split("\n")
+        .filter((l) => l !== "")
+    : [];
 }
 
 /** An action as the OpenJD template's `{ command, args }` running an inline Python script. */

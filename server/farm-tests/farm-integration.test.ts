@@ -7,20 +7,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  FarmHarness,
-  fileLines,
-  python,
-  REPO,
-  shell,
-  submitTemplate,
-  taskRuns,
-  waitFor,
-  waitForJobEnd,
-  waitForSessionEnd,
-  waitForWorkers,
-  WORKER_TAG,
-} from "./farm-harness";
+import { FarmHarness, fileLines, python, REPO, shell, submitTemplate, taskRuns, waitFor, waitForJobEnd, waitForSessionEnd, waitForWorkers, WORKER_TAG } from "./farm-harness";
 
 let h: FarmHarness;
 beforeEach(() => {
@@ -94,7 +81,10 @@ describe("farm integration (real server, real `loom worker` processes)", () => {
       const { tasks } = await farm.api.jobs.tasks.query({ stepId: step.id });
       times.set(step.name, { started: tasks.map((t) => t.startedAt ?? NaN), ended: tasks.map((t) => t.endedAt ?? NaN) });
     }
-    for (const [before, after] of [["A", "B"], ["B", "C"]] as const) {
+    for (const [before, after] of [
+      ["A", "B"],
+      ["B", "C"],
+    ] as const) {
       expect(Math.min(...times.get(after)!.started)).toBeGreaterThanOrEqual(Math.max(...times.get(before)!.ended));
     }
   }, 60_000);
@@ -121,13 +111,10 @@ describe("farm integration (real server, real `loom worker` processes)", () => {
       ],
     });
 
-    const job = await waitFor(
-      async () => {
-        const j = await farm.api.jobs.get.query({ jobId });
-        return j.steps.find((s) => s.name === "Anywhere")?.status === "SUCCEEDED" ? j : null;
-      },
-      "the compatible step to run",
-    );
+    const job = await waitFor(async () => {
+      const j = await farm.api.jobs.get.query({ jobId });
+      return j.steps.find((s) => s.name === "Anywhere")?.status === "SUCCEEDED" ? j : null;
+    }, "the compatible step to run");
     const step = (name: string) => job.steps.find((s) => s.name === name)!;
     expect(step("WindowsOnly").status).toBe("NOT_COMPATIBLE");
     expect(step("WindowsOnly").counts.NOT_COMPATIBLE).toBe(1);
@@ -179,11 +166,7 @@ describe("farm integration (real server, real `loom worker` processes)", () => {
     expect(fileLines(join(dir, "enter.log"))).toEqual(["enter"]);
     expect(fileLines(join(dir, "exit.log"))).toEqual(["exit"]);
     expect(fileLines(join(dir, "tasks.log")).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `task ${i + 1}`).sort());
-    expect(session.actions.map((a) => `${a.kind}:${a.status}`)).toEqual([
-      "ENV_ENTER:SUCCEEDED",
-      ...Array.from({ length: 10 }, () => "TASK_RUN:SUCCEEDED"),
-      "ENV_EXIT:SUCCEEDED",
-    ]);
+    expect(session.actions.map((a) => `${a.kind}:${a.status}`)).toEqual(["ENV_ENTER:SUCCEEDED", ...Array.from({ length: 10 }, () => "TASK_RUN:SUCCEEDED"), "ENV_EXIT:SUCCEEDED"]);
   }, 60_000);
 
   it("cancels a NOTIFY_THEN_TERMINATE task with SIGTERM, then runs the environment's onExit; the job is CANCELED", async () => {

@@ -126,12 +126,7 @@ describe("redaction across the farm", () => {
       }
     }
     expect(leaks).toEqual([]);
-    const answers = JSON.stringify([
-      await farm.api.jobs.get.query({ jobId }),
-      await farm.api.jobs.sessions.query({ jobId }),
-      await farm.api.jobs.tasks.query({ stepId: ended.steps[0]!.id }),
-      lines,
-    ]);
+    const answers = JSON.stringify([await farm.api.jobs.get.query({ jobId }), await farm.api.jobs.sessions.query({ jobId }), await farm.api.jobs.tasks.query({ stepId: ended.steps[0]!.id }), lines]);
     for (const secret of secrets) expect(answers).not.toContain(secret);
     expect(answers).toContain("status with ********");
     expect(answers).toContain("failed with ********");

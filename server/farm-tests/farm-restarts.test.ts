@@ -47,7 +47,11 @@ describe("restarts and worker names", () => {
     const serve = h.spawnLoom("serve", ["serve", "--headless", "--port", String(port), "--data", data, "--workers", "1"], { LOOM_SYNC_INTERVAL_SECONDS: "0.25" });
     await waitFor(() => serve.output().includes("registered with") || !serve.alive(), "the local worker to register", 30_000);
     const api = localAdminClient(`http://127.0.0.1:${port}`, data);
-    const jobId = await submitTemplate(api, { specificationVersion: "jobtemplate-2023-09", name: "Long", steps: [{ name: "S", script: { actions: { onRun: shell("echo started; exec sleep 120") } } }] });
+    const jobId = await submitTemplate(api, {
+      specificationVersion: "jobtemplate-2023-09",
+      name: "Long",
+      steps: [{ name: "S", script: { actions: { onRun: shell("echo started; exec sleep 120") } } }],
+    });
     await waitFor(async () => (await api.jobs.get.query({ jobId })).counts.RUNNING === 1, "the task to run");
     // serve, its worker, and the task's process.
     expect(h.liveProcesses().length).toBeGreaterThanOrEqual(3);
@@ -72,7 +76,11 @@ describe("restarts and worker names", () => {
     const first = start();
     await waitFor(() => first.output().includes("registered with") || !first.alive(), "the local worker to register", 30_000);
     const api = localAdminClient(url, data);
-    const jobId = await submitTemplate(api, { specificationVersion: "jobtemplate-2023-09", name: "Long", steps: [{ name: "S", script: { actions: { onRun: shell("echo started; exec sleep 120") } } }] });
+    const jobId = await submitTemplate(api, {
+      specificationVersion: "jobtemplate-2023-09",
+      name: "Long",
+      steps: [{ name: "S", script: { actions: { onRun: shell("echo started; exec sleep 120") } } }],
+    });
     await waitFor(async () => (await api.jobs.get.query({ jobId })).counts.RUNNING === 1, "the task to run");
 
     process.kill(first.child.pid!, "SIGINT");
@@ -111,7 +119,10 @@ describe("restarts and worker names", () => {
     });
     await waitForJobEnd(farm.api, jobId, 12_000).catch(() => null);
     const job = await farm.api.jobs.get.query({ jobId });
-    const epochs = farm.farm.store.sqlite.prepare<[], { lease_epoch: number }>("SELECT lease_epoch FROM workers").all().map((w) => w.lease_epoch);
+    const epochs = farm.farm.store.sqlite
+      .prepare<[], { lease_epoch: number }>("SELECT lease_epoch FROM workers")
+      .all()
+      .map((w) => w.lease_epoch);
     const interrupted = taskRuns(farm.farm, jobId).filter((r) => r.status === "INTERRUPTED").length;
     expect({ status: job.status, interruptedRuns: interrupted, highestLeaseEpoch: Math.max(...epochs) }).toEqual({ status: "SUCCEEDED", interruptedRuns: 0, highestLeaseEpoch: 1 });
   }, 30_000);

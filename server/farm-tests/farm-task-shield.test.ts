@@ -62,26 +62,35 @@ describe.skipIf(problem !== null)(`the task shield on loom serve's own worker${n
     expect(workerPid).not.toBeNull();
 
     const api = localAdminClient(`http://127.0.0.1:${port}`, data);
-    const jobId = await submitTemplate(api, {
-      specificationVersion: "jobtemplate-2023-09",
-      name: "Attack",
-      parameterDefinitions: [{ name: "Data", type: "STRING" }, { name: "Worker", type: "STRING" }],
-      steps: [{ name: "Try", script: { actions: { onRun: shell(ATTACK, "{{Param.Data}}", "{{Param.Worker}}") } } }],
-    }, { Data: data, Worker: String(workerPid) });
+    const jobId = await submitTemplate(
+      api,
+      {
+        specificationVersion: "jobtemplate-2023-09",
+        name: "Attack",
+        parameterDefinitions: [
+          { name: "Data", type: "STRING" },
+          { name: "Worker", type: "STRING" },
+        ],
+        steps: [{ name: "Try", script: { actions: { onRun: shell(ATTACK, "{{Param.Data}}", "{{Param.Worker}}") } } }],
+      },
+      { Data: data, Worker: String(workerPid) },
+    );
     expect((await waitForJobEnd(api, jobId, 30_000)).status).toBe("SUCCEEDED");
     const text = await waitFor(async () => {
       const lines = (await api.logs.lines.query({ jobId, limit: 10_000 })).map((l) => l.line);
       return lines.includes("== done") && lines;
     }, "the task's last line to be stored");
-    const section = (name: string) => text.slice(text.indexOf(`== ${name}`) + 1, text.findIndex((l, i) => i > text.indexOf(`== ${name}`) && l.startsWith("== ")));
+    const section = (name: string) =>
+      text.slice(
+        text.indexOf(`== ${name}`) + 1,
+        text.findIndex((l, i) => i > text.indexOf(`== ${name}`) && l.startsWith("== ")),
+      );
 
     // The attack ran: an environment was printed, and the files it read are there to be read from outside.
     expect(section("env").some((l) => l.startsWith("PATH="))).toBe(true);
     const fileSecrets = [readFileSync(join(data, "local-pool.token"), "utf8").trim(), readFileSync(join(data, "local-admin.token"), "utf8").trim()];
     expect(fileSecrets[0]).toBe(secrets.LOOM_POOL_TOKEN);
-    const leaks = text.filter(
-      (l) => [...fileSecrets, ...Object.values(secrets)].some((s) => l.includes(s)) || /loom_(wkr|pat|ses|enr|setup)_/.test(l) || l.includes("SQLite format 3"),
-    );
+    const leaks = text.filter((l) => [...fileSecrets, ...Object.values(secrets)].some((s) => l.includes(s)) || /loom_(wkr|pat|ses|enr|setup)_/.test(l) || l.includes("SQLite format 3"));
     expect(leaks).toEqual([]);
     // The data folder is out of sight: only "No such file" where its files are.
     for (const name of ["token file", "admin token", "database"]) {

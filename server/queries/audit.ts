@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { ACTOR_KINDS, AUDIT_ACTIONS, AUDIT_OUTCOMES } from "../../lib/farm/audit-actions";
-import type { Farm } from "../services/farm";
+import type { Farm } from "../context/farm";
 import { auditLogRepository, type AuditLogRow } from "../store/audit-log";
 
 export const listAuditInput = z.object({
@@ -12,7 +12,10 @@ export const listAuditInput = z.object({
   actorKind: z.enum(ACTOR_KINDS).optional(),
   action: z.enum(AUDIT_ACTIONS).optional(),
   /** A prefix of actions, e.g. "job." or "auth.". */
-  actionGroup: z.string().regex(/^[a-z]+\.$/).optional(),
+  actionGroup: z
+    .string()
+    .regex(/^[a-z]+\.$/)
+    .optional(),
   target: z.string().max(200).optional(),
   outcome: z.enum(AUDIT_OUTCOMES).optional(),
   from: z.number().int().optional(),

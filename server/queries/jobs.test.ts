@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { TASK_STATUSES, type TaskStatus } from "../../lib/farm/statuses";
 import { openStore } from "../db/connection";
-import { createFarm } from "../services/farm";
+import { createFarm } from "../context/farm";
 import { jobListSql } from "../store/job-queries";
 import { listJobs, listJobsInput, listSubmitters, type ListJobsInput } from "./jobs";
 

@@ -9,8 +9,8 @@ import { environmentNameOf, type HostRequirements } from "../../lib/openjd";
 import { countsFromRow } from "../db/status-counts";
 import { JOB_SORTS, jobQueriesRepository, type JobSummaryRow } from "../store/job-queries";
 import { taskQueriesRepository } from "../store/task-queries";
-import { AppError } from "../services/errors";
-import type { Farm } from "../services/farm";
+import { AppError } from "../context/errors";
+import type { Farm } from "../context/farm";
 import { requireSortParameter, taskSortFields } from "./task-sort";
 
 export { JOB_SORTS, type JobSort } from "../store/job-queries";
@@ -113,19 +113,19 @@ export function getJob(farm: Farm, jobId: string): JobDetail {
   const row = jobQueries.detail(jobId);
   if (!row) throw new AppError("NOT_FOUND", `no job ${jobId}`);
   const steps = jobQueries.steps(jobId).map((s) => ({
-      id: s.id,
-      index: s.step_index,
-      name: s.name,
-      dependencies: JSON.parse(s.dependencies) as string[],
-      status: s.status,
-      counts: countsFromRow(s),
-      taskCount: s.task_count,
-      chunked: s.chunked === 1,
-      incompatibleReason: s.incompatible_reason,
-      hostRequirements: s.host_requirements === null ? null : (JSON.parse(s.host_requirements) as HostRequirements | null),
-      // A step's tasks all have the same parameter names: its first task's say them.
-      parameterNames: Object.keys(JSON.parse(jobQueries.stepParameters(s.id) ?? "{}") as object),
-    }));
+    id: s.id,
+    index: s.step_index,
+    name: s.name,
+    dependencies: JSON.parse(s.dependencies) as string[],
+    status: s.status,
+    counts: countsFromRow(s),
+    taskCount: s.task_count,
+    chunked: s.chunked === 1,
+    incompatibleReason: s.incompatible_reason,
+    hostRequirements: s.host_requirements === null ? null : (JSON.parse(s.host_requirements) as HostRequirements | null),
+    // A step's tasks all have the same parameter names: its first task's say them.
+    parameterNames: Object.keys(JSON.parse(jobQueries.stepParameters(s.id) ?? "{}") as object),
+  }));
   return {
     ...toSummary(row),
     description: row.description,
@@ -216,4 +216,3 @@ export function listTasks(farm: Farm, raw: z.input<typeof listTasksInput>): { to
     })),
   };
 }
-

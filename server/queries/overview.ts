@@ -4,7 +4,7 @@
  */
 import type { StatusCounts } from "../../lib/farm/statuses";
 import { countsFromRow } from "../db/status-counts";
-import type { Farm } from "../services/farm";
+import type { Farm } from "../context/farm";
 import { overviewQueriesRepository } from "../store/overview-queries";
 import { tallyWorkers, type WorkerCounts } from "./workers";
 

@@ -5,8 +5,8 @@
  * rule — so "why isn't this task running?" (issue 11 point 8) reads them from one place.
  */
 import { z } from "zod";
-import { AppError } from "../services/errors";
-import type { Farm } from "../services/farm";
+import { AppError } from "../context/errors";
+import type { Farm } from "../context/farm";
 import { retryRuleQueriesRepository, type WorkerFailureRow } from "../store/retry-rule-queries";
 
 export interface WorkerFailureView {

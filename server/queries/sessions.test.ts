@@ -9,7 +9,8 @@ import { ingestLogs } from "../services/ingest-logs";
 import { sessionQueriesRepository } from "../store/session-queries";
 import { logLines } from "./sessions";
 
-const JOB = "specificationVersion: jobtemplate-2023-09\nname: J\nsteps:\n- name: S\n  parameterSpace:\n    taskParameterDefinitions: [{name: F, type: INT, range: '1-2'}]\n  script:\n    actions:\n      onRun: {command: echo}\n";
+const JOB =
+  "specificationVersion: jobtemplate-2023-09\nname: J\nsteps:\n- name: S\n  parameterSpace:\n    taskParameterDefinitions: [{name: F, type: INT, range: '1-2'}]\n  script:\n    actions:\n      onRun: {command: echo}\n";
 
 /** Two jobs; worker `a` runs one Session of the first job, `b` another of it, `c` one of the second. */
 function farmWithSessions(t: TestFarm) {

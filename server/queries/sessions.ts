@@ -5,8 +5,8 @@
  */
 import { z } from "zod";
 import type { ActionKind, ActionStatus, SessionState } from "../../lib/farm/statuses";
-import { AppError } from "../services/errors";
-import type { Farm } from "../services/farm";
+import { AppError } from "../context/errors";
+import type { Farm } from "../context/farm";
 import { sessionQueriesRepository, type ActionRow } from "../store/session-queries";
 
 export interface ActionView {

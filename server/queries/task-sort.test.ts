@@ -49,7 +49,10 @@ function seeded() {
   const update = sqlite.prepare(
     "UPDATE tasks SET status = ?, worker_id = ?, started_at = ?, ended_at = ?, failure_count = ?, interruption_count = ?, status_message = ?, progress = ?, session_id = ? WHERE id = ?",
   );
-  const ids = sqlite.prepare<[string], { id: number }>("SELECT id FROM tasks WHERE step_id = ?").all(stepId).map((r) => r.id);
+  const ids = sqlite
+    .prepare<[string], { id: number }>("SELECT id FROM tasks WHERE step_id = ?")
+    .all(stepId)
+    .map((r) => r.id);
   for (const id of ids) {
     const k = (id * 7919) % 101;
     const started = k % 5 === 0 ? null : now - 1_000 * (k % 37);

@@ -1,8 +1,9 @@
 /** Read models of the template library: the table of saved templates, and one template to open. */
 import type { TemplateError } from "../../lib/openjd";
-import { AppError } from "../services/errors";
-import type { Farm } from "../services/farm";
-import { inspectTemplate, type TemplateKind } from "../services/templates";
+import { AppError } from "../context/errors";
+import type { Farm } from "../context/farm";
+import { inspectOffLoop } from "../checks/run-checks";
+import type { TemplateKind } from "../checks/inspect-template-text";
 import { templateQueriesRepository } from "../store/template-queries";
 
 export interface TemplateRow {
@@ -38,6 +39,6 @@ export interface TemplateDetail extends TemplateRow {
 export async function getTemplate(farm: Farm, id: string, reader: string): Promise<TemplateDetail> {
   const row = templateQueriesRepository(farm.store).byId(id);
   if (!row) throw new AppError("NOT_FOUND", `no template ${id}`);
-  const errors = (await inspectTemplate(farm, reader, row.text, row.format)).errors;
+  const errors = (await inspectOffLoop(farm, reader, row.text, row.format)).errors;
   return { ...row, parameterValueCount: Object.keys(row.parameterValues).length, errorCount: errors.length, errors };
 }

@@ -10,8 +10,8 @@ import type { HostRequirements, WorkerCapabilities } from "../../lib/openjd";
 import { countsFromRow } from "../db/status-counts";
 import { explainWait, type WaitFacts, type WaitReason } from "../scheduler/why-waiting";
 import { taskRetryFacts, workerRule } from "./retry-rules";
-import { AppError } from "../services/errors";
-import type { Farm } from "../services/farm";
+import { AppError } from "../context/errors";
+import type { Farm } from "../context/farm";
 import { jobQueriesRepository } from "../store/job-queries";
 import { taskQueriesRepository } from "../store/task-queries";
 import { workerQueriesRepository } from "../store/worker-queries";
@@ -37,9 +37,7 @@ export function whyWaiting(farm: Farm, input: z.input<typeof whyWaitingInput>): 
   if (!task) throw new AppError("NOT_FOUND", `no task ${taskId}`);
   const job = jobQueries.queuePosition(task.job_id);
   if (!job) throw new AppError("NOT_FOUND", `no job for task ${taskId}`);
-  const steps = jobQueries
-    .waitingSteps(task.job_id)
-    .map((s) => ({ ...s, dependencies: JSON.parse(s.dependencies) as string[], counts: countsFromRow(s), taskCount: s.task_count }));
+  const steps = jobQueries.waitingSteps(task.job_id).map((s) => ({ ...s, dependencies: JSON.parse(s.dependencies) as string[], counts: countsFromRow(s), taskCount: s.task_count }));
   const step = steps.find((s) => s.id === task.step_id);
   if (!step) throw new AppError("NOT_FOUND", `no step for task ${taskId}`);
 
@@ -60,7 +58,8 @@ export function whyWaiting(farm: Farm, input: z.input<typeof whyWaitingInput>): 
 
   // The dispatcher's order (plan.ts compareCandidates): priority, submission, step order.
   const otherJobs = jobQueries.readyStepsAhead(job.priority, job.seq, MAX_QUEUED_STEPS);
-  const earlierSteps = job.suspended || job.canceled ? [] : steps.filter((s) => s.step_index < step.step_index && s.counts.READY > 0).map((s) => ({ host_requirements: s.host_requirements, ready: s.counts.READY }));
+  const earlierSteps =
+    job.suspended || job.canceled ? [] : steps.filter((s) => s.step_index < step.step_index && s.counts.READY > 0).map((s) => ({ host_requirements: s.host_requirements, ready: s.counts.READY }));
   const readyBeforeInStep = taskQueries.readyBefore(task.step_id, task.task_index);
 
   const facts: WaitFacts = {

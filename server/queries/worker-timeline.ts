@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import type { ActionKind, ActionStatus, SessionState, WorkerStatus } from "../../lib/farm/statuses";
-import type { Farm } from "../services/farm";
+import type { Farm } from "../context/farm";
 import { sessionQueriesRepository } from "../store/session-queries";
 import { workerQueriesRepository } from "../store/worker-queries";
 

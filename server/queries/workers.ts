@@ -1,7 +1,7 @@
 /** Read models of pools and workers for the admin views and the API. */
 import { WORKER_STATUSES, type DrainMode, type WorkerStatus } from "../../lib/farm/statuses";
 import type { WorkerCapabilities } from "../../lib/openjd";
-import type { Farm } from "../services/farm";
+import type { Farm } from "../context/farm";
 import { workerQueriesRepository, type WorkerTallyRow } from "../store/worker-queries";
 import { keptAwayByWorker } from "./retry-rules";
 

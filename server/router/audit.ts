@@ -4,5 +4,7 @@ import { listAudit, listAuditInput } from "../queries/audit";
 import { authorized, router } from "./trpc";
 
 export const auditRouter = router({
-  list: authorized(RULES.admin).input(listAuditInput).query(({ ctx, input }) => listAudit(ctx.farm, input)),
+  list: authorized(RULES.admin)
+    .input(listAuditInput)
+    .query(({ ctx, input }) => listAudit(ctx.farm, input)),
 });

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { Client, httpFarm, person, tokenOf } from "../auth/http-test-support";
-import type { Farm } from "../services/farm";
+import type { Farm } from "../context/farm";
 
 const JOB = "specificationVersion: jobtemplate-2023-09\nname: J\nsteps:\n- name: S\n  script:\n    actions:\n      onRun: {command: echo}\n";
 
@@ -17,7 +17,9 @@ function refusals(farm: Farm): Array<{ actor_name: string; target_id: string }> 
 
 async function jobOf(h: Awaited<ReturnType<typeof httpFarm>>, owner: string): Promise<string> {
   const id = await person(h.farm, owner, "artist");
-  const submitted = await new Client(h.url, { token: tokenOf(h.farm, id, "artist", "submit").token, origin: null }).mutation<{ jobId: string }>("jobs.submit", { template: { text: JOB, format: "yaml" } });
+  const submitted = await new Client(h.url, { token: tokenOf(h.farm, id, "artist", "submit").token, origin: null }).mutation<{ jobId: string }>("jobs.submit", {
+    template: { text: JOB, format: "yaml" },
+  });
   return submitted.data.jobId;
 }
 

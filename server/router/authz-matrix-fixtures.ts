@@ -14,7 +14,7 @@ import { openSetup } from "../auth/first-start";
 import type { Principal } from "../auth/principal";
 import { testPrincipal } from "../auth/test-principals";
 import { SYSTEM_ACTOR } from "../services/audit";
-import type { Farm } from "../services/farm";
+import type { Farm } from "../context/farm";
 import { LINUX_WORKER, SimulatedWorker, testFarm, type TestFarm } from "../services/farm-test-support";
 import { ingestLogs } from "../services/ingest-logs";
 import { submitJob } from "../services/submit-job";
@@ -181,7 +181,20 @@ export async function seedFarm(): Promise<Seed> {
       return [p, issued.view.id];
     }),
   ) as Record<Person, string>;
-  return { t, farm, people, jobId: submitted.jobId, stepId, sessionId, workerId: worker.workerId, poolId: t.pool.id, templateId: template.id, templateName: template.name, templateUpdatedAt: template.updatedAt, tokenIds };
+  return {
+    t,
+    farm,
+    people,
+    jobId: submitted.jobId,
+    stepId,
+    sessionId,
+    workerId: worker.workerId,
+    poolId: t.pool.id,
+    templateId: template.id,
+    templateName: template.name,
+    templateUpdatedAt: template.updatedAt,
+    tokenIds,
+  };
 }
 
 /** A valid input for a procedure, and what the farm needs before it (beyond the seed). */

@@ -10,7 +10,7 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import { afterAll, describe, expect, it } from "vitest";
 import { RULES } from "../../lib/farm/access";
-import type { Farm } from "../services/farm";
+import type { Farm } from "../context/farm";
 import { CALLERS, EXPECTED, FIXTURES, seedFarm, type CallerKey, type Verdict } from "./authz-matrix-fixtures";
 import { appRouter } from "./index";
 import { authorized, callerContext, createCallerFactory, router } from "./trpc";
@@ -46,7 +46,8 @@ async function cell(path: string, caller: CallerKey): Promise<Outcome> {
   } catch (error) {
     if (error instanceof TRPCError && (error.code === "UNAUTHORIZED" || error.code === "FORBIDDEN")) {
       // A signed-in caller's refused change is an audit row.
-      if (principal && PROCEDURES[path]!._def.type === "mutation" && !refusalAudited(seed.farm, path)) return { verdict: "broken", detail: `refused without an access.refused audit row: ${error.message}` };
+      if (principal && PROCEDURES[path]!._def.type === "mutation" && !refusalAudited(seed.farm, path))
+        return { verdict: "broken", detail: `refused without an access.refused audit row: ${error.message}` };
       return { verdict: "refuse", detail: `${error.code}: ${error.message}` };
     }
     const code = error instanceof TRPCError ? error.code : "throw";
@@ -86,10 +87,22 @@ afterAll(() => {
 describe("the authorization matrix", () => {
   it("has a row and a fixture for every procedure of the router, and none for a path it does not have", () => {
     expect(PATHS.length).toBeGreaterThan(40);
-    expect(PATHS.filter((p) => !EXPECTED[p]), "procedures without an expected row (decide who may call them)").toEqual([]);
-    expect(PATHS.filter((p) => !FIXTURES[p]), "procedures without a fixture input").toEqual([]);
-    expect(Object.keys(EXPECTED).filter((p) => !PROCEDURES[p]), "rows for paths the router does not have").toEqual([]);
-    expect(Object.keys(FIXTURES).filter((p) => !PROCEDURES[p]), "fixtures for paths the router does not have").toEqual([]);
+    expect(
+      PATHS.filter((p) => !EXPECTED[p]),
+      "procedures without an expected row (decide who may call them)",
+    ).toEqual([]);
+    expect(
+      PATHS.filter((p) => !FIXTURES[p]),
+      "procedures without a fixture input",
+    ).toEqual([]);
+    expect(
+      Object.keys(EXPECTED).filter((p) => !PROCEDURES[p]),
+      "rows for paths the router does not have",
+    ).toEqual([]);
+    expect(
+      Object.keys(FIXTURES).filter((p) => !PROCEDURES[p]),
+      "fixtures for paths the router does not have",
+    ).toEqual([]);
   });
 
   it.each(PATHS)("%s", async (path) => {
@@ -118,7 +131,9 @@ describe("the authorization matrix", () => {
       }
     }
     const cells = PATHS.length * CALLERS.length;
-    console.log(`authorization matrix: ${PATHS.length} procedures × ${CALLERS.length} callers = ${cells} cells; ${unauthorized} unauthorized successes, ${wronglyRefused} wrong refusals, ${broken} broken`);
+    console.log(
+      `authorization matrix: ${PATHS.length} procedures × ${CALLERS.length} callers = ${cells} cells; ${unauthorized} unauthorized successes, ${wronglyRefused} wrong refusals, ${broken} broken`,
+    );
     expect({ cells: results.size, unauthorized, wronglyRefused, broken }, matrixText()).toEqual({ cells, unauthorized: 0, wronglyRefused: 0, broken: 0 });
   });
 });

@@ -9,14 +9,19 @@ import { appRouter } from "./index";
 import { createCallerFactory } from "./trpc";
 import { contextAs } from "../auth/test-principals";
 
-const JOB = "specificationVersion: jobtemplate-2023-09\nname: '{{Param.Name}}'\nparameterDefinitions:\n- {name: Name, type: STRING, default: shot}\nsteps:\n- name: S\n  script:\n    actions:\n      onRun: {command: echo, args: [hi]}\n";
+const JOB =
+  "specificationVersion: jobtemplate-2023-09\nname: '{{Param.Name}}'\nparameterDefinitions:\n- {name: Name, type: STRING, default: shot}\nsteps:\n- name: S\n  script:\n    actions:\n      onRun: {command: echo, args: [hi]}\n";
 
 describe("jobs.list and jobs.submitters", () => {
   it("filters by priority and submission time, sorts by submitter", async () => {
     const t = testFarm();
     const api = createCallerFactory(appRouter)(contextAs(t.farm, "admin"));
     const submitted: Array<{ name: string; at: number }> = [];
-    for (const [name, submitter, priority] of [["a", "zoe", 10], ["b", "al", 60], ["c", "mo", 90]] as const) {
+    for (const [name, submitter, priority] of [
+      ["a", "zoe", 10],
+      ["b", "al", 60],
+      ["c", "mo", 90],
+    ] as const) {
       t.clock.now += 60_000;
       const asSubmitter = createCallerFactory(appRouter)(contextAs(t.farm, "wrangler", submitter));
       const result = await asSubmitter.jobs.submit({ template: { text: JOB, format: "yaml" }, parameterValues: { Name: name }, settings: { priority } });

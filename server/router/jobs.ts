@@ -55,25 +55,51 @@ function toSubmission(ctx: Context, input: z.infer<typeof submitInput>): SubmitJ
 }
 
 export const jobsRouter = router({
-  list: authorized(RULES.read).input(listJobsInput).query(({ ctx, input }) => listJobs(ctx.farm, input)),
+  list: authorized(RULES.read)
+    .input(listJobsInput)
+    .query(({ ctx, input }) => listJobs(ctx.farm, input)),
   submitters: authorized(RULES.read).query(({ ctx }) => listSubmitters(ctx.farm)),
-  get: authorized(RULES.read).input(z.object({ jobId: z.string().min(1).max(100) })).query(({ ctx, input }) => getJob(ctx.farm, input.jobId)),
-  tasks: authorized(RULES.read).input(listTasksInput).query(({ ctx, input }) => listTasks(ctx.farm, input)),
-  sessions: authorized(RULES.read).input(listSessionsInput).query(({ ctx, input }) => listSessions(ctx.farm, input)),
+  get: authorized(RULES.read)
+    .input(z.object({ jobId: z.string().min(1).max(100) }))
+    .query(({ ctx, input }) => getJob(ctx.farm, input.jobId)),
+  tasks: authorized(RULES.read)
+    .input(listTasksInput)
+    .query(({ ctx, input }) => listTasks(ctx.farm, input)),
+  sessions: authorized(RULES.read)
+    .input(listSessionsInput)
+    .query(({ ctx, input }) => listSessions(ctx.farm, input)),
   /** Every reason a task is not running (dependencies, suspended, compatibility, queue, free workers), in plain words. */
-  whyWaiting: authorized(RULES.read).input(whyWaitingInput).query(({ ctx, input }) => whyWaiting(ctx.farm, input)),
+  whyWaiting: authorized(RULES.read)
+    .input(whyWaitingInput)
+    .query(({ ctx, input }) => whyWaiting(ctx.farm, input)),
   /** The per-worker failure rule for the job: where its tasks failed, and which workers are kept away. */
-  workerFailures: authorized(RULES.read).input(jobWorkerFailuresInput).query(({ ctx, input }) => jobWorkerFailures(ctx.farm, input.jobId)),
+  workerFailures: authorized(RULES.read)
+    .input(jobWorkerFailuresInput)
+    .query(({ ctx, input }) => jobWorkerFailures(ctx.farm, input.jobId)),
 
   /** Checks a submission without writing anything: errors, or the job's steps, task counts and which pools can run each step. */
-  preview: authorized(RULES.submit).input(submitInput).mutation(({ ctx, input }) => previewJob(ctx.farm, toSubmission(ctx, input))),
-  submit: authorized(RULES.submit).input(submitInput).mutation(({ ctx, input }) => submitToFarm(ctx.farm, toSubmission(ctx, input))),
+  preview: authorized(RULES.submit)
+    .input(submitInput)
+    .mutation(({ ctx, input }) => previewJob(ctx.farm, toSubmission(ctx, input))),
+  submit: authorized(RULES.submit)
+    .input(submitInput)
+    .mutation(({ ctx, input }) => submitToFarm(ctx.farm, toSubmission(ctx, input))),
 
-  cancel: authorized(RULES.ownJob).input(taskTarget).mutation(({ ctx, input }) => cancelTasks(ctx.farm, input, actorFor(ctx))),
-  suspend: authorized(RULES.ownJob).input(taskTarget).mutation(({ ctx, input }) => suspendTasks(ctx.farm, input, actorFor(ctx))),
-  resume: authorized(RULES.ownJob).input(taskTarget).mutation(({ ctx, input }) => resumeTasks(ctx.farm, input, actorFor(ctx))),
-  requeue: authorized(RULES.ownJob).input(taskTarget).mutation(({ ctx, input }) => requeueTasks(ctx.farm, input, actorFor(ctx))),
-  retryFailed: authorized(RULES.ownJob).input(taskTarget).mutation(({ ctx, input }) => retryFailedTasks(ctx.farm, input, actorFor(ctx))),
+  cancel: authorized(RULES.ownJob)
+    .input(taskTarget)
+    .mutation(({ ctx, input }) => cancelTasks(ctx.farm, input, actorFor(ctx))),
+  suspend: authorized(RULES.ownJob)
+    .input(taskTarget)
+    .mutation(({ ctx, input }) => suspendTasks(ctx.farm, input, actorFor(ctx))),
+  resume: authorized(RULES.ownJob)
+    .input(taskTarget)
+    .mutation(({ ctx, input }) => resumeTasks(ctx.farm, input, actorFor(ctx))),
+  requeue: authorized(RULES.ownJob)
+    .input(taskTarget)
+    .mutation(({ ctx, input }) => requeueTasks(ctx.farm, input, actorFor(ctx))),
+  retryFailed: authorized(RULES.ownJob)
+    .input(taskTarget)
+    .mutation(({ ctx, input }) => retryFailedTasks(ctx.farm, input, actorFor(ctx))),
   /** Lets one worker (or every worker) take the job's tasks again: a wrangler's call, not the job owner's (it is about the farm's machines). */
   clearWorkerFailures: authorized(RULES.wrangle)
     .input(z.object({ jobId: z.string().min(1).max(100), workerId: z.string().min(1).max(100).optional() }))

@@ -17,7 +17,12 @@ function holdingSession(t: TestFarm) {
   const worker = new SimulatedWorker(t, LINUX_WORKER("w"), () => "hold");
   const sessionId = worker.sync().assignments[0]!.sessionId;
   const upload = (from: number, count: number) =>
-    ingestLogs(t.farm, worker.identity, { workerId: worker.workerId, leaseEpoch: worker.leaseEpoch, sessionId, lines: Array.from({ length: count }, (_, i) => ({ seq: from + i, actionId: null, time: 1, line: `l${from + i}` })) });
+    ingestLogs(t.farm, worker.identity, {
+      workerId: worker.workerId,
+      leaseEpoch: worker.leaseEpoch,
+      sessionId,
+      lines: Array.from({ length: count }, (_, i) => ({ seq: from + i, actionId: null, time: 1, line: `l${from + i}` })),
+    });
   return { sessionId, upload };
 }
 

@@ -12,14 +12,20 @@ import { linesWakeups } from "./logs";
 import { createCallerFactory } from "./trpc";
 import { contextAs } from "../auth/test-principals";
 
-const JOB = "specificationVersion: jobtemplate-2023-09\nname: J\nsteps:\n- name: S\n  parameterSpace:\n    taskParameterDefinitions: [{name: F, type: INT, range: '1-2'}]\n  script:\n    actions:\n      onRun: {command: echo}\n";
+const JOB =
+  "specificationVersion: jobtemplate-2023-09\nname: J\nsteps:\n- name: S\n  parameterSpace:\n    taskParameterDefinitions: [{name: F, type: INT, range: '1-2'}]\n  script:\n    actions:\n      onRun: {command: echo}\n";
 
 /** A worker holding one Session; `upload(from, n)` stores lines `<name> <seq>`. */
 function session(t: TestFarm, name: string) {
   const worker = new SimulatedWorker(t, LINUX_WORKER(name), () => "hold");
   const sessionId = worker.sync().assignments[0]!.sessionId;
   const upload = (from: number, count: number) =>
-    ingestLogs(t.farm, worker.identity, { workerId: worker.workerId, leaseEpoch: worker.leaseEpoch, sessionId, lines: Array.from({ length: count }, (_, i) => ({ seq: from + i, actionId: null, time: 1, line: `${name} ${from + i}` })) });
+    ingestLogs(t.farm, worker.identity, {
+      workerId: worker.workerId,
+      leaseEpoch: worker.leaseEpoch,
+      sessionId,
+      lines: Array.from({ length: count }, (_, i) => ({ seq: from + i, actionId: null, time: 1, line: `${name} ${from + i}` })),
+    });
   return { sessionId, upload };
 }
 

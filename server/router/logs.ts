@@ -6,7 +6,7 @@
 import { tracked } from "@trpc/server";
 import { z } from "zod";
 import { getSession, logLines, logLinesInput, type LogLineView } from "../queries/sessions";
-import type { Farm } from "../services/farm";
+import type { Farm } from "../context/farm";
 import type { FarmEventBus, LogsEvent } from "../store/events";
 import { RULES } from "../../lib/farm/access";
 import { authorized, router } from "./trpc";
@@ -55,18 +55,24 @@ export const logsRouter = router({
   session: authorized(RULES.read)
     .input(z.object({ sessionId: z.string().min(1), jobId: z.string().min(1).optional() }))
     .query(({ ctx, input }) => getSession(ctx.farm, input.sessionId, input.jobId)),
-  lines: authorized(RULES.read).input(logLinesInput).query(({ ctx, input }) => logLines(ctx.farm, input)),
+  lines: authorized(RULES.read)
+    .input(logLinesInput)
+    .query(({ ctx, input }) => logLines(ctx.farm, input)),
   /** Line by line, each tracked by its id. */
-  follow: authorized(RULES.read).input(followInput).subscription(async function* ({ ctx, input, signal }) {
-    for await (const page of linePages(ctx.farm, input, signal)) for (const line of page) yield tracked(String(line.id), line);
-  }),
+  follow: authorized(RULES.read)
+    .input(followInput)
+    .subscription(async function* ({ ctx, input, signal }) {
+      for await (const page of linePages(ctx.farm, input, signal)) for (const line of page) yield tracked(String(line.id), line);
+    }),
   /**
    * The same lines as `follow`, a page per event (up to 2,000 lines, as read), tracked by the
    * page's last id. At 10,000 lines a second an event per line costs the server and the browser
    * more than the lines themselves; a page is delivered whole or not at all, so resuming after
    * its last id loses and repeats nothing.
    */
-  followBatches: authorized(RULES.read).input(followInput).subscription(async function* ({ ctx, input, signal }) {
-    for await (const page of linePages(ctx.farm, input, signal)) yield tracked(String(page[page.length - 1]!.id), page);
-  }),
+  followBatches: authorized(RULES.read)
+    .input(followInput)
+    .subscription(async function* ({ ctx, input, signal }) {
+      for await (const page of linePages(ctx.farm, input, signal)) yield tracked(String(page[page.length - 1]!.id), page);
+    }),
 });

@@ -10,7 +10,8 @@ import { appRouter } from "./index";
 import { createCallerFactory } from "./trpc";
 import { contextAs } from "../auth/test-principals";
 
-const JOB = "specificationVersion: jobtemplate-2023-09\nname: '{{Param.Name}}'\nparameterDefinitions:\n- {name: Name, type: STRING, default: shot}\nsteps:\n- name: S\n  script:\n    actions:\n      onRun: {command: echo, args: [hi]}\n";
+const JOB =
+  "specificationVersion: jobtemplate-2023-09\nname: '{{Param.Name}}'\nparameterDefinitions:\n- {name: Name, type: STRING, default: shot}\nsteps:\n- name: S\n  script:\n    actions:\n      onRun: {command: echo, args: [hi]}\n";
 
 function caller() {
   const t = testFarm();
@@ -84,7 +85,12 @@ describe("subscriptions", () => {
     const worker = new SimulatedWorker(t, LINUX_WORKER("w"), () => "hold");
     const sessionId = worker.sync().assignments[0]!.sessionId;
     const upload = (from: number, count: number) =>
-      ingestLogs(t.farm, worker.identity, { workerId: worker.workerId, leaseEpoch: worker.leaseEpoch, sessionId, lines: Array.from({ length: count }, (_, i) => ({ seq: from + i, actionId: null, time: 1, line: `line ${from + i}` })) });
+      ingestLogs(t.farm, worker.identity, {
+        workerId: worker.workerId,
+        leaseEpoch: worker.leaseEpoch,
+        sessionId,
+        lines: Array.from({ length: count }, (_, i) => ({ seq: from + i, actionId: null, time: 1, line: `line ${from + i}` })),
+      });
     upload(0, 3);
     expect(upload(0, 3).acknowledgedThrough).toBe(2); // the same batch twice is stored once
     const controller = new AbortController();

@@ -10,7 +10,8 @@ import { appRouter } from "./index";
 import { createCallerFactory } from "./trpc";
 import { contextAs } from "../auth/test-principals";
 
-const JOB = "specificationVersion: jobtemplate-2023-09\nname: Render\nparameterDefinitions:\n- {name: Frames, type: STRING, default: 1-3}\nsteps:\n- name: S\n  script:\n    actions:\n      onRun: {command: echo, args: [hi]}\n";
+const JOB =
+  "specificationVersion: jobtemplate-2023-09\nname: Render\nparameterDefinitions:\n- {name: Frames, type: STRING, default: 1-3}\nsteps:\n- name: S\n  script:\n    actions:\n      onRun: {command: echo, args: [hi]}\n";
 const ENV = '{"specificationVersion": "environment-2023-09", "environment": {"name": "E", "variables": {"A": "1"}}}';
 
 function api() {
@@ -109,7 +110,9 @@ describe("templates", () => {
     const stale = caller.templates.save({ name: "Render", text: JOB, format: "yaml", replace: { id: first.id, updatedAt: first.updatedAt } });
     await expect(stale).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringContaining("(it changed since you asked)") });
     expect((await caller.templates.get({ id: first.id })).text).toContain("Render v2");
-    await expect(caller.templates.save({ name: "Render", text: JOB, format: "yaml", replace: { id: first.id, updatedAt: second.updatedAt }, keepBoth: true })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(caller.templates.save({ name: "Render", text: JOB, format: "yaml", replace: { id: first.id, updatedAt: second.updatedAt }, keepBoth: true })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+    });
   });
 
   it("keeps both under the first free name, for anyone who may submit", async () => {
@@ -130,7 +133,9 @@ describe("templates", () => {
     const ana = as("artist", "ana");
     let saved = await ana.templates.save({ name: "Shot", text: JOB, format: "yaml" });
     // Ben is told it exists and that he may not replace it (the portal then offers Keep both only).
-    const met = await as("artist", "ben").templates.save({ name: "Shot", text: JOB, format: "yaml" }).catch((e: unknown) => e);
+    const met = await as("artist", "ben")
+      .templates.save({ name: "Shot", text: JOB, format: "yaml" })
+      .catch((e: unknown) => e);
     expect(met).toMatchObject({ code: "CONFLICT", cause: { details: { existing: { id: saved.id, name: "Shot", ownerName: "ana", updatedAt: saved.updatedAt, mayReplace: false } } } });
     await expect(as("artist", "ben").templates.save({ name: "Shot", text: JOB, format: "yaml", replace: { id: saved.id, updatedAt: saved.updatedAt } })).rejects.toMatchObject({ code: "FORBIDDEN" });
     for (const who of [ana, as("wrangler", "wes"), as("admin", "ada")]) {
@@ -153,8 +158,14 @@ describe("templates", () => {
       code: "BAD_REQUEST",
       message: "shot/parameter_values.yaml (2:3): parameter Frames has no value",
     });
-    await expect(caller.templates.readBundle({ folderName: "shot", files: { "parameter_values.yaml": values } })).rejects.toMatchObject({ code: "BAD_REQUEST", message: "shot: 'shot' holds no template.yaml or template.json" });
-    await expect(caller.templates.readBundle({ fileName: "shot.zip", base64: Buffer.from(JOB).toString("base64") })).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringContaining("is not a zip file") });
+    await expect(caller.templates.readBundle({ folderName: "shot", files: { "parameter_values.yaml": values } })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      message: "shot: 'shot' holds no template.yaml or template.json",
+    });
+    await expect(caller.templates.readBundle({ fileName: "shot.zip", base64: Buffer.from(JOB).toString("base64") })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      message: expect.stringContaining("is not a zip file"),
+    });
     // Only the bundle's own files are taken.
     await expect(caller.templates.readBundle({ folderName: "shot", files: { "template.yaml": JOB, "../etc/passwd": "x" } as never })).rejects.toMatchObject({ code: "BAD_REQUEST" });
   });
@@ -165,7 +176,10 @@ describe("templates", () => {
     const first = await caller.templates.importBundle({ fileName: "shot.zip", base64: zip.toString("base64") });
     await expect(caller.templates.importBundle({ fileName: "shot.zip", base64: zip.toString("base64") })).rejects.toMatchObject({ code: "CONFLICT" });
     expect(await caller.templates.importBundle({ fileName: "shot.zip", base64: zip.toString("base64"), keepBoth: true })).toMatchObject({ name: "Render (2)" });
-    expect(await caller.templates.importBundle({ fileName: "shot.zip", base64: zip.toString("base64"), replace: { id: first.id, updatedAt: first.updatedAt } })).toMatchObject({ id: first.id, replaced: true });
+    expect(await caller.templates.importBundle({ fileName: "shot.zip", base64: zip.toString("base64"), replace: { id: first.id, updatedAt: first.updatedAt } })).toMatchObject({
+      id: first.id,
+      replaced: true,
+    });
   });
 
   it("imports a job bundle with its parameter values, named after the job", async () => {
@@ -177,7 +191,10 @@ describe("templates", () => {
     expect(opened.parameterValues).toEqual({ Frames: "1-100" });
     expect(opened.parameterValueCount).toBe(1);
     const bad = storedZip({ "readme.txt": "no template" });
-    await expect(caller.templates.importBundle({ fileName: "bad.zip", base64: bad.toString("base64") })).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringMatching(/no template\.yaml/) });
+    await expect(caller.templates.importBundle({ fileName: "bad.zip", base64: bad.toString("base64") })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      message: expect.stringMatching(/no template\.yaml/),
+    });
   });
 
   it("deletes, and says when there is nothing to delete", async () => {

@@ -24,7 +24,9 @@ function definedOnly(files: Partial<Record<string, string | undefined>>): Record
 
 export const templatesRouter = router({
   list: authorized(RULES.read).query(({ ctx }) => listTemplates(ctx.farm)),
-  get: authorized(RULES.read).input(templateId).query(({ ctx, input }) => getTemplate(ctx.farm, input.id, ctx.principal?.userId ?? "anonymous")),
+  get: authorized(RULES.read)
+    .input(templateId)
+    .query(({ ctx, input }) => getTemplate(ctx.farm, input.id, ctx.principal?.userId ?? "anonymous")),
   /**
    * Replacing someone else's entry is for wranglers and admins (the rule reads the owner of the
    * entry `replace` would overwrite); without `replace` nothing is overwritten, so any artist may
@@ -55,7 +57,9 @@ export const templatesRouter = router({
         z.object({ fileName: z.string().min(1).max(255), base64: z.string().max(Math.ceil(MAX_BUNDLE_BYTES / 3) * 4) }),
         z.object({
           folderName: z.string().min(1).max(255),
-          files: z.strictObject(Object.fromEntries(BUNDLE_FILES.map((name) => [name, z.string().max(SOURCE_LIMITS.maxTextLength).optional()])) as Record<(typeof BUNDLE_FILES)[number], z.ZodOptional<z.ZodString>>),
+          files: z.strictObject(
+            Object.fromEntries(BUNDLE_FILES.map((name) => [name, z.string().max(SOURCE_LIMITS.maxTextLength).optional()])) as Record<(typeof BUNDLE_FILES)[number], z.ZodOptional<z.ZodString>>,
+          ),
         }),
       ]),
     )

@@ -15,6 +15,10 @@ export const tokensRouter = router({
       const issued = createOwnToken(ctx.farm, signedIn(ctx), actorFor(ctx), input);
       return { token: issued.token, view: issued.view };
     }),
-  revoke: authorized(RULES.signedIn).input(tokenId).mutation(({ ctx, input }) => revokeToken(ctx.farm, signedIn(ctx), actorFor(ctx), input.tokenId, false)),
-  revokeAny: authorized(RULES.admin).input(tokenId).mutation(({ ctx, input }) => revokeToken(ctx.farm, signedIn(ctx), actorFor(ctx), input.tokenId, true)),
+  revoke: authorized(RULES.signedIn)
+    .input(tokenId)
+    .mutation(({ ctx, input }) => revokeToken(ctx.farm, signedIn(ctx), actorFor(ctx), input.tokenId, false)),
+  revokeAny: authorized(RULES.admin)
+    .input(tokenId)
+    .mutation(({ ctx, input }) => revokeToken(ctx.farm, signedIn(ctx), actorFor(ctx), input.tokenId, true)),
 });

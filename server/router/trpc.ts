@@ -15,9 +15,9 @@ import { ownerOf } from "../auth/owners";
 import { actorOf, type Principal, type RequestOrigin } from "../auth/principal";
 import { openStream } from "../auth/streams";
 import { audit } from "../services/audit";
-import { AppError, type ErrorCode } from "../services/errors";
+import { AppError, type ErrorCode } from "../context/errors";
 import { isStoreFull, storeHealth } from "../services/store-health";
-import type { Farm } from "../services/farm";
+import type { Farm } from "../context/farm";
 
 export interface Context {
   farm: Farm;

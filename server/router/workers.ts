@@ -29,7 +29,9 @@ export const poolsRouter = router({
   create: authorized(RULES.admin)
     .input(z.object({ name: z.string().max(64), description: z.string().max(500).optional() }))
     .mutation(({ ctx, input }) => createPool(ctx.farm, input, actorFor(ctx))),
-  rotateToken: authorized(RULES.admin).input(poolId).mutation(({ ctx, input }) => rotatePoolToken(ctx.farm, input.poolId, actorFor(ctx))),
+  rotateToken: authorized(RULES.admin)
+    .input(poolId)
+    .mutation(({ ctx, input }) => rotatePoolToken(ctx.farm, input.poolId, actorFor(ctx))),
   drain: authorized(RULES.admin)
     .input(poolId.extend({ mode: z.enum(DRAIN_MODES) }))
     .mutation(({ ctx, input }) => drainPool(ctx.farm, input.poolId, input.mode, actorFor(ctx))),
@@ -48,18 +50,24 @@ export const workersRouter = router({
     .input(z.object({ poolId: z.string().max(100).optional() }).default({}))
     .query(({ ctx, input }) => listWorkers(ctx.farm, input.poolId)),
   /** Each worker's Sessions over a window of at most a day: environment setup, task runs and teardown. */
-  timeline: authorized(RULES.read).input(workerTimelineInput).query(({ ctx, input }) => workerTimeline(ctx.farm, input)),
+  timeline: authorized(RULES.read)
+    .input(workerTimelineInput)
+    .query(({ ctx, input }) => workerTimeline(ctx.farm, input)),
   drain: authorized(RULES.admin)
     .input(workerId.extend({ mode: z.enum(DRAIN_MODES) }))
     .mutation(({ ctx, input }) => drainWorker(ctx.farm, input.workerId, input.mode, actorFor(ctx))),
-  undrain: authorized(RULES.admin).input(workerId).mutation(({ ctx, input }) => undrainWorker(ctx.farm, input.workerId, actorFor(ctx))),
+  undrain: authorized(RULES.admin)
+    .input(workerId)
+    .mutation(({ ctx, input }) => undrainWorker(ctx.farm, input.workerId, actorFor(ctx))),
   setDisabled: authorized(RULES.admin)
     .input(workerId.extend({ disabled: z.boolean() }))
     .mutation(({ ctx, input }) => setWorkerDisabled(ctx.farm, input.workerId, input.disabled, actorFor(ctx))),
-  remove: authorized(RULES.admin).input(workerId).mutation(({ ctx, input }) => {
-    removeWorker(ctx.farm, input.workerId, actorFor(ctx));
-    return { removed: input.workerId };
-  }),
+  remove: authorized(RULES.admin)
+    .input(workerId)
+    .mutation(({ ctx, input }) => {
+      removeWorker(ctx.farm, input.workerId, actorFor(ctx));
+      return { removed: input.workerId };
+    }),
   /** The worker list (of one pool, or all), now and after each change; every item is the whole list. */
   onChange: authorized(RULES.read)
     .input(z.object({ poolId: z.string().max(100).optional() }).default({}))

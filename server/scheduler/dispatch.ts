@@ -98,7 +98,14 @@ export class Dispatcher {
 
   private heldView(held: SessionRow): HeldSession {
     const order = this.claims.jobOrder(held.job_id) ?? { priority: 0, seq: 0 };
-    return { jobId: held.job_id, priority: order.priority, jobSeq: order.seq, stack: plannedStack(this.sessions.environmentActions(held.id)), ending: held.state !== "ACTIVE", probe: held.probe === 1 };
+    return {
+      jobId: held.job_id,
+      priority: order.priority,
+      jobSeq: order.seq,
+      stack: plannedStack(this.sessions.environmentActions(held.id)),
+      ending: held.state !== "ACTIVE",
+      probe: held.probe === 1,
+    };
   }
 
   /** The stack changes, then the next task of the step — or several when its tasks are short (taskBuffer). */

@@ -16,8 +16,7 @@ function held(over: Partial<HeldSession> = {}): HeldSession {
 }
 
 const worker = (acceptsWork = true) => ({ capabilities: LINUX, acceptsWork });
-const summary = (d: ReturnType<typeof decide>) =>
-  d.kind === "continue" ? `continue ${d.step.stepId}` : d.kind === "start" ? `start ${d.step.stepId}${d.probe ? " (probe)" : ""}` : d.kind;
+const summary = (d: ReturnType<typeof decide>) => (d.kind === "continue" ? `continue ${d.step.stepId}` : d.kind === "start" ? `start ${d.step.stepId}${d.probe ? " (probe)" : ""}` : d.kind);
 
 describe("decide", () => {
   it.each<[string, HeldSession | null, CandidateStep[], string, boolean?]>([
@@ -44,8 +43,18 @@ describe("decide", () => {
     ["every unmeasured step probed: submission order", null, [step("b:0", { jobSeq: 2, inFlight: 1 }), step("a:0", { inFlight: 1 })], "start a:0"],
     ["a measured step in flight keeps its place", null, [step("a:0", { inFlight: 9, averageRuntimeMs: 5 }), step("b:0", { jobSeq: 2 })], "start a:0"],
     ["a held Session keeps its job while it is probed", held(), [step("a:0", { stack: ["job:Env"], inFlight: 1 }), step("b:0", { jobSeq: 2 })], "continue a:0"],
-    ["a probe Session yields to an earlier job of its priority with work", held({ jobId: "b", jobSeq: 2, probe: true }), [step("a:0", { averageRuntimeMs: 5 }), step("b:0", { jobSeq: 2, stack: ["job:Env"], averageRuntimeMs: 5 })], "end"],
-    ["a probe Session keeps its job when no earlier job has work", held({ jobId: "b", jobSeq: 2, probe: true }), [step("b:0", { jobSeq: 2, stack: ["job:Env"], averageRuntimeMs: 5 }), step("c:0", { jobSeq: 3 })], "continue b:0"],
+    [
+      "a probe Session yields to an earlier job of its priority with work",
+      held({ jobId: "b", jobSeq: 2, probe: true }),
+      [step("a:0", { averageRuntimeMs: 5 }), step("b:0", { jobSeq: 2, stack: ["job:Env"], averageRuntimeMs: 5 })],
+      "end",
+    ],
+    [
+      "a probe Session keeps its job when no earlier job has work",
+      held({ jobId: "b", jobSeq: 2, probe: true }),
+      [step("b:0", { jobSeq: 2, stack: ["job:Env"], averageRuntimeMs: 5 }), step("c:0", { jobSeq: 3 })],
+      "continue b:0",
+    ],
     ["a Session opened in order keeps its job though an earlier job has work again", held({ jobId: "b", jobSeq: 2 }), [step("a:0"), step("b:0", { jobSeq: 2, stack: ["job:Env"] })], "continue b:0"],
   ])("%s", (_name, session, candidates, expected, acceptsWork = true) => {
     expect(summary(decide(worker(acceptsWork), session, candidates))).toBe(expected);
@@ -91,8 +100,6 @@ describe("incompatibility", () => {
   });
 
   it("explains why no worker matches", () => {
-    expect(incompatibility(BIG, [LINUX, LINUX])).toBe(
-      "no worker of an enabled pool matches its host requirements (2 checked): needs amount.worker.vcpu >= 64, worker has 8",
-    );
+    expect(incompatibility(BIG, [LINUX, LINUX])).toBe("no worker of an enabled pool matches its host requirements (2 checked): needs amount.worker.vcpu >= 64, worker has 8");
   });
 });

@@ -24,7 +24,7 @@ import { authenticateWorker } from "../services/authenticate-worker";
 import { cancelTasks } from "../services/cancel-tasks";
 import { refreshCompatibility } from "../services/compatibility";
 import { drainWorker, setWorkerDisabled, undrainWorker } from "../services/drain-worker";
-import { AppError } from "../services/errors";
+import { AppError } from "../context/errors";
 import { framesJob, submit, testFarm, type TestFarm } from "../services/farm-test-support";
 import { registerWorker } from "../services/register-worker";
 import { requeueTasks, retryFailedTasks } from "../services/requeue-tasks";

@@ -8,11 +8,14 @@ import { framesJob, jobCounts, jobStatus, submit, testFarm, type TestFarm } from
 import { TransitionRefused } from "../../lib/farm/task-transitions";
 import type { TaskRow } from "./task-state";
 
-const JOB = "specificationVersion: jobtemplate-2023-09\nname: J\nsteps:\n- name: S\n  parameterSpace:\n    taskParameterDefinitions: [{name: F, type: INT, range: '1-3'}]\n  script:\n    actions:\n      onRun: {command: echo}\n";
+const JOB =
+  "specificationVersion: jobtemplate-2023-09\nname: J\nsteps:\n- name: S\n  parameterSpace:\n    taskParameterDefinitions: [{name: F, type: INT, range: '1-3'}]\n  script:\n    actions:\n      onRun: {command: echo}\n";
 
 function taskAt(t: TestFarm, jobId: string, index: number): TaskRow {
   return t.farm.store.sqlite
-    .prepare<[string, number], TaskRow>("SELECT id, job_id, step_id, task_index, parameters, status, failure_count, interruption_count, session_id, worker_id FROM tasks WHERE job_id = ? AND task_index = ?")
+    .prepare<[string, number], TaskRow>(
+      "SELECT id, job_id, step_id, task_index, parameters, status, failure_count, interruption_count, session_id, worker_id FROM tasks WHERE job_id = ? AND task_index = ?",
+    )
     .get(jobId, index) as TaskRow;
 }
 

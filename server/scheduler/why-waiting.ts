@@ -9,7 +9,21 @@ import type { TaskStatus, WorkerStatus, DrainMode } from "../../lib/farm/statuse
 import { type HostRequirements, matchHostRequirements, type WorkerCapabilities } from "../../lib/openjd";
 import { incompatibility } from "./plan";
 
-export const WAIT_REASON_KINDS = ["finished", "running", "assigned", "jobCanceled", "suspended", "dependencies", "notCompatible", "noWorkers", "queue", "noFreeWorker", "startsSoon", "retryDelay", "keptAway"] as const;
+export const WAIT_REASON_KINDS = [
+  "finished",
+  "running",
+  "assigned",
+  "jobCanceled",
+  "suspended",
+  "dependencies",
+  "notCompatible",
+  "noWorkers",
+  "queue",
+  "noFreeWorker",
+  "startsSoon",
+  "retryDelay",
+  "keptAway",
+] as const;
 export type WaitReasonKind = (typeof WAIT_REASON_KINDS)[number];
 
 export interface WaitReason {
@@ -97,7 +111,10 @@ const dependencies: Check = ({ task, step, steps }) => {
   return stepBlockers(step, steps).map((b) =>
     b.kind === "waiting"
       ? { kind: "dependencies", text: `Waiting on step ${b.step}: ${b.succeeded.toLocaleString("en")} of ${b.taskCount.toLocaleString("en")} succeeded.` }
-      : { kind: "dependencies", text: `Will not run: step ${b.step} ${b.why} (${plural(b.count, "task")}); ${b.why === "not compatible" ? "a matching worker" : "a retry or requeue of it"} lets it go on.` },
+      : {
+          kind: "dependencies",
+          text: `Will not run: step ${b.step} ${b.why} (${plural(b.count, "task")}); ${b.why === "not compatible" ? "a matching worker" : "a retry or requeue of it"} lets it go on.`,
+        },
   );
 };
 
@@ -120,7 +137,9 @@ const queue: Check = (facts) => {
   const competing = facts.queue.filter((q) => mine.some((w) => matchHostRequirements(q.hostRequirements, w.capabilities).ok)).reduce((n, q) => n + q.ready, 0);
   const ahead = competing + facts.readyBeforeInStep;
   if (ahead === 0) return [];
-  return [{ kind: "queue", text: `${plural(ahead, "ready task is", "ready tasks are")} ahead of it in the queue (higher priority, earlier jobs, earlier tasks of this job) that the same workers can run.` }];
+  return [
+    { kind: "queue", text: `${plural(ahead, "ready task is", "ready tasks are")} ahead of it in the queue (higher priority, earlier jobs, earlier tasks of this job) that the same workers can run.` },
+  ];
 };
 
 const freeWorker: Check = (facts) => {
@@ -137,7 +156,9 @@ const freeWorker: Check = (facts) => {
     else tally.free++;
   }
   if (tally.free > 0) return [{ kind: "startsSoon", text: `${plural(tally.free, "compatible worker is", "compatible workers are")} free: the next one to sync takes it (within seconds).` }];
-  const parts = (["busy", "offline", "draining", "disabled", "kept away by the failure rule"] as const).filter((k) => tally[k] > 0).map((k) => `${tally[k].toLocaleString("en")} ${k === "disabled" ? "disabled (or in a disabled pool)" : k}`);
+  const parts = (["busy", "offline", "draining", "disabled", "kept away by the failure rule"] as const)
+    .filter((k) => tally[k] > 0)
+    .map((k) => `${tally[k].toLocaleString("en")} ${k === "disabled" ? "disabled (or in a disabled pool)" : k}`);
   return [{ kind: "noFreeWorker", text: `No free worker: of ${plural(compatible.length, "compatible worker")}, ${parts.join(", ")}.` }];
 };
 
@@ -151,8 +172,14 @@ const keptAway: Check = (facts) => {
   if (!WAITING_FOR_WORK.has(facts.task.status)) return [];
   const away = eligible(compatibleWorkers(facts)).filter((w) => w.keptAway);
   if (away.length === 0) return [];
-  const names = away.slice(0, 5).map((w) => w.name).join(", ") + (away.length > 5 ? ` and ${away.length - 5} more` : "");
-  return [{ kind: "keptAway", text: `The job's failure rule keeps ${plural(away.length, "compatible worker")} away (${names}): its tasks failed there too often. A wrangler can clear it on this page.` }];
+  const names =
+    away
+      .slice(0, 5)
+      .map((w) => w.name)
+      .join(", ") + (away.length > 5 ? ` and ${away.length - 5} more` : "");
+  return [
+    { kind: "keptAway", text: `The job's failure rule keeps ${plural(away.length, "compatible worker")} away (${names}): its tasks failed there too often. A wrangler can clear it on this page.` },
+  ];
 };
 
 /** The checks, in the order their reasons are shown. */
@@ -161,4 +188,3 @@ const CHECKS: readonly Check[] = [finished, underWay, canceledJob, suspended, de
 export function explainWait(facts: WaitFacts): WaitReason[] {
   return CHECKS.flatMap((check) => check(facts));
 }
-

@@ -12,7 +12,7 @@ import { chmod, mkdir, open, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { createGzip } from "node:zlib";
 import { ARCHIVE_PAGE, archiveRepository } from "../store/archive";
-import type { Farm } from "./farm";
+import type { Farm } from "../context/farm";
 import { yieldToEventLoop } from "./in-slices";
 import { taskIdBounds } from "./task-target";
 

@@ -5,7 +5,7 @@
  */
 import type { ActorKind, AuditAction, AuditOutcome } from "../../lib/farm/audit-actions";
 import { auditLogRepository } from "../store/audit-log";
-import type { Farm } from "./farm";
+import type { Farm } from "../context/farm";
 
 /** Who did it and from where. */
 export interface Actor {

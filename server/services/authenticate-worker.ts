@@ -7,8 +7,8 @@
  */
 import { hashSecret, SECRET_PREFIXES, sameHash } from "../auth/secrets";
 import { workerCredentialsRepository, type WorkerCredential } from "../store/worker-credentials";
-import { AppError } from "./errors";
-import type { Farm } from "./farm";
+import { AppError } from "../context/errors";
+import type { Farm } from "../context/farm";
 
 /** The worker a credential belongs to, as the sync and log services use it. */
 export interface WorkerIdentity {

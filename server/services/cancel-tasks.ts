@@ -7,7 +7,7 @@
 import { movableTo } from "../../lib/farm/task-transitions";
 import { jobWritesRepository } from "../store/job-writes";
 import { audit, type Actor } from "./audit";
-import type { Farm } from "./farm";
+import type { Farm } from "../context/farm";
 import { withJobLock } from "./job-lock";
 import { describeTarget, moveTasks, resolveTarget, type TaskTarget } from "./task-target";
 

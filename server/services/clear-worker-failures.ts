@@ -6,8 +6,8 @@
 import { failureClearsRepository } from "../store/failure-clears";
 import { jobWritesRepository } from "../store/job-writes";
 import { audit, type Actor } from "./audit";
-import { AppError } from "./errors";
-import type { Farm } from "./farm";
+import { AppError } from "../context/errors";
+import type { Farm } from "../context/farm";
 
 export function clearWorkerFailures(farm: Farm, target: { jobId: string; workerId?: string | undefined }, actor: Actor): { cleared: number } {
   const cleared = farm.store.transaction(() => {

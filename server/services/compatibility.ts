@@ -8,7 +8,7 @@ import type { HostRequirements, WorkerCapabilities } from "../../lib/openjd";
 import { movableTo } from "../../lib/farm/task-transitions";
 import { incompatibility } from "../scheduler/plan";
 import { compatibilityRepository } from "../store/compatibility";
-import type { Farm } from "./farm";
+import type { Farm } from "../context/farm";
 
 /** The statuses a step's tasks leave when it becomes NOT_COMPATIBLE, and when it is compatible again (the state machine's moves). */
 const INCOMPATIBLE_FROM = movableTo("NOT_COMPATIBLE", "not-compatible");

@@ -5,7 +5,7 @@
  * transaction, so a job is either listed whole or gone.
  */
 import { jobDeletionRepository } from "../store/job-deletion";
-import type { Farm } from "./farm";
+import type { Farm } from "../context/farm";
 import { inSlices } from "./in-slices";
 
 export interface DeletedRows {

@@ -10,8 +10,8 @@ import { poolsRepository } from "../store/pools";
 import { workerLifecycleRepository } from "../store/worker-lifecycle";
 import { audit, type Actor } from "./audit";
 import { refreshCompatibility } from "./compatibility";
-import { AppError } from "./errors";
-import type { Farm } from "./farm";
+import { AppError } from "../context/errors";
+import type { Farm } from "../context/farm";
 import { interruptWorkerSessions } from "./sweep-workers";
 
 type Workers = ReturnType<typeof workerLifecycleRepository>;

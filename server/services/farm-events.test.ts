@@ -11,7 +11,7 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import { openStore } from "../db/connection";
 import { SYSTEM_ACTOR } from "./audit";
 import { cancelTasks } from "./cancel-tasks";
-import { createFarm } from "./farm";
+import { createFarm } from "../context/farm";
 import { framesJob, LINUX_WORKER, SimulatedWorker, submit, type TestFarm } from "./farm-test-support";
 import { authenticatePool, createPool } from "./pools";
 import { syncBatcher } from "./sync-batcher";

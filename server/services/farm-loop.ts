@@ -7,7 +7,7 @@
  */
 import { checkPool } from "../checks/check-pool";
 import { Checkpointer } from "../db/checkpointer";
-import type { Farm } from "./farm";
+import type { Farm } from "../context/farm";
 import { pause } from "./pause";
 import { removeInterruptedJobs } from "./persist-job";
 import { isStoreFull, storeHealth } from "./store-health";

@@ -7,9 +7,9 @@
 import { databaseFile, openStore } from "../db/connection";
 import { serverEnv } from "../env";
 import { refreshCompatibility } from "./compatibility";
-import { createFarm, type Farm } from "./farm";
+import { createFarm, type Farm } from "../context/farm";
 import { FarmLoop } from "./farm-loop";
-import { settingsFromEnv } from "./farm-settings";
+import { settingsFromEnv } from "../context/farm-settings";
 
 interface Runtime {
   farm: Farm;

@@ -12,7 +12,7 @@ import { countsFromRow } from "../db/status-counts";
 import { testSupportRepository } from "../store/store-test-support";
 import { SYSTEM_ACTOR } from "./audit";
 import { authenticateWorker, type WorkerIdentity } from "./authenticate-worker";
-import { createFarm, type Farm, type FarmSettings } from "./farm";
+import { createFarm, type Farm, type FarmSettings } from "../context/farm";
 import { authenticatePool, createPool, type PoolRow } from "./pools";
 import { registerWorker } from "./register-worker";
 import { submitJob, type SubmitSettings } from "./submit-job";

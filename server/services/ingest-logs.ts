@@ -14,8 +14,8 @@ import { capReachedMarker, type CapKind } from "../../lib/farm/log-caps";
 import { MAX_LOG_LINE_CHARS, type LogsRequest, type LogsResponse } from "../../lib/farm/protocol";
 import { logLinesRepository } from "../store/log-lines";
 import { checkSpeaksFor, type WorkerIdentity } from "./authenticate-worker";
-import { AppError } from "./errors";
-import type { Farm } from "./farm";
+import { AppError } from "../context/errors";
+import type { Farm } from "../context/farm";
 
 interface Caps {
   action: number;

@@ -94,11 +94,13 @@ describe("readJobBundle", () => {
   });
 
   it("reads a zip built in memory, deflated and stored entries alike", async () => {
-    const result = await readJobBundle(zipFile([
-      { name: "template.yaml", data: TEMPLATE },
-      { name: "parameter_values.json", data: '{"parameterValues": [{"name": "Shot", "value": "sh030"}]}', method: 0 },
-      { name: "assets/readme.txt", data: "not read" },
-    ]));
+    const result = await readJobBundle(
+      zipFile([
+        { name: "template.yaml", data: TEMPLATE },
+        { name: "parameter_values.json", data: '{"parameterValues": [{"name": "Shot", "value": "sh030"}]}', method: 0 },
+        { name: "assets/readme.txt", data: "not read" },
+      ]),
+    );
     if (!result.ok) throw new Error(result.error.message);
     expect(result.bundle.template.text).toBe(TEMPLATE);
     expect(result.bundle.templateDir).toBeNull();
@@ -106,24 +108,37 @@ describe("readJobBundle", () => {
   });
 
   it("looks inside the single top folder of a zip", () => {
-    const result = readZipBundle(makeZip([{ name: "shot/template.json", data: '{"a": 1}' }, { name: "shot/parameter_values.yaml", data: "Shot: x\n" }]), "up.zip");
+    const result = readZipBundle(
+      makeZip([
+        { name: "shot/template.json", data: '{"a": 1}' },
+        { name: "shot/parameter_values.yaml", data: "Shot: x\n" },
+      ]),
+      "up.zip",
+    );
     expect(result).toMatchObject({ ok: true, bundle: { template: { text: '{"a": 1}', format: "json" } } });
   });
 
-  it.each([
-    ["../evil.yaml"],
-    ["bundle/../../evil.yaml"],
-    ["/etc/passwd"],
-    ["C:\\Windows\\evil.yaml"],
-    ["..\\evil.yaml"],
-  ])("refuses a zip holding the escaping name %s", (name) => {
-    const result = readZipBundle(makeZip([{ name: "template.yaml", data: TEMPLATE }, { name, data: "x" }]), "up.zip");
+  it.each([["../evil.yaml"], ["bundle/../../evil.yaml"], ["/etc/passwd"], ["C:\\Windows\\evil.yaml"], ["..\\evil.yaml"]])("refuses a zip holding the escaping name %s", (name) => {
+    const result = readZipBundle(
+      makeZip([
+        { name: "template.yaml", data: TEMPLATE },
+        { name, data: "x" },
+      ]),
+      "up.zip",
+    );
     expect(result).toMatchObject({ ok: false, error: { file: "up.zip", message: expect.stringContaining("leads outside the bundle") } });
   });
 
   it.each([
     ["no template", [{ name: "parameter_values.yaml", data: "Shot: x\n" }], "holds no template.yaml or template.json"],
-    ["two templates", [{ name: "template.yaml", data: TEMPLATE }, { name: "template.json", data: "{}" }], "holds both template.yaml and template.json"],
+    [
+      "two templates",
+      [
+        { name: "template.yaml", data: TEMPLATE },
+        { name: "template.json", data: "{}" },
+      ],
+      "holds both template.yaml and template.json",
+    ],
     ["an unsupported method", [{ name: "template.yaml", data: TEMPLATE, method: 12 }], "compression method 12"],
     ["a size larger than recorded", [{ name: "template.yaml", data: TEMPLATE, size: 10 }], "could not be inflated"],
     ["a stored size mismatch", [{ name: "template.yaml", data: TEMPLATE, method: 0, size: 10 }], "damaged"],
@@ -143,7 +158,12 @@ describe("readJobBundle", () => {
       ok: false,
       error: { file: join(dir, "bundle", "parameter_values.yaml"), path: "parameterValues[1].name", line: 4, column: 9, message: "parameter Shot is given more than once" },
     });
-    const broken = await readJobBundle(zipFile([{ name: "template.yaml", data: TEMPLATE }, { name: "parameter_values.yaml", data: "Shot: [unclosed\n" }]));
+    const broken = await readJobBundle(
+      zipFile([
+        { name: "template.yaml", data: TEMPLATE },
+        { name: "parameter_values.yaml", data: "Shot: [unclosed\n" },
+      ]),
+    );
     expect(broken).toMatchObject({ ok: false, error: { file: `${join(dir, "bundle.zip")}!/parameter_values.yaml`, line: expect.any(Number) } });
   });
 

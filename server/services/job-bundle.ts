@@ -123,12 +123,7 @@ function bundleRoot(names: readonly string[]): string {
   return tops.size === 1 && names.every((n) => n.includes("/")) ? `${top}/` : "";
 }
 
-function assemble(
-  lookup: (name: string) => string | null,
-  read: (name: string) => { text: string; file: string },
-  label: string,
-  templateDir: string | null,
-): JobBundle {
+function assemble(lookup: (name: string) => string | null, read: (name: string) => { text: string; file: string }, label: string, templateDir: string | null): JobBundle {
   const templateNames = TEMPLATE_NAMES.filter((n) => lookup(n) !== null);
   if (templateNames.length === 0) throw problem(label, `'${label}' holds no template.yaml or template.json`);
   if (templateNames.length > 1) throw problem(label, `'${label}' holds both template.yaml and template.json; keep one`);
@@ -200,10 +195,15 @@ function splitDeadlineValues(pairs: ReadonlyArray<{ name: string; value: SourceN
     if (!name.startsWith("deadline:") && !loom) values.push([name, value]);
     else if (!Object.hasOwn(DEADLINE_SETTINGS, name)) {
       // Deadline's queue settings mean nothing here; a `loom:` name that is not ours is a typo.
-      if (loom) fail(at, `${name} is not a Loom setting (${Object.keys(DEADLINE_SETTINGS).filter((n) => n.startsWith("loom:")).join(", ")})`);
+      if (loom)
+        fail(
+          at,
+          `${name} is not a Loom setting (${Object.keys(DEADLINE_SETTINGS)
+            .filter((n) => n.startsWith("loom:"))
+            .join(", ")})`,
+        );
       ignored.push(name);
-    }
-    else if (DEADLINE_SETTINGS[name] === "initialState") {
+    } else if (DEADLINE_SETTINGS[name] === "initialState") {
       if (value.kind !== "string") fail(at, `${name} must be READY or SUSPENDED`);
       settings.initialState = value.kind === "string" ? value.value : "";
     } else {

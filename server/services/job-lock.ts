@@ -3,7 +3,7 @@
  * between two slices of one, another would otherwise see half of it. A change of a job that has
  * none in flight starts at once (synchronously up to its first yield).
  */
-import type { Farm } from "./farm";
+import type { Farm } from "../context/farm";
 
 const inFlight = new WeakMap<Farm, Map<string, Promise<void>>>();
 

@@ -13,7 +13,7 @@
  */
 import { workerLifecycleRepository } from "../store/worker-lifecycle";
 import { audit, SYSTEM_ACTOR } from "./audit";
-import type { Farm } from "./farm";
+import type { Farm } from "../context/farm";
 import { loseWorker } from "./sweep-workers";
 
 export interface LocalWorker {

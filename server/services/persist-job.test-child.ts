@@ -4,7 +4,7 @@
  */
 import { productTemplate } from "../checks/check-test-support";
 import { openStore } from "../db/connection";
-import { createFarm } from "./farm";
+import { createFarm } from "../context/farm";
 import { submitToFarm } from "./submit-job";
 
 const store = openStore(process.argv[2]!);

@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { expect, it, onTestFinished } from "vitest";
 import { openStore } from "../db/connection";
-import { createFarm } from "./farm";
+import { createFarm } from "../context/farm";
 import { FarmLoop } from "./farm-loop";
 
 const CHILD = fileURLToPath(new URL("./persist-job.test-child.ts", import.meta.url));

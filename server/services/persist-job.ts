@@ -25,7 +25,7 @@ import { jobWritesRepository } from "../store/job-writes";
 import { audit } from "./audit";
 import { enabledWorkers } from "./compatibility";
 import { deleteJobRows } from "./delete-job-rows";
-import type { Farm } from "./farm";
+import type { Farm } from "../context/farm";
 import { inSlices, yieldToEventLoop } from "./in-slices";
 
 interface StepStart {

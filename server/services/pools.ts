@@ -16,8 +16,8 @@ import { POOL_NAME } from "../../lib/farm/pool-name";
 import { poolsRepository } from "../store/pools";
 import { audit, type Actor } from "./audit";
 import { refreshCompatibility } from "./compatibility";
-import { AppError } from "./errors";
-import type { Farm } from "./farm";
+import { AppError } from "../context/errors";
+import type { Farm } from "../context/farm";
 
 export interface PoolRow {
   id: string;

@@ -46,7 +46,11 @@ function setup() {
   const api = createCallerFactory(appRouter)(contextAs(t.farm, "admin"));
   registerWorker(t.farm, t.pool, LINUX_WORKER("cpu-1"));
   const gpuWorker = (name: string) => ({ ...LINUX_WORKER(name), capabilities: { ...LINUX_WORKER(name).capabilities, amounts: { "amount.worker.vcpu": 8, "amount.worker.gpu": 2 } } });
-  for (const [pool, workers] of [["gpu", ["gpu-1", "gpu-2"]], ["parked", ["gpu-3"]], ["empty", []]] as const) {
+  for (const [pool, workers] of [
+    ["gpu", ["gpu-1", "gpu-2"]],
+    ["parked", ["gpu-3"]],
+    ["empty", []],
+  ] as const) {
     const { poolId, token } = createPool(t.farm, { name: pool }, SYSTEM_ACTOR);
     const row = authenticatePool(t.farm, token)!;
     for (const name of workers) registerWorker(t.farm, row, gpuWorker(name));

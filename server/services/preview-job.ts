@@ -9,7 +9,7 @@ import type { WorkerStatus } from "../../lib/farm/statuses";
 import { type HostRequirements, matchHostRequirements, type WorkerCapabilities } from "../../lib/openjd";
 import { validateOffLoop } from "../checks/run-checks";
 import { workerQueriesRepository } from "../store/worker-queries";
-import type { Farm } from "./farm";
+import type { Farm } from "../context/farm";
 import type { SubmitError, SubmitJobInput } from "./submit-job";
 
 export interface PoolMembers {
@@ -57,15 +57,17 @@ export async function previewJob(farm: Farm, input: SubmitJobInput): Promise<Pre
     ok: true,
     name: plan.name,
     taskCount: plan.taskCount,
-    steps: plan.runOrder.map((index) => plan.steps[index]!).map((step) => ({
-      name: step.name,
-      dependencies: step.dependencies,
-      taskCount: step.taskCount,
-      chunked: step.chunked,
-      chunk: step.chunk,
-      hostRequirements: step.hostRequirements,
-      pools: poolFits(step.hostRequirements, pools),
-    })),
+    steps: plan.runOrder
+      .map((index) => plan.steps[index]!)
+      .map((step) => ({
+        name: step.name,
+        dependencies: step.dependencies,
+        taskCount: step.taskCount,
+        chunked: step.chunked,
+        chunk: step.chunk,
+        hostRequirements: step.hostRequirements,
+        pools: poolFits(step.hostRequirements, pools),
+      })),
   };
 }
 
@@ -102,8 +104,6 @@ function readPools(farm: Farm): PoolMembers[] {
     id: pool.id,
     name: pool.name,
     enabled: pool.enabled === 1,
-    workers: workers
-      .filter((w) => w.pool_id === pool.id)
-      .map((w) => ({ status: w.status, capabilities: JSON.parse(w.capabilities) as WorkerCapabilities })),
+    workers: workers.filter((w) => w.pool_id === pool.id).map((w) => ({ status: w.status, capabilities: JSON.parse(w.capabilities) as WorkerCapabilities })),
   }));
 }

@@ -106,12 +106,17 @@ describe("job retention", () => {
     const file = join(dataDir, "archive", `${logged}.jsonl.gz`);
     expect(statSync(join(dataDir, "archive")).mode & 0o777).toBe(0o700);
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    const [header, ...lines] = gunzipSync(readFileSync(file)).toString("utf8").trimEnd().split("\n").map((line) => JSON.parse(line) as { kind: string; row?: unknown });
+    const [header, ...lines] = gunzipSync(readFileSync(file))
+      .toString("utf8")
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { kind: string; row?: unknown });
     expect(header).toMatchObject({ kind: "archive", format: "loom-job-archive/1", jobId: logged });
     const byKind = (kind: string) => lines.filter((l) => l.kind === kind).map((l) => l.row);
     expect(Object.fromEntries(Object.keys(before).map((kind) => [kind, byKind(kind)]))).toEqual(before);
 
-    const left = (jobId: string) => ["jobs WHERE id", "steps WHERE job_id", "tasks WHERE job_id", "sessions WHERE job_id", "log_lines WHERE job_id"].map((q) => (all(`SELECT COUNT(*) AS n FROM ${q} = ?`, jobId)[0]!.n as number));
+    const left = (jobId: string) =>
+      ["jobs WHERE id", "steps WHERE job_id", "tasks WHERE job_id", "sessions WHERE job_id", "log_lines WHERE job_id"].map((q) => all(`SELECT COUNT(*) AS n FROM ${q} = ?`, jobId)[0]!.n as number);
     expect(left(logged)).toEqual([0, 0, 0, 0, 0]);
     expect(left(canceled)).toEqual([0, 0, 0, 0, 0]);
     expect(all("SELECT COUNT(*) AS n FROM session_actions")[0]!.n).toBe(rowsOf(recent).action.length + rowsOf(running).action.length);

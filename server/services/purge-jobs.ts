@@ -10,11 +10,11 @@
  * under the job's lock; each job gets its audit row as it goes, the run one summary row.
  */
 import { jobDeletionRepository, type RetentionCandidate } from "../store/job-deletion";
-import { AppError } from "./errors";
+import { AppError } from "../context/errors";
 import { archiveJob } from "./archive-job";
 import { audit, type Actor } from "./audit";
 import { deleteJobRows } from "./delete-job-rows";
-import type { Farm } from "./farm";
+import type { Farm } from "../context/farm";
 import { inSlices, yieldToEventLoop } from "./in-slices";
 import { withJobLock } from "./job-lock";
 

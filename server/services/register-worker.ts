@@ -13,8 +13,8 @@ import { hashSecret, newSecret } from "../auth/secrets";
 import { workerLifecycleRepository, type Enrollment } from "../store/worker-lifecycle";
 import { audit, type Actor } from "./audit";
 import { refreshCompatibility } from "./compatibility";
-import { AppError } from "./errors";
-import type { Farm } from "./farm";
+import { AppError } from "../context/errors";
+import type { Farm } from "../context/farm";
 import type { PoolRow } from "./pools";
 import { interruptWorkerSessions } from "./sweep-workers";
 

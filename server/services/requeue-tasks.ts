@@ -13,7 +13,7 @@ import { jobWritesRepository } from "../store/job-writes";
 import { failureClearsRepository } from "../store/failure-clears";
 import { audit, type Actor } from "./audit";
 import { clearWorkerFailures } from "./clear-worker-failures";
-import type { Farm } from "./farm";
+import type { Farm } from "../context/farm";
 import { withJobLock } from "./job-lock";
 import { describeTarget, moveTasks, resolveTarget, type TaskTarget } from "./task-target";
 

@@ -29,7 +29,8 @@ steps:
 const FAIL: Outcome = { status: "FAILED", exitCode: 1, failMessage: "exit 1" };
 const failTasks = (a: AssignedAction): Outcome => (a.kind === "TASK_RUN" ? FAIL : { status: "SUCCEEDED", exitCode: 0 });
 const runs = (w: SimulatedWorker) => w.log.filter((l) => l.startsWith("TASK_RUN")).length;
-const taskId = (t: TestFarm, jobId: string, index = 0) => t.farm.store.sqlite.prepare<[string, number], { id: number }>("SELECT id FROM tasks WHERE job_id = ? AND task_index = ?").get(jobId, index)!.id;
+const taskId = (t: TestFarm, jobId: string, index = 0) =>
+  t.farm.store.sqlite.prepare<[string, number], { id: number }>("SELECT id FROM tasks WHERE job_id = ? AND task_index = ?").get(jobId, index)!.id;
 const taskStatus = (t: TestFarm, id: number) => t.farm.store.sqlite.prepare<[number], { status: string }>("SELECT status FROM tasks WHERE id = ?").get(id)!.status;
 const api = (t: TestFarm, role: "viewer" | "artist" | "wrangler") => createCallerFactory(appRouter)(callerContext(t.farm, testPrincipal(t.farm, role, `rr-${role}`)));
 
@@ -97,16 +98,26 @@ describe("the per-worker failure rule", () => {
     expect(runs(w)).toBe(2);
 
     const v = new SimulatedWorker(t, LINUX_WORKER("v"), () => "hold");
-    expect(v.sync().assignments.flatMap((a) => a.actions).filter((a) => a.kind === "TASK_RUN")).toHaveLength(1);
+    expect(
+      v
+        .sync()
+        .assignments.flatMap((a) => a.actions)
+        .filter((a) => a.kind === "TASK_RUN"),
+    ).toHaveLength(1);
     expect(w.sync().assignments).toEqual([]);
 
     const failures = jobWorkerFailures(t.farm, jobId);
     expect(failures.maxWorkerFailures).toBe(2);
     expect(failures.workers.map((f) => [f.workerName, f.failures, f.blockedAt !== null, f.lastMessage])).toEqual([["w", 2, true, "exit 1"]]);
-    expect(listWorkers(t.farm).map((x) => [x.name, x.keptAwayFrom.map((k) => k.jobName)])).toEqual([["v", []], ["w", ["flaky"]]]);
+    expect(listWorkers(t.farm).map((x) => [x.name, x.keptAwayFrom.map((k) => k.jobName)])).toEqual([
+      ["v", []],
+      ["w", ["flaky"]],
+    ]);
 
     for (const role of ["viewer", "artist"] as const) {
-      const refused = await api(t, role).jobs.clearWorkerFailures({ jobId, workerId: w.workerId }).catch((e: unknown) => e);
+      const refused = await api(t, role)
+        .jobs.clearWorkerFailures({ jobId, workerId: w.workerId })
+        .catch((e: unknown) => e);
       expect(refused).toBeInstanceOf(TRPCError);
       expect((refused as TRPCError).code).toBe("FORBIDDEN");
     }
@@ -114,8 +125,15 @@ describe("the per-worker failure rule", () => {
 
     expect(await api(t, "wrangler").jobs.clearWorkerFailures({ jobId, workerId: w.workerId })).toEqual({ cleared: 1 });
     expect(workerRule(t.farm, jobId, w.workerId)).toEqual({ blocked: false, failures: 0 });
-    expect(w.sync({ runActions: false }).assignments.flatMap((a) => a.actions).filter((a) => a.kind === "TASK_RUN")).toHaveLength(1);
-    const audit = t.farm.store.sqlite.prepare<[], { actor_name: string; target_id: string; before: string }>("SELECT actor_name, target_id, before FROM audit_log WHERE action = 'job.clear-worker-failures'").all();
+    expect(
+      w
+        .sync({ runActions: false })
+        .assignments.flatMap((a) => a.actions)
+        .filter((a) => a.kind === "TASK_RUN"),
+    ).toHaveLength(1);
+    const audit = t.farm.store.sqlite
+      .prepare<[], { actor_name: string; target_id: string; before: string }>("SELECT actor_name, target_id, before FROM audit_log WHERE action = 'job.clear-worker-failures'")
+      .all();
     expect(audit).toEqual([{ actor_name: "rr-wrangler", target_id: jobId, before: JSON.stringify([{ workerId: w.workerId, failures: 2, keptAway: true }]) }]);
     expect(listWorkers(t.farm).find((x) => x.name === "w")?.keptAwayFrom).toEqual([]);
   });

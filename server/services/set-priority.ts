@@ -1,8 +1,8 @@
 /** Change a job's priority (0–100, higher first); takes effect at the next dispatch decision. */
 import { jobWritesRepository } from "../store/job-writes";
 import { audit, type Actor } from "./audit";
-import { AppError } from "./errors";
-import type { Farm } from "./farm";
+import { AppError } from "../context/errors";
+import type { Farm } from "../context/farm";
 
 /** `max` is the highest priority the caller may give (artists are capped: lib/farm/access). */
 export function setJobPriority(farm: Farm, jobId: string, priority: number, actor: Actor, max = 100): { priority: number } {

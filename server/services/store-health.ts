@@ -13,7 +13,7 @@
  */
 import type Database from "better-sqlite3";
 import { perDatabase } from "../db/per-database";
-import { AppError } from "./errors";
+import { AppError } from "../context/errors";
 
 /** SQLite's "database or disk is full", and the file system's own words for it. */
 const FULL_CODES: ReadonlySet<string> = new Set(["SQLITE_FULL", "ENOSPC", "EDQUOT"]);

@@ -15,7 +15,7 @@ import { appRouter } from "../router/index";
 import { createCallerFactory } from "../router/trpc";
 import { SYSTEM_ACTOR } from "./audit";
 import { cancelTasks } from "./cancel-tasks";
-import { createFarm } from "./farm";
+import { createFarm } from "../context/farm";
 import { FarmLoop } from "./farm-loop";
 import { LINUX_WORKER, testFarm } from "./farm-test-support";
 import { registerWorker } from "./register-worker";
@@ -154,7 +154,10 @@ describe("submitJob", () => {
     expect(first.jobId).toMatch(/^job-[a-z2-7]{10}$/);
     expect(second.jobId).not.toBe(first.jobId);
     const seqs = store.db.select({ id: jobs.id, seq: jobs.seq }).from(jobs).orderBy(asc(jobs.seq)).all();
-    expect(seqs).toEqual([{ id: first.jobId, seq: 1 }, { id: second.jobId, seq: 2 }]);
+    expect(seqs).toEqual([
+      { id: first.jobId, seq: 1 },
+      { id: second.jobId, seq: 2 },
+    ]);
     // The engine hands out numbers: the last job gone (purged), its number is not given again.
     store.sqlite.prepare("DELETE FROM jobs WHERE id = ?").run(second.jobId);
     const third = submitJob(store, input({ ids: undefined }));
@@ -168,8 +171,22 @@ describe("submitJob", () => {
     const [job] = store.db.select().from(jobs).all();
     expect(job).toMatchObject({ suspended: true, status: "SUSPENDED", priority: 80, submitter: "ana", maxRetriesPerTask: 0, maxFailedTasks: 5 });
     expect(countsFromValues(job!)).toMatchObject({ SUSPENDED: 21, READY: 0, PENDING: 0 });
-    expect(store.db.select().from(steps).all().map((s) => s.status)).toEqual(["SUSPENDED", "SUSPENDED"]);
-    expect(new Set(store.db.select().from(tasks).all().map((t) => t.status))).toEqual(new Set(["SUSPENDED"]));
+    expect(
+      store.db
+        .select()
+        .from(steps)
+        .all()
+        .map((s) => s.status),
+    ).toEqual(["SUSPENDED", "SUSPENDED"]);
+    expect(
+      new Set(
+        store.db
+          .select()
+          .from(tasks)
+          .all()
+          .map((t) => t.status),
+      ),
+    ).toEqual(new Set(["SUSPENDED"]));
   });
 
   it("makes one task per chunk, valued with the chunk's range expression", () => {
@@ -345,7 +362,9 @@ describe("submitToFarm (checked on a thread, written in slices)", () => {
     registerWorker(t.farm, t.pool, { ...LINUX_WORKER("small"), capabilities: { ...LINUX_WORKER("small").capabilities, amounts: { "amount.worker.vcpu": 1 } } });
     const result = await submitToFarm(t.farm, input());
     if (!result.ok) throw new Error(JSON.stringify(result.errors));
-    const [render] = t.farm.store.sqlite.prepare<[string], { status: string; incompatible_reason: string | null }>("SELECT status, incompatible_reason FROM steps WHERE job_id = ? ORDER BY step_index").all(result.jobId);
+    const [render] = t.farm.store.sqlite
+      .prepare<[string], { status: string; incompatible_reason: string | null }>("SELECT status, incompatible_reason FROM steps WHERE job_id = ? ORDER BY step_index")
+      .all(result.jobId);
     expect(render).toEqual({ status: "NOT_COMPATIBLE", incompatible_reason: expect.stringMatching(/amount\.worker\.vcpu/) });
   });
 });

@@ -16,7 +16,7 @@ import { planJob, taskBatches } from "../checks/plan-job";
 import { validateSubmission, type Refused, type SubmitJobInput } from "../checks/validate-submission";
 import type { Store } from "../db/connection";
 import { refreshCompatibility } from "./compatibility";
-import type { Farm } from "./farm";
+import type { Farm } from "../context/farm";
 import { withJobLock } from "./job-lock";
 import { createJobInSlices, writeJobAtOnce } from "./persist-job";
 

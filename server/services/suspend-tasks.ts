@@ -10,7 +10,7 @@ import type { AuditAction } from "../../lib/farm/audit-actions";
 import { jobWritesRepository } from "../store/job-writes";
 import type { AlsoSet } from "../store/task-moves";
 import { audit, type Actor } from "./audit";
-import type { Farm } from "./farm";
+import type { Farm } from "../context/farm";
 import { withJobLock } from "./job-lock";
 import { describeTarget, moveTasks, resolveTarget, type TaskTarget } from "./task-target";
 

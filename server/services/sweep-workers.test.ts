@@ -76,11 +76,17 @@ describe("worker sweeps", () => {
     new SimulatedWorker(t, LINUX_WORKER("alive"));
     t.clock.now += 80_000;
     expect(sweepWorkers(t.farm).lost.length).toBe(2);
-    expect(listWorkers(t.farm).map((w) => w.name).sort()).toEqual(["alive", "gone"]);
+    expect(
+      listWorkers(t.farm)
+        .map((w) => w.name)
+        .sort(),
+    ).toEqual(["alive", "gone"]);
     t.clock.now += 3_600_000;
     expect(sweepWorkers(t.farm).removed).toEqual(expect.arrayContaining([gone.workerId]));
     expect(listWorkers(t.farm)).toEqual([]);
-    const row = t.farm.store.sqlite.prepare<[string], { removed_at: number | null; credential_hash: string | null }>("SELECT removed_at, credential_hash FROM workers WHERE id = ?").get(gone.workerId)!;
+    const row = t.farm.store.sqlite
+      .prepare<[string], { removed_at: number | null; credential_hash: string | null }>("SELECT removed_at, credential_hash FROM workers WHERE id = ?")
+      .get(gone.workerId)!;
     expect(row).toEqual({ removed_at: t.clock.now, credential_hash: null });
     const audited = t.farm.store.sqlite.prepare<[string], { n: number }>("SELECT COUNT(*) AS n FROM audit_log WHERE action = 'worker.remove' AND target_id = ?").get(gone.workerId)!;
     expect(audited.n).toBe(1);

@@ -15,7 +15,7 @@
 import { workerLifecycleRepository } from "../store/worker-lifecycle";
 import { audit, SYSTEM_ACTOR } from "./audit";
 import { storeHealth } from "./store-health";
-import type { Farm } from "./farm";
+import type { Farm } from "../context/farm";
 
 /** Interrupts every open Session of the worker (inside the caller's unit of work); returns the jobs touched. */
 export function interruptWorkerSessions(farm: Farm, workerId: string, now: number): string[] {

@@ -9,7 +9,7 @@
  */
 import type { SyncRequest, SyncResponse } from "../../lib/farm/protocol";
 import type { WorkerIdentity } from "./authenticate-worker";
-import type { Farm } from "./farm";
+import type { Farm } from "../context/farm";
 import { syncWorker } from "./sync-worker";
 
 interface Pending {

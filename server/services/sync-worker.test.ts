@@ -4,7 +4,7 @@
  * and lost workers, cancel and drain. Workers are played in-process (farm-test-support.ts).
  */
 import { describe, expect, it } from "vitest";
-import { AppError } from "./errors";
+import { AppError } from "../context/errors";
 import { cancelTasks } from "./cancel-tasks";
 import { refreshCompatibility } from "./compatibility";
 import { drainWorker } from "./drain-worker";
@@ -119,7 +119,10 @@ describe("task buffering", () => {
     expect(probe.map((s) => [s.job.id, taskRuns({ assignments: [s] })])).toEqual([[second, 1]]);
     // Its task reported, the probe Session ends and the worker takes the first job's next tasks.
     const back = b.sync().assignments;
-    expect(back.map((s) => [s.job.id, s.end])).toEqual([[second, true], [first, false]]);
+    expect(back.map((s) => [s.job.id, s.end])).toEqual([
+      [second, true],
+      [first, false],
+    ]);
   });
 
   it("a Session with nothing to exit ends in the answer that starts the next one", () => {
@@ -173,7 +176,9 @@ describe("failures", () => {
   it("retries a failed task up to maxRetriesPerTask, then FAILED; the job fails after maxFailedTasks", () => {
     const t = testFarm();
     const jobId = submit(t, failing, { settings: { maxRetriesPerTask: 1, maxFailedTasks: 0, retryDelaySeconds: 0 } });
-    const worker = new SimulatedWorker(t, LINUX_WORKER("w"), (a) => (a.kind === "TASK_RUN" && a.parameters?.F?.value === "2" ? { status: "FAILED", exitCode: 3 } : { status: "SUCCEEDED", exitCode: 0 }));
+    const worker = new SimulatedWorker(t, LINUX_WORKER("w"), (a) =>
+      a.kind === "TASK_RUN" && a.parameters?.F?.value === "2" ? { status: "FAILED", exitCode: 3 } : { status: "SUCCEEDED", exitCode: 0 },
+    );
     worker.runUntilIdle();
     const attempts = worker.log.filter((l) => l === "TASK_RUN S 2");
     expect(attempts).toHaveLength(2);
@@ -207,7 +212,9 @@ describe("NOT_COMPATIBLE", () => {
   it("holds a step no worker can run, with the reason, and releases it when a matching worker registers", () => {
     const t = testFarm();
     new SimulatedWorker(t, LINUX_WORKER("linux"));
-    const jobId = submit(t, `
+    const jobId = submit(
+      t,
+      `
 specificationVersion: jobtemplate-2023-09
 name: win
 steps:
@@ -215,7 +222,8 @@ steps:
   hostRequirements:
     attributes: [{name: attr.worker.os.family, anyOf: [windows]}]
   ${echo.replace("{{Task.Param.F}}", "x")}
-`);
+`,
+    );
     refreshCompatibility(t.farm);
     expect(jobStatus(t, jobId)).toBe("NOT_COMPATIBLE");
     const reason = t.farm.store.sqlite.prepare<[string], { r: string }>("SELECT incompatible_reason AS r FROM steps WHERE job_id = ?").get(jobId)?.r;

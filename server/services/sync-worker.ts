@@ -12,9 +12,9 @@ import type { WorkerStatus } from "../../lib/farm/statuses";
 import type { WorkerCapabilities } from "../../lib/openjd";
 import type { SessionRow } from "../scheduler/session-store";
 import { workerSyncRepository, type SyncingWorker } from "../store/worker-sync";
-import { AppError } from "./errors";
+import { AppError } from "../context/errors";
 import { checkSpeaksFor, type WorkerIdentity } from "./authenticate-worker";
-import type { Farm } from "./farm";
+import type { Farm } from "../context/farm";
 
 /** `caller`: the worker the request's credential belongs to (authenticate-worker.ts). */
 export function syncWorker(farm: Farm, caller: WorkerIdentity, request: SyncRequest): SyncResponse {
@@ -74,11 +74,7 @@ function syncInTransaction(farm: Farm, caller: WorkerIdentity, request: SyncRequ
   const acceptsWork = !worker.drain && !worker.disabled && !request.draining && caller.poolEnabled;
   if (outstanding === 0) {
     const current = open[0] ?? null;
-    const next = farm.dispatcher.next(
-      { id: worker.id, leaseEpoch: worker.lease_epoch, capabilities: JSON.parse(worker.capabilities) as WorkerCapabilities, acceptsWork },
-      current,
-      now,
-    );
+    const next = farm.dispatcher.next({ id: worker.id, leaseEpoch: worker.lease_epoch, capabilities: JSON.parse(worker.capabilities) as WorkerCapabilities, acceptsWork }, current, now);
     for (const assignment of next) {
       assignments.push(assignment);
       touched.add(assignment.job.id);

@@ -8,8 +8,8 @@ import { z } from "zod";
 import type { TaskStatus } from "../../lib/farm/statuses";
 import { assertMoves } from "../../lib/farm/task-transitions";
 import { taskMovesRepository, type AlsoSet, type MovedGroup, type TaskMove } from "../store/task-moves";
-import { AppError } from "./errors";
-import type { Farm } from "./farm";
+import { AppError } from "../context/errors";
+import type { Farm } from "../context/farm";
 import { inSlices } from "./in-slices";
 
 export const taskTarget = z.object({

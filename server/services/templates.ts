@@ -12,8 +12,8 @@ import { formatTimestamp } from "../../lib/farm/display";
 import { decide, type Caller } from "../../lib/farm/access";
 import { templatesRepository } from "../store/templates";
 import { audit, type Actor } from "./audit";
-import { AppError } from "./errors";
-import type { Farm } from "./farm";
+import { AppError } from "../context/errors";
+import type { Farm } from "../context/farm";
 
 export type { InspectedTemplate, TemplateKind } from "../checks/inspect-template-text";
 
@@ -114,7 +114,11 @@ function store(farm: Farm, name: string, input: SaveTemplateInput, inspected: In
       if (!seen) {
         const met: ExistingTemplate = { id: existing.id, name, ownerName: existing.ownerName, updatedAt: existing.updatedAt, mayReplace: verdict.ok };
         const changed = input.replace ? " (it changed since you asked)" : "";
-        throw new AppError("CONFLICT", `a template named '${name}' exists${changed}, saved by ${met.ownerName ?? "nobody"} on ${formatTimestamp(met.updatedAt)}: replace it, keep both, or save under another name`, { existing: met });
+        throw new AppError(
+          "CONFLICT",
+          `a template named '${name}' exists${changed}, saved by ${met.ownerName ?? "nobody"} on ${formatTimestamp(met.updatedAt)}: replace it, keep both, or save under another name`,
+          { existing: met },
+        );
       }
       if (!verdict.ok) throw new AppError("FORBIDDEN", `a template named '${name}' is someone else's: save under another name (${verdict.message})`);
       // updatedAt is the version `replace` names: it moves on even for two saves in one millisecond.
@@ -143,7 +147,11 @@ function freeName(library: ReturnType<typeof templatesRepository>, name: string)
 export type SentBundle = { fileName: string; base64: string } | { folderName: string; files: Record<string, string> };
 
 /** The bundle's template and parameter values, for /submit's form (nothing is kept); read on a check thread. */
-export async function openBundle(farm: Farm, input: SentBundle, caller: Caller): Promise<{ source: string; template: { text: string; format: DocumentFormat }; parameterValues: Record<string, unknown> }> {
+export async function openBundle(
+  farm: Farm,
+  input: SentBundle,
+  caller: Caller,
+): Promise<{ source: string; template: { text: string; format: DocumentFormat }; parameterValues: Record<string, unknown> }> {
   const source = "files" in input ? input.folderName : input.fileName;
   const read = "files" in input ? await readBundleOffLoop(farm, caller.userId, "", source, input.files) : await readBundleOffLoop(farm, caller.userId, input.base64, source);
   if (!read.ok) throw bundleRefused(read.error);

@@ -4,14 +4,32 @@
  * resolved command/args/timeout/cancelation — and, under WRAP_ACTIONS, the wrap hook that runs
  * in its place with `WrappedAction.*` describing the action it replaces.
  */
-import { type Action, type ActionRole, type EmbeddedFile, ExprError, type FormatEnvironment, HOOK_POSITION, HOOK_REPLACING, hookEnvironment, hostEnvironment, type JobStep, type LetBinding, resolveAction, type ResolvedAction, resolveFileData, resolveVariables, type TaskParameterSet, withLets, type WrapHook, wrappedActionOf, wrappedSymbols } from "../../lib/openjd";
+import {
+  type Action,
+  type ActionRole,
+  type EmbeddedFile,
+  ExprError,
+  type FormatEnvironment,
+  HOOK_POSITION,
+  HOOK_REPLACING,
+  hookEnvironment,
+  hostEnvironment,
+  type JobStep,
+  type LetBinding,
+  resolveAction,
+  type ResolvedAction,
+  resolveFileData,
+  resolveVariables,
+  type TaskParameterSet,
+  withLets,
+  type WrapHook,
+  wrappedActionOf,
+  wrappedSymbols,
+} from "../../lib/openjd";
 import type { Session, StackEntry } from "./session";
 import { embeddedFilePath, writeEmbeddedFile } from "./working-directory";
 
-export type PreparedAction =
-  | { kind: "nothing" }
-  | { kind: "failed"; message: string }
-  | { kind: "run"; action: ResolvedAction; notes: string[]; wrappedBy?: string };
+export type PreparedAction = { kind: "nothing" } | { kind: "failed"; message: string } | { kind: "run"; action: ResolvedAction; notes: string[]; wrappedBy?: string };
 
 interface ScriptContext {
   env: FormatEnvironment;
@@ -58,9 +76,7 @@ async function scriptContext(
   return { env, notes };
 }
 
-type ResolvedEnvironment =
-  | { ok: true; variables: Array<{ name: string; value: string }>; context: ScriptContext }
-  | { ok: false; message: string };
+type ResolvedEnvironment = { ok: true; variables: Array<{ name: string; value: string }>; context: ScriptContext } | { ok: false; message: string };
 
 /** Entering an environment: its script context (embedded files written once) and its variables resolved in it. */
 export async function resolveEnvironment(session: Session, entry: StackEntry): Promise<ResolvedEnvironment> {
@@ -73,13 +89,7 @@ export async function resolveEnvironment(session: Session, entry: StackEntry): P
 }
 
 /** `context`: the one `resolveEnvironment` built when entering; an exit builds its own. */
-export async function prepareEnvironmentAction(
-  session: Session,
-  entry: StackEntry,
-  which: "onEnter" | "onExit",
-  wrapper: StackEntry | null,
-  context?: ScriptContext,
-): Promise<PreparedAction> {
+export async function prepareEnvironmentAction(session: Session, entry: StackEntry, which: "onEnter" | "onExit", wrapper: StackEntry | null, context?: ScriptContext): Promise<PreparedAction> {
   const action = entry.environment.script?.actions[which];
   if (!action) return { kind: "nothing" };
   try {
@@ -99,7 +109,14 @@ export async function prepareTaskAction(session: Session, step: JobStep, task: T
     const context = await scriptContext(session, step, task, step.script.embeddedFiles, "Task.File", step.script.let);
     const action = step.script.actions.onRun;
     const resolved = resolveAction(action, context.env, "onRun");
-    const notes = [`Parameter values: ${Object.entries(task).map(([k, v]) => `${k}(${v.type}) = ${v.value}`).join(", ") || "(none)"}`, ...context.notes];
+    const notes = [
+      `Parameter values: ${
+        Object.entries(task)
+          .map(([k, v]) => `${k}(${v.type}) = ${v.value}`)
+          .join(", ") || "(none)"
+      }`,
+      ...context.notes,
+    ];
     if (wrapper) return await prepareHook(session, wrapper, HOOK_REPLACING.onRun, { action, env: context.env, resolved, role: "onRun" }, { stepName: step.name }, notes);
     return { kind: "run", action: resolved, notes };
   } catch (error) {

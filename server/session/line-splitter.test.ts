@@ -20,8 +20,22 @@ describe("LineSplitter", () => {
     ["empty lines", ["\n\n"], ["", ""]],
     ["last line without newline", ["x\nlast"], ["x", "last"]],
     ["nothing", [], []],
-    ["multi-byte character split across chunks", [[0x61, 0xc3], [0xa9, 0x0a]], ["aé"]],
-    ["4-byte character split across chunks", [[0xf0, 0x9f], [0x98, 0x80, 0x0a]], ["😀"]],
+    [
+      "multi-byte character split across chunks",
+      [
+        [0x61, 0xc3],
+        [0xa9, 0x0a],
+      ],
+      ["aé"],
+    ],
+    [
+      "4-byte character split across chunks",
+      [
+        [0xf0, 0x9f],
+        [0x98, 0x80, 0x0a],
+      ],
+      ["😀"],
+    ],
     ["invalid bytes become U+FFFD", [[0x6f, 0x6b, 0xff, 0xfe, 0x21, 0x0a]], ["ok\uFFFD\uFFFD!"]],
     ["truncated sequence at the end", [[0x61, 0xe2, 0x82]], ["a\uFFFD"]],
   ])("%s", (_name, chunks, expected) => {

@@ -6,7 +6,7 @@
 import type { VariableChange } from "./environment-variables";
 import type { EventSink } from "./events";
 import { parseOutputLine } from "../../lib/openjd";
-import { Redactor, redactedEnvLine } from "./redaction";
+import { type Redactor, redactedEnvLine } from "./redaction";
 
 export interface LineTarget {
   actionId: string;

@@ -107,10 +107,7 @@ describe("conformance REDACTED_ENV_VARS: what the log shows", () => {
   });
 
   it("multi-line JSON secrets and malformed directives never leak", () => {
-    const shown = log(
-      ['openjd_redacted_env: "KEY=top\\nsecret"', "top", "a secret b", "openjd_redacted_env: 1BAD=hidden", "hidden", " openjd_redacted_env: K=quiet", "quiet"],
-      true,
-    );
+    const shown = log(['openjd_redacted_env: "KEY=top\\nsecret"', "top", "a secret b", "openjd_redacted_env: 1BAD=hidden", "hidden", " openjd_redacted_env: K=quiet", "quiet"], true);
     expect(shown.join("\n")).not.toMatch(/top|secret\b|hidden|quiet/);
     expect(shown[0]).toBe(`openjd_redacted_env: KEY=${M}`);
     // No valid name to keep: everything after the token is masked.

@@ -11,7 +11,7 @@ import { delimiter, resolve } from "node:path";
 export type CommandResolution = { ok: true; path: string } | { ok: false; error: string };
 
 export function resolveCommand(command: string, env: Readonly<Record<string, string>>, cwd: string): CommandResolution {
-  if (!(isDirectory(cwd))) return { ok: false, error: `working directory does not exist: ${cwd}` };
+  if (!isDirectory(cwd)) return { ok: false, error: `working directory does not exist: ${cwd}` };
   if (command === "") return { ok: false, error: "command is empty" };
   // Windows is out of scope: leave lookup (PATHEXT and all) to the platform.
   if (process.platform === "win32") return { ok: true, path: command };

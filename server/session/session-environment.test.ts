@@ -204,9 +204,7 @@ describe("openjd_redacted_env", () => {
     expect(run.action("ENV_ENTER", "Secrets").logs).toEqual(expect.arrayContaining([`openjd_redacted_env: SECRET=${MASK}`, `openjd_env: SHOWN=prefix-${MASK}-suffix`]));
     const taskView = run.action("TASK_RUN", "S");
     expect(run.printed(taskView)).toMatchObject({ SECRET: UNSET, SHOWN: `prefix-${MASK}-suffix` });
-    expect(taskView.logs).toEqual(
-      expect.arrayContaining([`the password is ${MASK}!`, `on stderr ${MASK}`, `openjd_status: using ${MASK}`, `openjd_fail: wrong ${MASK}`]),
-    );
+    expect(taskView.logs).toEqual(expect.arrayContaining([`the password is ${MASK}!`, `on stderr ${MASK}`, `openjd_status: using ${MASK}`, `openjd_fail: wrong ${MASK}`]));
     expect(run.ofType("status").map((e) => e.message)).toEqual([`using ${MASK}`]);
     expect(run.ofType("fail_message").map((e) => e.message)).toEqual([`wrong ${MASK}`]);
     expect(taskView).toMatchObject({ status: "FAILED", exitCode: 1, failMessage: `wrong ${MASK}` });

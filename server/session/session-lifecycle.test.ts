@@ -99,11 +99,7 @@ ${envBlock(stepEnvs, "  ")}
     );
     const run = await runSession(job);
     const entered = [...templates, ...jobEnvs, ...stepEnvs];
-    expect(run.summary).toEqual([
-      ...entered.map((n) => `ENV_ENTER ${n} SUCCEEDED`),
-      "TASK_RUN Step SUCCEEDED",
-      ...[...entered].reverse().map((n) => `ENV_EXIT ${n} SUCCEEDED`),
-    ]);
+    expect(run.summary).toEqual([...entered.map((n) => `ENV_ENTER ${n} SUCCEEDED`), "TASK_RUN Step SUCCEEDED", ...[...entered].reverse().map((n) => `ENV_EXIT ${n} SUCCEEDED`)]);
     expect(run.result).toMatchObject({ status: "SUCCEEDED", tasksRun: 1 });
   });
 
@@ -135,7 +131,14 @@ ${envBlock(stepEnvs, "  ")}
     const tasks = run.tasks();
     expect(tasks.map((t) => t.parameters.Frame)).toEqual(frames.map(String));
     // Each task sees the files of the tasks before it.
-    expect(tasks.map((t) => run.printed(t).before ?? "")).toEqual(frames.map((_, i) => frames.slice(0, i).map((f) => `frame-${f}`).join(" ")));
+    expect(tasks.map((t) => run.printed(t).before ?? "")).toEqual(
+      frames.map((_, i) =>
+        frames
+          .slice(0, i)
+          .map((f) => `frame-${f}`)
+          .join(" "),
+      ),
+    );
     expect(run.result.tasksRun).toBe(frames.length);
   });
 
@@ -270,13 +273,7 @@ ${envBlock(["Inner"], "  ")}
       },
     });
     expect(Date.now() - began).toBeLessThan(5_000);
-    expect(run.summary).toEqual([
-      "ENV_ENTER Outer SUCCEEDED",
-      "ENV_ENTER Inner SUCCEEDED",
-      "TASK_RUN Render CANCELED",
-      "ENV_EXIT Inner SUCCEEDED",
-      "ENV_EXIT Outer SUCCEEDED",
-    ]);
+    expect(run.summary).toEqual(["ENV_ENTER Outer SUCCEEDED", "ENV_ENTER Inner SUCCEEDED", "TASK_RUN Render CANCELED", "ENV_EXIT Inner SUCCEEDED", "ENV_EXIT Outer SUCCEEDED"]);
     // The onExit processes really ran.
     expect(["Inner", "Outer"].map((n) => run.action("ENV_EXIT", n).logs.includes(`exited-${n}`))).toEqual([true, true]);
     expect(run.result).toMatchObject({ status: "CANCELED", tasksRun: 0 });

@@ -61,10 +61,7 @@ function decode(text: string, kind: Template["kind"]): JobTemplate | Environment
   return checked.template.template;
 }
 
-export function buildJob(
-  jobYaml: string,
-  options: { environments?: readonly string[]; parameters?: Record<string, ParameterInput> } = {},
-): Job {
+export function buildJob(jobYaml: string, options: { environments?: readonly string[]; parameters?: Record<string, ParameterInput> } = {}): Job {
   const created = createJob({
     template: decode(jobYaml, "job"),
     environmentTemplates: (options.environments ?? []).map((e) => decode(e, "environment")),

@@ -153,13 +153,7 @@ describe("cancelation methods", () => {
 
   it("an action that ignores SIGTERM is killed when the grace period ends", async () => {
     const abort = abortOnReady();
-    const script = [
-      "import os, signal, time",
-      SAY,
-      "signal.signal(signal.SIGTERM, lambda *_: say('ignoring TERM'))",
-      "print('ready', flush=True)",
-      "while True: time.sleep(0.05)",
-    ].join("\n");
+    const script = ["import os, signal, time", SAY, "signal.signal(signal.SIGTERM, lambda *_: say('ignoring TERM'))", "print('ready', flush=True)", "while True: time.sleep(0.05)"].join("\n");
     const run = await runSession(jobWith(py(script, { cancelation: NOTIFY_1S })), abort);
     const task = run.action("TASK_RUN", "S");
     expect(task).toMatchObject({ status: "CANCELED", exitCode: null });

@@ -82,9 +82,7 @@ export class Session {
     const resolved = await resolveEnvironment(this, entry);
     this.stack.enter(entry.id, resolved.ok ? resolved.variables : []);
     // After stack.enter: a wrap hook's WrappedAction.Environment includes the new variables.
-    const prepared: PreparedAction = resolved.ok
-      ? await prepareEnvironmentAction(this, entry, "onEnter", wrapper, resolved.context)
-      : { kind: "failed", message: resolved.message };
+    const prepared: PreparedAction = resolved.ok ? await prepareEnvironmentAction(this, entry, "onEnter", wrapper, resolved.context) : { kind: "failed", message: resolved.message };
     return this.perform("ENV_ENTER", entry.environment.name, prepared, entry);
   }
 

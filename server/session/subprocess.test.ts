@@ -46,8 +46,7 @@ function run(command: string, args: string[], overrides: Partial<ProcessSpec> = 
     onNote: (note) => notes.push(note),
     ...overrides,
   });
-  const sawLine = (text: string) =>
-    lines.includes(text) ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ text, resolve }));
+  const sawLine = (text: string) => (lines.includes(text) ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ text, resolve })));
   return { running, lines, notes, sawLine };
 }
 

@@ -261,11 +261,14 @@ class ActionProcess implements RunningProcess {
   }
 
   private armTimeout(deadline: number): void {
-    this.timers.timeout = setTimeout(() => {
-      if (Date.now() < deadline) return this.armTimeout(deadline); // timers cap at ~24.8 days
-      this.note(`TIMEOUT - Runtime limit reached at ${formatUtcSeconds(Date.now())}. Canceling action.`);
-      this.requestCancel("timeout");
-    }, Math.min(Math.max(0, deadline - Date.now()), MAX_TIMER_MS));
+    this.timers.timeout = setTimeout(
+      () => {
+        if (Date.now() < deadline) return this.armTimeout(deadline); // timers cap at ~24.8 days
+        this.note(`TIMEOUT - Runtime limit reached at ${formatUtcSeconds(Date.now())}. Canceling action.`);
+        this.requestCancel("timeout");
+      },
+      Math.min(Math.max(0, deadline - Date.now()), MAX_TIMER_MS),
+    );
   }
 
   private clearTimer(name: TimerName): void {

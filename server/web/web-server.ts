@@ -46,4 +46,3 @@ export async function startWebServer(options: { host: string; port: number; trus
     },
   };
 }
-

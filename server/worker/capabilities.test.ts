@@ -6,8 +6,14 @@ const LINUX: HostFacts = { vcpus: 8, memoryBytes: 16 * 1024 ** 3 + 123, platform
 describe("standardCapabilities", () => {
   it.each([
     [LINUX, { "attr.worker.os.family": ["linux"], "attr.worker.cpu.arch": ["x86_64"] }],
-    [{ ...LINUX, platform: "darwin", arch: "arm64" }, { "attr.worker.os.family": ["macos"], "attr.worker.cpu.arch": ["arm64"] }],
-    [{ ...LINUX, platform: "win32" }, { "attr.worker.os.family": ["windows"], "attr.worker.cpu.arch": ["x86_64"] }],
+    [
+      { ...LINUX, platform: "darwin", arch: "arm64" },
+      { "attr.worker.os.family": ["macos"], "attr.worker.cpu.arch": ["arm64"] },
+    ],
+    [
+      { ...LINUX, platform: "win32" },
+      { "attr.worker.os.family": ["windows"], "attr.worker.cpu.arch": ["x86_64"] },
+    ],
     [{ ...LINUX, platform: "freebsd", arch: "riscv64" }, {}],
   ])("maps %o to OpenJD's standard values", (host, attributes) => {
     expect(standardCapabilities(host).attributes).toEqual(attributes);

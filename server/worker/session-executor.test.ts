@@ -160,7 +160,14 @@ describe("SessionExecutor", () => {
 
   it("fails an action naming what the job does not have, and exits only what was entered", async () => {
     const h = new ExecutorHarness();
-    h.executor.assign(assignment("s7", RENDER, [enter("e1", "job:Farm"), enter("e2", "step:Frames:Nope", "Frames"), task("t1", "Frames", { Frame: 1 }), exit("x2", "step:Frames:Scene", "Frames"), exit("x1", "job:Farm")], true));
+    h.executor.assign(
+      assignment(
+        "s7",
+        RENDER,
+        [enter("e1", "job:Farm"), enter("e2", "step:Frames:Nope", "Frames"), task("t1", "Frames", { Frame: 1 }), exit("x2", "step:Frames:Scene", "Frames"), exit("x1", "job:Farm")],
+        true,
+      ),
+    );
     await h.executor.whenIdle();
     expect(h.endOrder()).toEqual(["e1 SUCCEEDED", "e2 FAILED", "t1 NEVER_ATTEMPTED", "x2 NEVER_ATTEMPTED", "x1 SUCCEEDED"]);
     expect(h.final("e2")?.failMessage).toBe("job 'Render' has no environment 'step:Frames:Nope' in the Session stack of step 'Frames'");

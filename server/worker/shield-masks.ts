@@ -68,6 +68,7 @@ const FSTAB_LINE: Record<ShieldMount["kind"], (path: string) => string> = {
 
 /** Octal escapes for whitespace, `\` and `#` (and other control characters). */
 export function fstabField(path: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what fstab escapes
   return path.replace(/[\x00-\x20\x7f\\#]/g, (c) => `\\${c.charCodeAt(0).toString(8).padStart(3, "0")}`);
 }
 

@@ -8,8 +8,7 @@ import { TaskShield, type TaskShieldOptions } from "./task-shield";
 export const SHIELD_MODES = ["auto", "on", "off"] as const;
 export type ShieldMode = (typeof SHIELD_MODES)[number];
 
-export const SHARED_HOSTS_ADVICE =
-  "on a shared host, run the worker as an OS user of its own and its tasks as another (README, 'Shared hosts')";
+export const SHARED_HOSTS_ADVICE = "on a shared host, run the worker as an OS user of its own and its tasks as another (README, 'Shared hosts')";
 
 export type ShieldChoice = { shield: TaskShield | null; warning: string | null } | { refused: string };
 

@@ -60,12 +60,17 @@ describe.skipIf(problem !== null)(`Session semantics through the task shield${no
   it("stdout and stderr arrive merged in the order they were written", async () => {
     const run = await shielded(jobWith(sh("echo a; echo b >&2; echo c; echo d >&2; printf 'e' >&2; echo f")));
     const logs = run.action("TASK_RUN", "S").logs;
-    const output = logs.slice(logs.findIndex((l) => l.startsWith("Command started")) + 1, logs.findIndex((l) => l.startsWith("Process exited")));
+    const output = logs.slice(
+      logs.findIndex((l) => l.startsWith("Command started")) + 1,
+      logs.findIndex((l) => l.startsWith("Process exited")),
+    );
     expect(output).toEqual(["a", "b", "c", "d", "ef"]);
   });
 
   it("runs in the Session working directory, with its files: what onEnter wrote, embedded files, the path mapping file", async () => {
-    const run = await shielded(jobWith(sh('echo "pwd=$(pwd)"; echo "wd=$OPENJD_SESSION_WORKING_DIR"; echo "enter=$(cat from-enter.txt)"; echo "data=$(cat {{Task.File.Data}})"; echo "rules=$(cat path_mapping_rules.json)"')));
+    const run = await shielded(
+      jobWith(sh('echo "pwd=$(pwd)"; echo "wd=$OPENJD_SESSION_WORKING_DIR"; echo "enter=$(cat from-enter.txt)"; echo "data=$(cat {{Task.File.Data}})"; echo "rules=$(cat path_mapping_rules.json)"')),
+    );
     const printed = run.printed(run.action("TASK_RUN", "S"));
     expect(printed).toEqual({ pwd: run.workingDirectory, wd: run.workingDirectory, enter: "entered", data: "embedded text", rules: "{}" });
   });
@@ -89,7 +94,9 @@ describe.skipIf(problem !== null)(`Session semantics through the task shield${no
   });
 
   it("NOTIFY_THEN_TERMINATE on a task that ignores SIGTERM: SIGKILL when the grace period ends (the shield's PID 1 outlived the SIGTERM)", async () => {
-    const run = await shielded(jobWith(JSON.stringify({ command: "bash", args: ["-c", "trap 'echo ignoring TERM' TERM; echo ready; while :; do sleep 0.05; done"], cancelation: NOTIFY_1S })), { abortOn: "ready" });
+    const run = await shielded(jobWith(JSON.stringify({ command: "bash", args: ["-c", "trap 'echo ignoring TERM' TERM; echo ready; while :; do sleep 0.05; done"], cancelation: NOTIFY_1S })), {
+      abortOn: "ready",
+    });
     const task = run.action("TASK_RUN", "S");
     expect(task).toMatchObject({ status: "CANCELED", exitCode: null });
     expect(task.logs).toContain("ignoring TERM");

@@ -39,7 +39,9 @@ describe("taskEnvironment", () => {
   it("a task printing its environment on a worker shows none of them", async () => {
     const logs = new LogShipper();
     const executor = new SessionExecutor({ logs, rootDirectory: tempRoot(), baseEnvironment: WORKER_ENVIRONMENT });
-    const job = definition("job-env", `
+    const job = definition(
+      "job-env",
+      `
       specificationVersion: jobtemplate-2023-09
       name: Env
       steps:
@@ -47,7 +49,8 @@ describe("taskEnvironment", () => {
         script:
           actions:
             onRun: { command: env }
-    `);
+    `,
+    );
     executor.assign(assignment("s1", job, [task("t1", "Print")], true));
     await waitUntil(() => executor.sessionIds.length === 0, "the Session to end");
     const printed = logs.takeBatch("s1", 10_000).map((l) => l.line);

@@ -41,7 +41,11 @@ const sh = (folder: DataFolder, shield: TaskShield | null, script: string, overr
 describe.skipIf(problem !== null)(`inside the task shield${notice}`, () => {
   it("the task is the worker's own user, and /proc shows only its own namespace", async () => {
     const folder = dataFolder();
-    const { result, lines } = await sh(folder, shieldFor(folder), `id -u; id -g; ls /proc | grep -c '^[0-9]'; cat /proc/${process.pid}/environ || echo no-worker-environ; [ -e /dev/fd/3 ] || echo no-fstab-fd`);
+    const { result, lines } = await sh(
+      folder,
+      shieldFor(folder),
+      `id -u; id -g; ls /proc | grep -c '^[0-9]'; cat /proc/${process.pid}/environ || echo no-worker-environ; [ -e /dev/fd/3 ] || echo no-fstab-fd`,
+    );
     expect(result).toMatchObject({ outcome: "succeeded", exitCode: 0 });
     expect(lines[0]).toBe(String(process.getuid!()));
     expect(lines[1]).toBe(String(process.getgid!()));
@@ -61,7 +65,7 @@ describe.skipIf(problem !== null)(`inside the task shield${notice}`, () => {
       `echo "sessions: $(ls -A '${folder.data}/sessions')"`,
       `echo "this worker's: $(ls -A '${folder.sessionRoot}')"`,
       `echo "login folder: $(ls -A '${folder.configDir}' | wc -l) entries"`,
-      "echo mine > own-file && cat own-file && cat \"$OPENJD_SESSION_WORKING_DIR/own-file\"",
+      'echo mine > own-file && cat own-file && cat "$OPENJD_SESSION_WORKING_DIR/own-file"',
       "printf '#!/bin/sh\\necho runnable\\n' > tool && chmod +x tool && ./tool",
     ].join("\n");
     const { result, lines, cwd } = await sh(folder, shieldFor(folder), script, { env: { PATH: TEST_PATH, OPENJD_SESSION_WORKING_DIR: join(folder.sessionRoot, "session-1") } });
@@ -119,7 +123,11 @@ describe.skipIf(problem !== null)(`inside the task shield${notice}`, () => {
 
   it("the task cannot look into the shield's PID 1, which holds the capabilities over the masks", async () => {
     const folder = dataFolder();
-    const { lines } = await sh(folder, shieldFor(folder), "cat /proc/1/environ >/dev/null 2>&1 || echo no-environ; ls /proc/1/root/ >/dev/null 2>&1 || echo no-root; grep -q . /proc/1/mem 2>/dev/null || echo no-mem");
+    const { lines } = await sh(
+      folder,
+      shieldFor(folder),
+      "cat /proc/1/environ >/dev/null 2>&1 || echo no-environ; ls /proc/1/root/ >/dev/null 2>&1 || echo no-root; grep -q . /proc/1/mem 2>/dev/null || echo no-mem",
+    );
     expect(lines).toEqual(["no-environ", "no-root", "no-mem"]);
   });
 
@@ -133,19 +141,33 @@ describe.skipIf(problem !== null)(`inside the task shield${notice}`, () => {
     writeFileSync(join(odd, "dir with space", "inside"), "secret inside");
     const hidden = [...names, "dir with space"].map((name) => join(odd, name));
     const shield = shieldFor(folder, { hidden });
-    const { result, lines } = await run(folder, shield, "python3", ["-c", "import sys\nfor p in sys.argv[1:]:\n    try: print(repr(open(p).read()))\n    except IsADirectoryError: import os; print(os.listdir(p))", ...hidden]);
+    const { result, lines } = await run(folder, shield, "python3", [
+      "-c",
+      "import sys\nfor p in sys.argv[1:]:\n    try: print(repr(open(p).read()))\n    except IsADirectoryError: import os; print(os.listdir(p))",
+      ...hidden,
+    ]);
     expect(result.outcome).toBe("succeeded");
     expect(lines).toEqual([...names.map(() => "''"), "[]"]);
   });
 
   it("passes the task's environment exactly, whatever the names and values hold", async () => {
     const folder = dataFolder();
-    const env = { PATH: TEST_PATH, QUOTES: `a b $X "q" 'r' \\z`, EMPTY: "", LINES: "one\ntwo", "ODD$NAME\"x": "v", SPLIT: "${PATH} -i --", "x.y-z": "dots" };
+    const env = { PATH: TEST_PATH, QUOTES: `a b $X "q" 'r' \\z`, EMPTY: "", LINES: "one\ntwo", 'ODD$NAME"x': "v", SPLIT: "${PATH} -i --", "x.y-z": "dots" };
     const shielded = await run(folder, shieldFor(folder), "env", ["-0"], { env });
     const bare = await run(folder, null, "env", ["-0"], { env });
     expect(shielded.result.outcome).toBe("succeeded");
     expect(shielded.lines).toEqual(bare.lines);
-    expect(shielded.lines.join("\n").split("\0").filter((v) => v !== "").sort()).toEqual(Object.entries(env).map(([k, v]) => `${k}=${v}`).sort());
+    expect(
+      shielded.lines
+        .join("\n")
+        .split("\0")
+        .filter((v) => v !== "")
+        .sort(),
+    ).toEqual(
+      Object.entries(env)
+        .map(([k, v]) => `${k}=${v}`)
+        .sort(),
+    );
   });
 
   it("variables the task sets never reach the privileged steps: LD_PRELOAD loads into the command alone", async () => {
@@ -217,7 +239,9 @@ describe("choosing the shield (--shield auto|on|off)", () => {
       const auto = await chooseShield("auto", options);
       expect(auto).toEqual({
         shield: null,
-        warning: expect.stringMatching(/^warning: running tasks without the task shield \(unshare: unshare failed: Operation not permitted\): tasks can read every file this OS user can \(token files, the farm database\); on a shared host, run the worker as an OS user of its own and its tasks as another \(README, 'Shared hosts'\)$/),
+        warning: expect.stringMatching(
+          /^warning: running tasks without the task shield \(unshare: unshare failed: Operation not permitted\): tasks can read every file this OS user can \(token files, the farm database\); on a shared host, run the worker as an OS user of its own and its tasks as another \(README, 'Shared hosts'\)$/,
+        ),
       });
       expect(await chooseShield("on", options)).toEqual({ refused: "--shield on: the task shield does not work here: unshare: unshare failed: Operation not permitted" });
       expect(await chooseShield("off", options)).toEqual({ shield: null, warning: null });

@@ -152,7 +152,6 @@ export class TaskShield {
       unlinkSync(path);
     }
   }
-
 }
 
 /**
@@ -172,6 +171,7 @@ function inertEnvironment(variables: Readonly<Record<string, string>>): { assign
 const NAME_ESCAPES: Record<string, string> = { "\\": "\\\\", '"': '\\"', $: "\\$", "\t": "\\t", "\n": "\\n", "\r": "\\r", "\f": "\\f", "\v": "\\v" };
 
 function quoteName(name: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what the name escapes
   return name.replace(/[\x00-\x1f\x7f\\"$]/g, (c) => {
     const escaped = NAME_ESCAPES[c];
     if (escaped === undefined) throw new Error(`the task shield cannot pass the variable ${JSON.stringify(name)} (a control character in its name)`);

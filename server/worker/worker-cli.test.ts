@@ -93,9 +93,7 @@ describe("loom worker flags", () => {
 
   it("describes each notable event on one line", () => {
     const action = { actionId: "t1", kind: "TASK_RUN" as const, stepName: "Work", parameters: { Frame: { type: "INT", value: "3" } } };
-    expect(describeNotice({ type: "action_ended", sessionId: "s1", action, status: "FAILED", failMessage: "boom" }, { serverUrl: "http://x/" })).toBe(
-      "action t1 TASK_RUN Work Frame=3: FAILED (boom)",
-    );
+    expect(describeNotice({ type: "action_ended", sessionId: "s1", action, status: "FAILED", failMessage: "boom" }, { serverUrl: "http://x/" })).toBe("action t1 TASK_RUN Work Frame=3: FAILED (boom)");
     expect(describeNotice({ type: "registered", workerId: "w1", leaseEpoch: 2 }, { serverUrl: "http://x/", pool: "gpu" })).toBe("registered with http://x/ (pool gpu) as worker w1, lease 2");
   });
 });
@@ -235,7 +233,9 @@ describe("loom worker signals (real process)", () => {
 
 /** A job of one task running `script` with sh. */
 function shJob(id: string, script: string) {
-  return definition(id, `
+  return definition(
+    id,
+    `
   specificationVersion: jobtemplate-2023-09
   name: Shielded
   steps:
@@ -243,7 +243,8 @@ function shJob(id: string, script: string) {
     script:
       actions:
         onRun: ${sh(script)}
-  `);
+  `,
+  );
 }
 
 describe.skipIf(problem !== null)(`loom worker with the task shield (real process)${notice}`, () => {
@@ -253,7 +254,12 @@ describe.skipIf(problem !== null)(`loom worker with the task shield (real proces
     writeFileSync(folder.poolToken, `${farm.token}\n`, { mode: 0o600 });
     // As `loom serve` starts its workers, with a shell's credentials in the environment too.
     const args = ["--server", farm.url, "--token-file", folder.poolToken, "--hide", folder.data, "--session-root", folder.sessionRoot, "--shield", "on"];
-    const worker = startWorkerProcess(args, { LOOM_TOKEN: SECRETS.admin, LOOM_SETUP_TOKEN: "loom_setup_first-start-secret", LOOM_WORKER_TOKEN: farm.token, XDG_CONFIG_HOME: join(folder.configDir, "..") });
+    const worker = startWorkerProcess(args, {
+      LOOM_TOKEN: SECRETS.admin,
+      LOOM_SETUP_TOKEN: "loom_setup_first-start-secret",
+      LOOM_WORKER_TOKEN: farm.token,
+      XDG_CONFIG_HOME: join(folder.configDir, ".."),
+    });
     const pid = worker.child.pid!;
     const attack = [
       "echo '# env'; env",
@@ -263,7 +269,7 @@ describe.skipIf(problem !== null)(`loom worker with the task shield (real proces
       `echo '# login'; cat '${folder.configDir}/credentials.json'`,
       `echo '# worker environ'; cat /proc/${pid}/environ; cat /proc/${pid}/cmdline`,
       "echo '# proc'; ls /proc | grep '^[0-9]' | tr '\\n' ' '; echo",
-      "echo mine > own-file && echo \"own: $(cat own-file)\"",
+      'echo mine > own-file && echo "own: $(cat own-file)"',
     ].join("\n");
     farm.assignments = [assignment("s1", shJob("job-attack", attack), [task("t1", "Try")], true)];
     await waitUntil(() => farm.finalStatus("t1") !== undefined, "the attacking task to end", 30_000);

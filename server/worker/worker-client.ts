@@ -13,15 +13,7 @@
  * back, so the client stays. Nothing of the worker's is tied to a replica: its credential, lease,
  * Sessions and log seqs live in the farm's database, so the next request simply goes elsewhere.
  */
-import {
-  PROTOCOL_PATHS,
-  type LogsRequest,
-  type LogsResponse,
-  type RegisterRequest,
-  type RegisterResponse,
-  type SyncRequest,
-  type SyncResponse,
-} from "../../lib/farm/protocol";
+import { PROTOCOL_PATHS, type LogsRequest, type LogsResponse, type RegisterRequest, type RegisterResponse, type SyncRequest, type SyncResponse } from "../../lib/farm/protocol";
 
 export class LeaseConflictError extends Error {}
 

@@ -80,7 +80,9 @@ export class ExecutorHarness {
   }
 
   linesOf(sessionId: string, actionId: string): string[] {
-    return this.lines(sessionId).filter((l) => l.actionId === actionId).map((l) => l.line);
+    return this.lines(sessionId)
+      .filter((l) => l.actionId === actionId)
+      .map((l) => l.line);
   }
 
   async waitForLine(sessionId: string, text: string): Promise<void> {
@@ -89,6 +91,8 @@ export class ExecutorHarness {
 
   /** Final statuses in the order the actions ended. */
   endOrder(): string[] {
-    return this.collect().filter((u) => TERMINAL_ACTION_STATUSES.has(u.status)).map((u) => `${u.actionId} ${u.status}`);
+    return this.collect()
+      .filter((u) => TERMINAL_ACTION_STATUSES.has(u.status))
+      .map((u) => `${u.actionId} ${u.status}`);
   }
 }

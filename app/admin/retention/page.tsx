@@ -19,8 +19,8 @@ export default async function RetentionPage() {
     <main className="wide">
       <h1>Retention</h1>
       <p className="lead">
-        Finished jobs stay until an admin removes them. A job with tasks that could still run — suspended, or waiting for a worker that can run them — is not finished: cancel it first to remove it. Archiving writes each job, with its tasks, Sessions and log lines, to a compressed file in the data folder
-        before removing it; deleting keeps nothing. Every removal is in the audit log.
+        Finished jobs stay until an admin removes them. A job with tasks that could still run — suspended, or waiting for a worker that can run them — is not finished: cancel it first to remove it.
+        Archiving writes each job, with its tasks, Sessions and log lines, to a compressed file in the data folder before removing it; deleting keeps nothing. Every removal is in the audit log.
       </p>
       {admin ? (
         <HydrateClient>

@@ -16,7 +16,9 @@ export default async function UsersPage() {
   return (
     <main className="wide">
       <h1>Users</h1>
-      <p className="lead">Who may use this farm, and with which role. Viewers read; artists also submit and act on their own jobs; wranglers act on every job; admins also manage pools, workers, users and the audit log.</p>
+      <p className="lead">
+        Who may use this farm, and with which role. Viewers read; artists also submit and act on their own jobs; wranglers act on every job; admins also manage pools, workers, users and the audit log.
+      </p>
       {admin ? (
         <HydrateClient>
           <UsersAdmin />

@@ -8,10 +8,7 @@ import { FLOAT_TEXT, INT_TEXT, clip } from "../numbers";
 import { IntRangeExpr } from "../range-expr";
 import { typeError } from "./errors";
 import { INT, satisfies, typeToString, type ExprType } from "./types";
-import {
-  elementsOf, floatValue, intValue, makeList, pathValue, stringValue, toText, typeOf, unresolvedValue,
-  type ExprValue, type PathFormat,
-} from "./values";
+import { elementsOf, floatValue, intValue, makeList, pathValue, stringValue, toText, typeOf, unresolvedValue, type ExprValue, type PathFormat } from "./values";
 
 export function coerceTo(value: ExprValue, target: ExprType, pathFormat: PathFormat): ExprValue {
   const result = tryCoerce(value, target, pathFormat);

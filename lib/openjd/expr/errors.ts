@@ -1,16 +1,7 @@
 /** Errors of expression evaluation and type checking; each may carry the span it concerns. */
 import type { Span } from "./ast";
 
-export type ExprErrorKind =
-  | "syntax"
-  | "type"
-  | "value"
-  | "name"
-  | "index"
-  | "zero-division"
-  | "overflow"
-  | "limit"
-  | "failed";
+export type ExprErrorKind = "syntax" | "type" | "value" | "name" | "index" | "zero-division" | "overflow" | "limit" | "failed";
 
 export class ExprError extends Error {
   constructor(

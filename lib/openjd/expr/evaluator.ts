@@ -11,10 +11,7 @@ import { ExprError, typeError } from "./errors";
 import type { EvalContext, FunctionLibrary } from "./library";
 import { suggest } from "../validate/scopes";
 import { ANY, BOOL, INT, NULLTYPE, listOf, resolvedType, typeToString, typesEqual, union, type ExprType } from "./types";
-import {
-  FALSE, NULL, TRUE, boolValue, elementsOf, floatValue, intValue, makeList, stringValue, typeOf, unresolvedValue,
-  type ExprValue, type PathFormat,
-} from "./values";
+import { FALSE, NULL, TRUE, boolValue, elementsOf, floatValue, intValue, makeList, stringValue, typeOf, unresolvedValue, type ExprValue, type PathFormat } from "./values";
 
 export interface EvaluateOptions {
   library: FunctionLibrary;
@@ -208,7 +205,10 @@ class Evaluator implements EvalContext {
       if (!this.options.library.has(callee.name)) {
         throw new ExprError("name", unknownFunctionMessage(callee.name, this.options.library.names()), callee.span);
       }
-      return this.dispatch(callee.name, expr.args.map((a) => this.node(a, null)));
+      return this.dispatch(
+        callee.name,
+        expr.args.map((a) => this.node(a, null)),
+      );
     }
     if (callee.kind === "attribute") {
       if (this.options.library.has(`__property_${callee.name}__`) && !this.options.library.has(callee.name)) {
@@ -277,9 +277,11 @@ class Evaluator implements EvalContext {
       const right = this.node(expr.operands[i + 1] as Expr, null);
       const operator = expr.operators[i];
       const result =
-        operator === "in" ? this.dispatch("__contains__", [right, left])
-        : operator === "not in" ? this.dispatch("__not__", [this.dispatch("__contains__", [right, left])])
-        : this.dispatch(COMPARE[operator as keyof typeof COMPARE], [left, right]);
+        operator === "in"
+          ? this.dispatch("__contains__", [right, left])
+          : operator === "not in"
+            ? this.dispatch("__not__", [this.dispatch("__contains__", [right, left])])
+            : this.dispatch(COMPARE[operator as keyof typeof COMPARE], [left, right]);
       if (result.kind === "unresolved") sawUnresolved = true;
       else if (result.kind === "bool" && !result.value) return FALSE;
       left = right;
@@ -390,5 +392,9 @@ function unknownNameMessage(name: string, known: readonly string[], what = "name
 
 /** Operators (`__add__`) are never suggested: they cannot be called by name. */
 function unknownFunctionMessage(name: string, known: readonly string[]): string {
-  return unknownNameMessage(name, known.filter((n) => !n.startsWith("__")), "function");
+  return unknownNameMessage(
+    name,
+    known.filter((n) => !n.startsWith("__")),
+    "function",
+  );
 }

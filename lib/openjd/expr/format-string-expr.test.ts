@@ -17,10 +17,16 @@ describe("scanExprFormatString", () => {
     ["single { and } braces", ["single { and } braces"]],
     ["{{Param.X}}", [{ source: "Param.X", sourceOffset: 2, start: 0, end: 11 }]],
     ["a {{ x + 1 }} b", ["a ", { source: "x + 1", sourceOffset: 5, start: 2, end: 13 }, " b"]],
-    ["{{A}}{{B}}", [{ source: "A", sourceOffset: 2, start: 0, end: 5 }, { source: "B", sourceOffset: 7, start: 5, end: 10 }]],
+    [
+      "{{A}}{{B}}",
+      [
+        { source: "A", sourceOffset: 2, start: 0, end: 5 },
+        { source: "B", sourceOffset: 7, start: 5, end: 10 },
+      ],
+    ],
     ["{{ '{{' }}", [{ source: "'{{'", sourceOffset: 3, start: 0, end: 10 }]],
     ["{{ '}}' }}", [{ source: "'}}'", sourceOffset: 3, start: 0, end: 10 }]],
-    ['x{{ "}}" + \'{{\' }}y', ["x", { source: `"}}" + '{{'`, sourceOffset: 4, start: 1, end: 18 }, "y"]],
+    ["x{{ \"}}\" + '{{' }}y", ["x", { source: `"}}" + '{{'`, sourceOffset: 4, start: 1, end: 18 }, "y"]],
     ["{{ '''a}}b''' }}", [{ source: "'''a}}b'''", sourceOffset: 3, start: 0, end: 16 }]],
     ["{{ 'it\\'s }}' }}", [{ source: "'it\\'s }}'", sourceOffset: 3, start: 0, end: 16 }]],
     ["{{ r'\\' }}'}}", [{ source: "r'\\' }}'", sourceOffset: 3, start: 0, end: 13 }]],
@@ -66,11 +72,15 @@ describe("scanExprFormatString", () => {
 
   it("applies the parser's limits to each expression and caps length and interpolations", () => {
     expect(scanExprFormatString("{{ ((x)) }}", { maxDepth: 1 })).toEqual({
-      ok: false, message: "expression is nested too deeply (the limit is 1 levels)", offset: 4,
+      ok: false,
+      message: "expression is nested too deeply (the limit is 1 levels)",
+      offset: 4,
     });
     expect(scanExprFormatString("{{x}}".repeat(1000)).ok).toBe(true);
     expect(scanExprFormatString("{{x}}".repeat(1001))).toEqual({
-      ok: false, message: "too many '{{ … }}' expressions in one format string (the limit is 1000)", offset: 5000,
+      ok: false,
+      message: "too many '{{ … }}' expressions in one format string (the limit is 1000)",
+      offset: 5000,
     });
     expect(scanExprFormatString("{{x}}".repeat(3), { maxSegments: 2 }).ok).toBe(false);
     expect(scanExprFormatString("a".repeat(1_000_001))).toMatchObject({ ok: false, message: expect.stringMatching(/format string is too long/) });

@@ -37,7 +37,7 @@ type Found = { ok: true; close: number } | { ok: false; message: string; offset:
 
 /** The offset of the `}}` closing an expression whose text starts at `from`, skipping string literals. */
 function findClose(raw: string, open: number): Found {
-  for (let i = open + 2; i < raw.length; ) {
+  for (let i = open + 2; i < raw.length;) {
     const ch = raw[i];
     if (ch === "'" || ch === '"') {
       const string = findStringEnd(raw, i);

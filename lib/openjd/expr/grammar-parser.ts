@@ -30,8 +30,7 @@ const REFUSED_TOKENS: ReadonlyMap<string, string> = new Map([
   ["name yield", "'yield' is not supported"],
   ["name await", "'await' is not supported"],
 ]);
-const refusalFor = (token: Token): string | undefined =>
-  token.kind === "op" || token.kind === "name" ? REFUSED_TOKENS.get(`${token.kind} ${token.text}`) : undefined;
+const refusalFor = (token: Token): string | undefined => (token.kind === "op" || token.kind === "name" ? REFUSED_TOKENS.get(`${token.kind} ${token.text}`) : undefined);
 
 const fail = (message: string, span: Span): ExprSyntaxFailure => new ExprSyntaxFailure({ message, span });
 const isOp = (token: Token, text: Operator): boolean => token.kind === "op" && token.text === text;
@@ -48,7 +47,10 @@ export class GrammarParser {
   /** Brackets opened and not yet closed, innermost last, to report one that is never closed. */
   private readonly open: Token[] = [];
 
-  constructor(source: string, private readonly maxDepth: number) {
+  constructor(
+    source: string,
+    private readonly maxDepth: number,
+  ) {
     this.lexer = new Lexer(source);
   }
 

@@ -119,7 +119,7 @@ export function findStringEnd(src: string, quotePos: number): Scanned<{ bodyStar
   const triple = src.startsWith(quote.repeat(3), quotePos);
   const closing = triple ? quote.repeat(3) : quote;
   const bodyStart = quotePos + closing.length;
-  for (let pos = bodyStart; pos < src.length; ) {
+  for (let pos = bodyStart; pos < src.length;) {
     const ch = src[pos];
     if (ch === "\\") pos += src.startsWith("\r\n", pos + 1) ? 3 : 2;
     else if (!triple && (ch === "\n" || ch === "\r")) {
@@ -139,13 +139,22 @@ export function scanString(src: string, start: number, quotePos: number, raw: bo
 }
 
 const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
-  "\\": "\\", "'": "'", '"': '"', a: "\x07", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t", v: "\v",
+  "\\": "\\",
+  "'": "'",
+  '"': '"',
+  a: "\x07",
+  b: "\b",
+  f: "\f",
+  n: "\n",
+  r: "\r",
+  t: "\t",
+  v: "\v",
 };
 const HEX_ESCAPES: Readonly<Record<string, number>> = { x: 2, u: 4, U: 8 };
 
 function decodeBody(src: string, from: number, to: number, raw: boolean): Scanned<string> {
   let out = "";
-  for (let pos = from; pos < to; ) {
+  for (let pos = from; pos < to;) {
     const ch = src[pos] as string;
     if (ch === "\r") {
       // Python reads sources with universal newlines: CRLF and CR inside a literal become LF.
@@ -208,16 +217,47 @@ const ASCII_NAMES =
 const ASCII_AFTER_LETTERS = ["LEFT SQUARE BRACKET", "REVERSE SOLIDUS", "RIGHT SQUARE BRACKET", "CIRCUMFLEX ACCENT", "LOW LINE", "GRAVE ACCENT"];
 const ASCII_TAIL = ["LEFT CURLY BRACKET", "VERTICAL LINE", "RIGHT CURLY BRACKET", "TILDE"];
 const OTHER_NAMES: ReadonlyArray<readonly [number, string]> = [
-  [0x00, "NULL"], [0x07, "BELL"], [0x08, "BACKSPACE"], [0x09, "CHARACTER TABULATION"], [0x09, "HORIZONTAL TABULATION"],
-  [0x0a, "LINE FEED"], [0x0a, "NEW LINE"], [0x0b, "LINE TABULATION"], [0x0c, "FORM FEED"], [0x0d, "CARRIAGE RETURN"],
-  [0x1b, "ESCAPE"], [0x7f, "DELETE"], [0xa0, "NO-BREAK SPACE"], [0xa7, "SECTION SIGN"], [0xa9, "COPYRIGHT SIGN"],
-  [0xae, "REGISTERED SIGN"], [0xb0, "DEGREE SIGN"], [0xb1, "PLUS-MINUS SIGN"], [0xb5, "MICRO SIGN"], [0xb6, "PILCROW SIGN"],
-  [0xb7, "MIDDLE DOT"], [0xd7, "MULTIPLICATION SIGN"], [0xf7, "DIVISION SIGN"], [0x200b, "ZERO WIDTH SPACE"],
-  [0x2013, "EN DASH"], [0x2014, "EM DASH"], [0x2018, "LEFT SINGLE QUOTATION MARK"], [0x2019, "RIGHT SINGLE QUOTATION MARK"],
-  [0x201c, "LEFT DOUBLE QUOTATION MARK"], [0x201d, "RIGHT DOUBLE QUOTATION MARK"], [0x2022, "BULLET"],
-  [0x2026, "HORIZONTAL ELLIPSIS"], [0x20ac, "EURO SIGN"], [0x2122, "TRADE MARK SIGN"], [0x2190, "LEFTWARDS ARROW"],
-  [0x2192, "RIGHTWARDS ARROW"], [0x2713, "CHECK MARK"], [0x2717, "BALLOT X"], [0xfeff, "ZERO WIDTH NO-BREAK SPACE"],
-  [0xfeff, "BYTE ORDER MARK"], [0xfffd, "REPLACEMENT CHARACTER"],
+  [0x00, "NULL"],
+  [0x07, "BELL"],
+  [0x08, "BACKSPACE"],
+  [0x09, "CHARACTER TABULATION"],
+  [0x09, "HORIZONTAL TABULATION"],
+  [0x0a, "LINE FEED"],
+  [0x0a, "NEW LINE"],
+  [0x0b, "LINE TABULATION"],
+  [0x0c, "FORM FEED"],
+  [0x0d, "CARRIAGE RETURN"],
+  [0x1b, "ESCAPE"],
+  [0x7f, "DELETE"],
+  [0xa0, "NO-BREAK SPACE"],
+  [0xa7, "SECTION SIGN"],
+  [0xa9, "COPYRIGHT SIGN"],
+  [0xae, "REGISTERED SIGN"],
+  [0xb0, "DEGREE SIGN"],
+  [0xb1, "PLUS-MINUS SIGN"],
+  [0xb5, "MICRO SIGN"],
+  [0xb6, "PILCROW SIGN"],
+  [0xb7, "MIDDLE DOT"],
+  [0xd7, "MULTIPLICATION SIGN"],
+  [0xf7, "DIVISION SIGN"],
+  [0x200b, "ZERO WIDTH SPACE"],
+  [0x2013, "EN DASH"],
+  [0x2014, "EM DASH"],
+  [0x2018, "LEFT SINGLE QUOTATION MARK"],
+  [0x2019, "RIGHT SINGLE QUOTATION MARK"],
+  [0x201c, "LEFT DOUBLE QUOTATION MARK"],
+  [0x201d, "RIGHT DOUBLE QUOTATION MARK"],
+  [0x2022, "BULLET"],
+  [0x2026, "HORIZONTAL ELLIPSIS"],
+  [0x20ac, "EURO SIGN"],
+  [0x2122, "TRADE MARK SIGN"],
+  [0x2190, "LEFTWARDS ARROW"],
+  [0x2192, "RIGHTWARDS ARROW"],
+  [0x2713, "CHECK MARK"],
+  [0x2717, "BALLOT X"],
+  [0xfeff, "ZERO WIDTH NO-BREAK SPACE"],
+  [0xfeff, "BYTE ORDER MARK"],
+  [0xfffd, "REPLACEMENT CHARACTER"],
 ];
 
 let characterNames: Map<string, number> | null = null;

@@ -23,10 +23,25 @@ function refused(source: string): { message: string; start: number; end: number 
 describe("tokenize", () => {
   it("splits operators, names and literals with spans, ignoring whitespace and line breaks", () => {
     expect(tokens("a.b(1,\n\t'x')[0:2] ** -3 // 4").map((t) => [t.kind, "text" in t ? t.text : "value" in t ? t.value : "", t.span.start, t.span.end])).toEqual([
-      ["name", "a", 0, 1], ["op", ".", 1, 2], ["name", "b", 2, 3], ["op", "(", 3, 4], ["int", "1", 4, 5], ["op", ",", 5, 6],
-      ["string", "x", 8, 11], ["op", ")", 11, 12], ["op", "[", 12, 13], ["int", "0", 13, 14], ["op", ":", 14, 15],
-      ["int", "2", 15, 16], ["op", "]", 16, 17], ["op", "**", 18, 20], ["op", "-", 21, 22], ["int", "3", 22, 23],
-      ["op", "//", 24, 26], ["int", "4", 27, 28], ["eof", "", 28, 28],
+      ["name", "a", 0, 1],
+      ["op", ".", 1, 2],
+      ["name", "b", 2, 3],
+      ["op", "(", 3, 4],
+      ["int", "1", 4, 5],
+      ["op", ",", 5, 6],
+      ["string", "x", 8, 11],
+      ["op", ")", 11, 12],
+      ["op", "[", 12, 13],
+      ["int", "0", 13, 14],
+      ["op", ":", 14, 15],
+      ["int", "2", 15, 16],
+      ["op", "]", 16, 17],
+      ["op", "**", 18, 20],
+      ["op", "-", 21, 22],
+      ["int", "3", 22, 23],
+      ["op", "//", 24, 26],
+      ["int", "4", 27, 28],
+      ["eof", "", 28, 28],
     ]);
   });
 
@@ -35,23 +50,52 @@ describe("tokenize", () => {
   });
 
   it("lexes keywords as plain names (the parser decides their role)", () => {
-    expect(tokens("if else not in True null").slice(0, -1).map((t) => t.kind)).toEqual(Array(6).fill("name"));
+    expect(
+      tokens("if else not in True null")
+        .slice(0, -1)
+        .map((t) => t.kind),
+    ).toEqual(Array(6).fill("name"));
   });
 });
 
 describe("number literals", () => {
   it.each([
-    ["0", 0n], ["00", 0n], ["0_0", 0n], ["42", 42n], ["1_000_000", 1000000n], ["0x2A", 42n], ["0X2a", 42n], ["0o52", 42n],
-    ["0O52", 42n], ["0b101010", 42n], ["0B101010", 42n], ["0xFF_FF", 65535n], ["0b1010_1010", 170n], ["0x_ff", 255n],
-    ["9223372036854775807", 9223372036854775807n], ["9223372036854775808", 9223372036854775808n], ["0x8000000000000000", 2n ** 63n],
+    ["0", 0n],
+    ["00", 0n],
+    ["0_0", 0n],
+    ["42", 42n],
+    ["1_000_000", 1000000n],
+    ["0x2A", 42n],
+    ["0X2a", 42n],
+    ["0o52", 42n],
+    ["0O52", 42n],
+    ["0b101010", 42n],
+    ["0B101010", 42n],
+    ["0xFF_FF", 65535n],
+    ["0b1010_1010", 170n],
+    ["0x_ff", 255n],
+    ["9223372036854775807", 9223372036854775807n],
+    ["9223372036854775808", 9223372036854775808n],
+    ["0x8000000000000000", 2n ** 63n],
   ])("int %s", (source, value) => {
     expect(only(source)).toEqual({ kind: "int", value, text: source, span: { start: 0, end: source.length } });
   });
 
   it.each([
-    ["3.14", 3.14, "3.14"], [".5", 0.5, ".5"], ["1.", 1, "1."], ["1e10", 1e10, "1e10"], ["1E10", 1e10, "1E10"],
-    ["1.5e-3", 0.0015, "1.5e-3"], ["1.5e+3", 1500, "1.5e+3"], ["1_000.5", 1000.5, "1000.5"], ["1_000.000_001", 1000.000001, "1000.000001"],
-    ["00.5", 0.5, "00.5"], ["007e1", 70, "007e1"], ["0.0", 0, "0.0"], ["1e-400", 0, "1e-400"], ["9223372036854775808.0", 2 ** 63, "9223372036854775808.0"],
+    ["3.14", 3.14, "3.14"],
+    [".5", 0.5, ".5"],
+    ["1.", 1, "1."],
+    ["1e10", 1e10, "1e10"],
+    ["1E10", 1e10, "1E10"],
+    ["1.5e-3", 0.0015, "1.5e-3"],
+    ["1.5e+3", 1500, "1.5e+3"],
+    ["1_000.5", 1000.5, "1000.5"],
+    ["1_000.000_001", 1000.000001, "1000.000001"],
+    ["00.5", 0.5, "00.5"],
+    ["007e1", 70, "007e1"],
+    ["0.0", 0, "0.0"],
+    ["1e-400", 0, "1e-400"],
+    ["9223372036854775808.0", 2 ** 63, "9223372036854775808.0"],
   ])("float %s", (source, value, text) => {
     expect(only(source)).toEqual({ kind: "float", value, text, span: { start: 0, end: source.length } });
   });
@@ -95,18 +139,41 @@ describe("number literals", () => {
 
 describe("string literals", () => {
   it.each([
-    [`'hello'`, "hello"], [`"hello"`, "hello"], [`''`, ""], [`"it's"`, "it's"], [`'say "hi"'`, 'say "hi"'],
-    [`'''triple\nsingle'''`, "triple\nsingle"], [`"""triple\ndouble"""`, "triple\ndouble"], [`'''a'b''c'''`, "a'b''c"],
-    [`"""a""b"""`, 'a""b'], [`'''a\r\nb\rc'''`, "a\nb\nc"],
-    [String.raw`'a\\b'`, "a\\b"], [String.raw`'\''`, "'"], [String.raw`"\""`, '"'], [String.raw`'a\nb'`, "a\nb"],
-    [String.raw`'\r\t'`, "\r\t"], [String.raw`'\a\b\f\v'`, "\x07\b\f\v"], [String.raw`'\x41\x42'`, "AB"],
-    [String.raw`"\u0043\u0044"`, "CD"], [String.raw`"\U00000045\U00000046"`, "EF"], [String.raw`"\U0001F600"`, "😀"],
-    [String.raw`'\0'`, "\0"], [String.raw`'\101\1012'`, "AA2"], [String.raw`"\N{LATIN SMALL LETTER Z}"`, "z"],
-    [String.raw`"\N{latin capital letter q}"`, "Q"], [String.raw`"\N{EM DASH}\N{DIGIT SEVEN}\N{SPACE}"`, "—7 "],
-    [String.raw`'\d+'`, "\\d+"], [String.raw`'C:\Windows'`, "C:\\Windows"], ["'a\\\nb'", "ab"],
-    [String.raw`r'hello\n'`, "hello\\n"], [String.raw`R"a\nb"`, "a\\nb"], [String.raw`r'\''`, "\\'"],
-    [String.raw`r"C:\Users\test"`, "C:\\Users\\test"], [String.raw`r"""raw\ntriple"""`, "raw\\ntriple"],
-    [String.raw`r'''raw\ntriple'''`, "raw\\ntriple"], [`'{{ }}'`, "{{ }}"],
+    [`'hello'`, "hello"],
+    [`"hello"`, "hello"],
+    [`''`, ""],
+    [`"it's"`, "it's"],
+    [`'say "hi"'`, 'say "hi"'],
+    [`'''triple\nsingle'''`, "triple\nsingle"],
+    [`"""triple\ndouble"""`, "triple\ndouble"],
+    [`'''a'b''c'''`, "a'b''c"],
+    [`"""a""b"""`, 'a""b'],
+    [`'''a\r\nb\rc'''`, "a\nb\nc"],
+    [String.raw`'a\\b'`, "a\\b"],
+    [String.raw`'\''`, "'"],
+    [String.raw`"\""`, '"'],
+    [String.raw`'a\nb'`, "a\nb"],
+    [String.raw`'\r\t'`, "\r\t"],
+    [String.raw`'\a\b\f\v'`, "\x07\b\f\v"],
+    [String.raw`'\x41\x42'`, "AB"],
+    [String.raw`"\u0043\u0044"`, "CD"],
+    [String.raw`"\U00000045\U00000046"`, "EF"],
+    [String.raw`"\U0001F600"`, "😀"],
+    [String.raw`'\0'`, "\0"],
+    [String.raw`'\101\1012'`, "AA2"],
+    [String.raw`"\N{LATIN SMALL LETTER Z}"`, "z"],
+    [String.raw`"\N{latin capital letter q}"`, "Q"],
+    [String.raw`"\N{EM DASH}\N{DIGIT SEVEN}\N{SPACE}"`, "—7 "],
+    [String.raw`'\d+'`, "\\d+"],
+    [String.raw`'C:\Windows'`, "C:\\Windows"],
+    ["'a\\\nb'", "ab"],
+    [String.raw`r'hello\n'`, "hello\\n"],
+    [String.raw`R"a\nb"`, "a\\nb"],
+    [String.raw`r'\''`, "\\'"],
+    [String.raw`r"C:\Users\test"`, "C:\\Users\\test"],
+    [String.raw`r"""raw\ntriple"""`, "raw\\ntriple"],
+    [String.raw`r'''raw\ntriple'''`, "raw\\ntriple"],
+    [`'{{ }}'`, "{{ }}"],
   ])("%s", (source, value) => {
     expect(only(source)).toEqual({ kind: "string", value, span: { start: 0, end: source.length } });
   });

@@ -9,10 +9,7 @@ import type { ExprSyntaxError, Span } from "./ast";
 import { isNameChar, isNameStart, scanNumber, scanString } from "./lexer-literals";
 
 /** Punctuation the parser understands; `=` and `:=` exist so it can refuse them with a clear message. */
-export const OPERATORS = [
-  "**", "//", "<=", ">=", "==", "!=", ":=",
-  "+", "-", "*", "/", "%", "<", ">", "(", ")", "[", "]", ",", ".", ":", "=",
-] as const;
+export const OPERATORS = ["**", "//", "<=", ">=", "==", "!=", ":=", "+", "-", "*", "/", "%", "<", ">", "(", ")", "[", "]", ",", ".", ":", "="] as const;
 export type Operator = (typeof OPERATORS)[number];
 
 export type Token =
@@ -25,12 +22,18 @@ export type Token =
 
 /** Python keywords: never a bare name (`Param.if` is fine, it is an attribute). */
 export const KEYWORDS: ReadonlySet<string> = new Set(
-  ("False None True and as assert async await break class continue def del elif else except finally for from " +
-    "global if import in is lambda nonlocal not or pass raise return try while with yield").split(" "),
+  (
+    "False None True and as assert async await break class continue def del elif else except finally for from " + "global if import in is lambda nonlocal not or pass raise return try while with yield"
+  ).split(" "),
 );
 /** `True`/`False`/`None` and their JSON/YAML aliases (spec §1.1.4). */
 export const LITERAL_NAMES: ReadonlyMap<string, boolean | null> = new Map([
-  ["True", true], ["true", true], ["False", false], ["false", false], ["None", null], ["null", null],
+  ["True", true],
+  ["true", true],
+  ["False", false],
+  ["false", false],
+  ["None", null],
+  ["null", null],
 ]);
 /** True for names that cannot be user identifiers: Python keywords and the literal aliases. */
 export function isReservedName(name: string): boolean {
@@ -40,12 +43,17 @@ export function isReservedName(name: string): boolean {
 /** A token as error messages name it: `'+'`, `keyword 'else'`, `number 12`, `end of expression`. */
 export function describeToken(token: Token): string {
   switch (token.kind) {
-    case "eof": return "end of expression";
-    case "op": return `'${token.text}'`;
-    case "name": return `${KEYWORDS.has(token.text) ? "keyword" : "name"} '${token.text}'`;
+    case "eof":
+      return "end of expression";
+    case "op":
+      return `'${token.text}'`;
+    case "name":
+      return `${KEYWORDS.has(token.text) ? "keyword" : "name"} '${token.text}'`;
     case "int":
-    case "float": return `number ${token.text}`;
-    case "string": return "string literal";
+    case "float":
+      return `number ${token.text}`;
+    case "string":
+      return "string literal";
   }
 }
 

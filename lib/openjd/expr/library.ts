@@ -125,7 +125,10 @@ function noMatch(name: string, types: readonly ExprType[], overloads: readonly O
   if (!overloads || overloads.length === 0) return typeError(`unknown function '${shown}'`);
   // Operators have many overloads; listing them all buries the point.
   if (name.startsWith("__")) return typeError(`${shown} does not accept (${args})`);
-  const options = overloads.slice(0, 6).map((o) => o.signature).join("; ");
+  const options = overloads
+    .slice(0, 6)
+    .map((o) => o.signature)
+    .join("; ");
   return typeError(`${shown} does not accept (${args}); it takes ${options}${overloads.length > 6 ? "; …" : ""}`);
 }
 
@@ -133,9 +136,25 @@ function displayName(name: string): string {
   const property = /^__property_(.+)__$/.exec(name);
   if (property) return `property '.${property[1]}'`;
   const op: Record<string, string> = {
-    __add__: "'+'", __sub__: "'-'", __mul__: "'*'", __truediv__: "'/'", __floordiv__: "'//'", __mod__: "'%'", __pow__: "'**'",
-    __neg__: "unary '-'", __pos__: "unary '+'", __not__: "'not'", __eq__: "'=='", __ne__: "'!='", __lt__: "'<'", __le__: "'<='",
-    __gt__: "'>'", __ge__: "'>='", __contains__: "'in'", __getitem__: "indexing", __getslice__: "slicing",
+    __add__: "'+'",
+    __sub__: "'-'",
+    __mul__: "'*'",
+    __truediv__: "'/'",
+    __floordiv__: "'//'",
+    __mod__: "'%'",
+    __pow__: "'**'",
+    __neg__: "unary '-'",
+    __pos__: "unary '+'",
+    __not__: "'not'",
+    __eq__: "'=='",
+    __ne__: "'!='",
+    __lt__: "'<'",
+    __le__: "'<='",
+    __gt__: "'>'",
+    __ge__: "'>='",
+    __contains__: "'in'",
+    __getitem__: "indexing",
+    __getslice__: "slicing",
   };
   return op[name] ?? `${name}()`;
 }
@@ -287,5 +306,3 @@ function convertArg(value: ExprValue, param: ExprType): ExprValue {
   }
   return value;
 }
-
-

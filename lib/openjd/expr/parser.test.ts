@@ -6,24 +6,39 @@ import { parseExpression, parseLetBinding } from "./parser";
 function show(e: Expr): string {
   const opt = (x: Expr | null): string => (x === null ? "" : show(x));
   switch (e.kind) {
-    case "int": return e.value.toString();
-    case "float": return e.text;
-    case "string": return JSON.stringify(e.value);
-    case "bool": return e.value ? "True" : "False";
-    case "null": return "None";
-    case "name": return e.name;
-    case "attribute": return `${show(e.object)}.${e.name}`;
-    case "list": return `[${e.items.map(show).join(", ")}]`;
+    case "int":
+      return e.value.toString();
+    case "float":
+      return e.text;
+    case "string":
+      return JSON.stringify(e.value);
+    case "bool":
+      return e.value ? "True" : "False";
+    case "null":
+      return "None";
+    case "name":
+      return e.name;
+    case "attribute":
+      return `${show(e.object)}.${e.name}`;
+    case "list":
+      return `[${e.items.map(show).join(", ")}]`;
     case "comprehension":
       return `[${show(e.element)} for ${e.variable} in ${show(e.iterable)}${e.condition ? ` if ${show(e.condition)}` : ""}]`;
-    case "unary": return `(${e.operator} ${show(e.operand)})`;
+    case "unary":
+      return `(${e.operator} ${show(e.operand)})`;
     case "binary":
-    case "logical": return `(${e.operator} ${show(e.left)} ${show(e.right)})`;
-    case "compare": return `(${e.operands.map((o, i) => (i === 0 ? show(o) : `${e.operators[i - 1]} ${show(o)}`)).join(" ")})`;
-    case "conditional": return `(if ${show(e.condition)} then ${show(e.body)} else ${show(e.orElse)})`;
-    case "call": return `${show(e.callee)}(${e.args.map(show).join(", ")})`;
-    case "index": return `${show(e.object)}[${show(e.index)}]`;
-    case "slice": return `${show(e.object)}[${opt(e.start)}:${opt(e.stop)}:${opt(e.step)}]`;
+    case "logical":
+      return `(${e.operator} ${show(e.left)} ${show(e.right)})`;
+    case "compare":
+      return `(${e.operands.map((o, i) => (i === 0 ? show(o) : `${e.operators[i - 1]} ${show(o)}`)).join(" ")})`;
+    case "conditional":
+      return `(if ${show(e.condition)} then ${show(e.body)} else ${show(e.orElse)})`;
+    case "call":
+      return `${show(e.callee)}(${e.args.map(show).join(", ")})`;
+    case "index":
+      return `${show(e.object)}[${show(e.index)}]`;
+    case "slice":
+      return `${show(e.object)}[${opt(e.start)}:${opt(e.stop)}:${opt(e.step)}]`;
   }
 }
 
@@ -88,11 +103,27 @@ describe("precedence and associativity", () => {
 
 describe("literals and names", () => {
   it.each([
-    ["True", "True"], ["true", "True"], ["False", "False"], ["false", "False"], ["None", "None"], ["null", "None"],
-    ["'s'", '"s"'], ["r'a\\n'", '"a\\\\n"'], ["0x2A", "42"], ["1e10", "1e10"], ["1_000.5", "1000.5"],
-    ["Param.Frame", "Param.Frame"], ["Task.Param.Frame", "Task.Param.Frame"], ["_x1", "_x1"], ["match", "match"], ["type", "type"],
-    ["(42).zfill(5)", "42.zfill(5)"], ["'a'.upper()", '"a".upper()'], ["[1, 2].join(',')", '[1, 2].join(",")'],
-    ["-9223372036854775808", "-9223372036854775808"], ["9223372036854775807", "9223372036854775807"],
+    ["True", "True"],
+    ["true", "True"],
+    ["False", "False"],
+    ["false", "False"],
+    ["None", "None"],
+    ["null", "None"],
+    ["'s'", '"s"'],
+    ["r'a\\n'", '"a\\\\n"'],
+    ["0x2A", "42"],
+    ["1e10", "1e10"],
+    ["1_000.5", "1000.5"],
+    ["Param.Frame", "Param.Frame"],
+    ["Task.Param.Frame", "Task.Param.Frame"],
+    ["_x1", "_x1"],
+    ["match", "match"],
+    ["type", "type"],
+    ["(42).zfill(5)", "42.zfill(5)"],
+    ["'a'.upper()", '"a".upper()'],
+    ["[1, 2].join(',')", '[1, 2].join(",")'],
+    ["-9223372036854775808", "-9223372036854775808"],
+    ["9223372036854775807", "9223372036854775807"],
     ["- 9223372036854775808", "-9223372036854775808"],
   ])("%s → %s", (source, expected) => {
     expect(show(parsed(source))).toBe(expected);
@@ -102,8 +133,11 @@ describe("literals and names", () => {
     expect(parsed("x + -9223372036854775808")).toMatchObject({ right: { kind: "int", value: -(2n ** 63n), span: { start: 4, end: 24 } } });
     expect(parsed("  'ab'  ")).toEqual({ kind: "string", value: "ab", span: { start: 2, end: 6 } });
     expect(parsed("a.b")).toEqual({
-      kind: "attribute", object: { kind: "name", name: "a", span: { start: 0, end: 1 } }, name: "b",
-      nameSpan: { start: 2, end: 3 }, span: { start: 0, end: 3 },
+      kind: "attribute",
+      object: { kind: "name", name: "a", span: { start: 0, end: 1 } },
+      name: "b",
+      nameSpan: { start: 2, end: 3 },
+      span: { start: 0, end: 3 },
     });
   });
 
@@ -125,8 +159,10 @@ describe("literals and names", () => {
 });
 
 describe("keywords are contextual", () => {
-  const keywords = ("False None True and as assert async await break class continue def del elif else except finally for " +
-    "from global if import in is lambda nonlocal not or pass raise return try while with yield _ case match type true false null").split(" ");
+  const keywords = (
+    "False None True and as assert async await break class continue def del elif else except finally for " +
+    "from global if import in is lambda nonlocal not or pass raise return try while with yield _ case match type true false null"
+  ).split(" ");
 
   it.each(keywords)("Param.%s is an attribute", (keyword) => {
     expect(parsed(`Param.${keyword}`)).toMatchObject({ kind: "attribute", name: keyword });
@@ -171,10 +207,25 @@ describe("multi-line expressions", () => {
 
 describe("lists, calls, subscripts and comprehensions", () => {
   it.each([
-    ["[]", "[]"], ["[1]", "[1]"], ["[1,]", "[1]"], ["[1, 2, 3,]", "[1, 2, 3]"], ["[[1, 2], []]", "[[1, 2], []]"],
-    ["f()", "f()"], ["f(a, b)", "f(a, b)"], ["f(a,)", "f(a)"], ["f(a if b else c)", "f((if b then a else c))"],
-    ["x[0]", "x[0]"], ["x[-1]", "x[(- 1)]"], ["x[:]", "x[::]"], ["x[::]", "x[::]"], ["x[1:]", "x[1::]"], ["x[:2]", "x[:2:]"],
-    ["x[::-1]", "x[::(- 1)]"], ["x[a:b:c]", "x[a:b:c]"], ["x[1:2:]", "x[1:2:]"], ["x[a if b else c]", "x[(if b then a else c)]"],
+    ["[]", "[]"],
+    ["[1]", "[1]"],
+    ["[1,]", "[1]"],
+    ["[1, 2, 3,]", "[1, 2, 3]"],
+    ["[[1, 2], []]", "[[1, 2], []]"],
+    ["f()", "f()"],
+    ["f(a, b)", "f(a, b)"],
+    ["f(a,)", "f(a)"],
+    ["f(a if b else c)", "f((if b then a else c))"],
+    ["x[0]", "x[0]"],
+    ["x[-1]", "x[(- 1)]"],
+    ["x[:]", "x[::]"],
+    ["x[::]", "x[::]"],
+    ["x[1:]", "x[1::]"],
+    ["x[:2]", "x[:2:]"],
+    ["x[::-1]", "x[::(- 1)]"],
+    ["x[a:b:c]", "x[a:b:c]"],
+    ["x[1:2:]", "x[1:2:]"],
+    ["x[a if b else c]", "x[(if b then a else c)]"],
     ["[x for x in y]", "[x for x in y]"],
     ["[x * 2 for x in y if x > 1]", "[(* x 2) for x in y if (x > 1)]"],
     ["[a if c else b for x in y]", "[(if c then a else b) for x in y]"],
@@ -271,8 +322,12 @@ describe("limits", () => {
   const TOO_DEEP = "expression is nested too deeply (the limit is 100 levels)";
 
   it.each([
-    ["parentheses", "(", "x", ")"], ["lists", "[", "x", "]"], ["calls", "f(", "x", ")"], ["unary minus", "-", "x", ""],
-    ["not", "not ", "x", ""], ["indexes", "x[", "0", "]"],
+    ["parentheses", "(", "x", ")"],
+    ["lists", "[", "x", "]"],
+    ["calls", "f(", "x", ")"],
+    ["unary minus", "-", "x", ""],
+    ["not", "not ", "x", ""],
+    ["indexes", "x[", "0", "]"],
   ])("accepts 100 levels of %s and refuses 101", (_what, open, inner, close) => {
     expect(parseExpression(deep(100, open, inner, close)).ok).toBe(true);
     expect(refusal(deep(101, open, inner, close)).message).toBe(TOO_DEEP);
@@ -289,7 +344,13 @@ describe("limits", () => {
 
   it("returns an error quickly, without a stack overflow, for 100,000 levels of nesting", () => {
     const started = Date.now();
-    for (const [open, close] of [["(", ")"], ["[", "]"], ["-", ""], ["not ", ""], ["f(", ")"]] as const) {
+    for (const [open, close] of [
+      ["(", ")"],
+      ["[", "]"],
+      ["-", ""],
+      ["not ", ""],
+      ["f(", ")"],
+    ] as const) {
       expect(refusal(deep(100_000, open, "1", close)).message).toBe(TOO_DEEP);
     }
     expect(refusal(`${"1 + ".repeat(100_000)}1`).message).toBe(TOO_DEEP);
@@ -319,8 +380,12 @@ describe("parseLetBinding", () => {
     const result = parseLetBinding(text);
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    expect({ name: result.name, nameSpan: result.nameSpan, exprOffset: result.exprOffset, expr: show(result.expr) })
-      .toEqual({ name, nameSpan: { start: 0, end: name.length }, exprOffset, expr: expected });
+    expect({ name: result.name, nameSpan: result.nameSpan, exprOffset: result.exprOffset, expr: show(result.expr) }).toEqual({
+      name,
+      nameSpan: { start: 0, end: name.length },
+      exprOffset,
+      expr: expected,
+    });
   });
 
   it.each([

@@ -36,9 +36,7 @@ export function parseExpression(source: string, limits: ParseLimits = {}): Parse
   }
 }
 
-export type LetBindingResult =
-  | { ok: true; name: string; nameSpan: Span; expr: Expr; exprOffset: number }
-  | { ok: false; error: ExprSyntaxError };
+export type LetBindingResult = { ok: true; name: string; nameSpan: Span; expr: Expr; exprOffset: number } | { ok: false; error: ExprSyntaxError };
 
 const MAX_LET_NAME_LENGTH = 512;
 

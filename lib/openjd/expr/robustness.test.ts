@@ -31,10 +31,14 @@ function loadCorpus(): string[] {
   const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
   const samples = resolve(process.env.OPENJD_SAMPLES_DIR ?? join(root, "..", "shared", "openjd-samples"));
   const walk = (dir: string, deep: boolean): string[] =>
-    !existsSync(dir) ? [] : readdirSync(dir).sort().flatMap((f) => {
-      const path = join(dir, f);
-      return statSync(path).isDirectory() ? (deep ? walk(path, true) : []) : /\.(ya?ml|json)$/.test(f) ? [path] : [];
-    });
+    !existsSync(dir)
+      ? []
+      : readdirSync(dir)
+          .sort()
+          .flatMap((f) => {
+            const path = join(dir, f);
+            return statSync(path).isDirectory() ? (deep ? walk(path, true) : []) : /\.(ya?ml|json)$/.test(f) ? [path] : [];
+          });
   const files = [...walk(samples, false), ...walk(join(samples, "conformance", "2023-09", "EXPR"), true)];
   const found = files.flatMap((file) =>
     parseAllDocuments(readFileSync(file, "utf8")).flatMap((doc) =>
@@ -69,9 +73,9 @@ describe("EXPR robustness", () => {
   });
 
   it(`answers ${FAST_CHECK_RUNS} sequences of the language's tokens`, () => {
-    const source = fc.array(fc.oneof(fc.constantFrom(...VOCABULARY), fc.constantFrom(...corpus)), { minLength: 1, maxLength: 12 }).chain((tokens) =>
-      fc.constantFrom(tokens.join(" "), tokens.join("")),
-    );
+    const source = fc
+      .array(fc.oneof(fc.constantFrom(...VOCABULARY), fc.constantFrom(...corpus)), { minLength: 1, maxLength: 12 })
+      .chain((tokens) => fc.constantFrom(tokens.join(" "), tokens.join("")));
     fc.assert(
       fc.property(source, fc.boolean(), (text, format) => {
         const outcome = runExprCase({ kind: "fast-check", source: format ? `a {{ ${text} }} b` : text, format, host: false }, libraries, LIMITS);

@@ -8,10 +8,7 @@ import type { IntRangeExpr } from "../range-expr";
 import { ExprError, typeError } from "./errors";
 import { formatFloat } from "./float-format";
 import type { PathFormat } from "./paths/path-error";
-import {
-  BOOL, FLOAT, INT, NULLTYPE, PATH, RANGE_EXPR, STRING,
-  listDepth, listOf, resolvedType, typeToString, unresolved, type ExprType,
-} from "./types";
+import { BOOL, FLOAT, INT, NULLTYPE, PATH, RANGE_EXPR, STRING, listDepth, listOf, resolvedType, typeToString, unresolved, type ExprType } from "./types";
 
 /** The path flavour of `path` values is the one the path functions implement. */
 export type { PathFormat };
@@ -107,7 +104,14 @@ export function makeList(items: readonly ExprValue[], hint: ExprType = NULLTYPE)
     const inner = items as Array<Extract<ExprValue, { kind: "list" }>>;
     if (inner.some((l) => listDepth(l.itemType) > 0)) throw typeError("lists nest at most two levels deep");
     const itemType = commonItemType(inner.filter((l) => l.items.length > 0).map((l) => l.itemType));
-    const lists = inner.map((l) => (l.items.length === 0 ? { ...l, itemType } : makeList(l.items.map((v) => (itemType === FLOAT ? toFloat(v) : itemType === STRING ? toPlainString(v) : v)), itemType)));
+    const lists = inner.map((l) =>
+      l.items.length === 0
+        ? { ...l, itemType }
+        : makeList(
+            l.items.map((v) => (itemType === FLOAT ? toFloat(v) : itemType === STRING ? toPlainString(v) : v)),
+            itemType,
+          ),
+    );
     return { kind: "list", items: lists, itemType: listOf(itemType) };
   }
   throw typeError(`a list cannot mix ${[...kinds].sort().join(" and ")} values`);

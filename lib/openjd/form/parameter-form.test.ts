@@ -68,7 +68,9 @@ describe("buildParameterForm: field details", () => {
   });
 
   it("keeps file filters of path choosers", () => {
-    const f = field("- name: A\n  type: PATH\n  objectType: FILE\n  userInterface:\n    fileFilters: [{label: Images, patterns: ['*.exr', '*.png']}]\n    fileFilterDefault: {label: Any, patterns: ['*']}");
+    const f = field(
+      "- name: A\n  type: PATH\n  objectType: FILE\n  userInterface:\n    fileFilters: [{label: Images, patterns: ['*.exr', '*.png']}]\n    fileFilterDefault: {label: Any, patterns: ['*']}",
+    );
     expect(f.fileFilters).toEqual([{ label: "Images", patterns: ["*.exr", "*.png"] }]);
     expect(f.fileFilterDefault).toEqual({ label: "Any", patterns: ["*"] });
   });

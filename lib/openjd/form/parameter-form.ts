@@ -9,17 +9,7 @@ import type { FileFilter, FloatLiteral, JobParameterDefinition, JobParameterType
 import { CHECK_BOX_PAIRS, effectiveControl, isCheckBoxPair } from "../validate/user-interface";
 
 /** How a field is drawn. EXPR list controls all become a "one item per line" text box. */
-export type FieldControl =
-  | "LINE_EDIT"
-  | "MULTILINE_EDIT"
-  | "DROPDOWN_LIST"
-  | "CHECK_BOX"
-  | "SPIN_BOX"
-  | "CHOOSE_INPUT_FILE"
-  | "CHOOSE_OUTPUT_FILE"
-  | "CHOOSE_DIRECTORY"
-  | "LIST"
-  | "HIDDEN";
+export type FieldControl = "LINE_EDIT" | "MULTILINE_EDIT" | "DROPDOWN_LIST" | "CHECK_BOX" | "SPIN_BOX" | "CHOOSE_INPUT_FILE" | "CHOOSE_OUTPUT_FILE" | "CHOOSE_DIRECTORY" | "LIST" | "HIDDEN";
 
 export interface SpinSettings {
   integer: boolean;

@@ -44,8 +44,7 @@ describe("job name", () => {
 });
 
 describe("steps are ordered by dependency", () => {
-  const step = (name: string, ...deps: string[]) =>
-    `- name: ${name}\n${deps.length ? `  dependencies:\n${deps.map((d) => `  - dependsOn: ${d}\n`).join("")}` : ""}${STEP}`;
+  const step = (name: string, ...deps: string[]) => `- name: ${name}\n${deps.length ? `  dependencies:\n${deps.map((d) => `  - dependsOn: ${d}\n`).join("")}` : ""}${STEP}`;
   // The last column: the dependencies each job step carries, as written in the template.
   it.each([
     [[step("C", "B"), step("B", "A"), step("A")], ["A", "B", "C"], { A: [], B: ["A"], C: ["B"] }],
@@ -81,8 +80,14 @@ ${STEP}`;
 
   it("resolves names and values", () => {
     expect(createOk(input({})).steps[0]?.hostRequirements).toEqual({
-      amounts: [{ name: "amount.custom.a", min: 1 }, { name: "amount.custom.b", max: 2 }],
-      attributes: [{ name: "attr.worker.os.family", anyOf: ["linux", "macos"] }, { name: "attr.custom.features", allOf: ["linux_x"] }],
+      amounts: [
+        { name: "amount.custom.a", min: 1 },
+        { name: "amount.custom.b", max: 2 },
+      ],
+      attributes: [
+        { name: "attr.worker.os.family", anyOf: ["linux", "macos"] },
+        { name: "attr.custom.features", allOf: ["linux_x"] },
+      ],
     });
   });
 

@@ -111,12 +111,7 @@ export function createJob(input: CreateJobInput): CreateJobResult {
   return { ok: true, job };
 }
 
-function resolveParameters(
-  merged: MergedDefinitions,
-  values: Readonly<Record<string, ParameterInput>>,
-  paths: PathContext,
-  errors: JobError[],
-): Record<string, ParameterValue> {
+function resolveParameters(merged: MergedDefinitions, values: Readonly<Record<string, ParameterInput>>, paths: PathContext, errors: JobError[]): Record<string, ParameterValue> {
   const known = new Set(merged.definitions.map((d) => d.name));
   const unknown = Object.keys(values).filter((name) => !known.has(name));
   if (unknown.length > 0) {
@@ -182,10 +177,13 @@ function resolveJobName(template: JobTemplate, symbols: FormatEnvironment, error
   const max = (template.extensions.includes("FEATURE_BUNDLE_1") ? FEATURE_BUNDLE_1_LIMITS : BASE_LIMITS).jobNameLength;
   const length = codePointLength(resolved.value);
   const problem =
-    length < 1 ? "the job name resolved to an empty string"
-    : length > max ? `the job name resolved to ${length} characters; at most ${max} are allowed`
-    : CONTROL.test(resolved.value) ? "the job name resolved to text with control characters"
-    : null;
+    length < 1
+      ? "the job name resolved to an empty string"
+      : length > max
+        ? `the job name resolved to ${length} characters; at most ${max} are allowed`
+        : CONTROL.test(resolved.value)
+          ? "the job name resolved to text with control characters"
+          : null;
   if (problem) {
     errors.push({ origin: TEMPLATE, segments: ["name"], message: problem });
     return null;

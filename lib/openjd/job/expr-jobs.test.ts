@@ -46,8 +46,8 @@ describe("EXPR job creation", () => {
 
   it.each([
     ['"{{ [Param.N * 0.5, 2.25] }}"', "FLOAT", ["1.5", "2.25"]],
-    ['"{{ [\'a\', \'b\' * 2] }}"', "STRING", ["a", "bb"]],
-    ['["{{ [\'x\', \'y\'] }}", z]', "STRING", ["x", "y", "z"]],
+    ["\"{{ ['a', 'b' * 2] }}\"", "STRING", ["a", "bb"]],
+    ["[\"{{ ['x', 'y'] }}\", z]", "STRING", ["x", "y", "z"]],
   ])("a %s range of %s gives %j", (range, type, expected) => {
     expect(values(space(range, type))).toEqual(expected);
   });
@@ -84,9 +84,7 @@ describe("EXPR job creation", () => {
   });
 
   it("refuses a range expression that produces too many values", () => {
-    expect(createErrors({ template: template(space('"{{ range(Param.N * 1000) }}"')) })).toEqual([
-      expect.stringMatching(/range has 3000 values; a task parameter may have at most 1024/),
-    ]);
+    expect(createErrors({ template: template(space('"{{ range(Param.N * 1000) }}"')) })).toEqual([expect.stringMatching(/range has 3000 values; a task parameter may have at most 1024/)]);
   });
 
   it("drops a FEATURE_BUNDLE_1 timeout that evaluates to null and checks one that does not", () => {
@@ -104,8 +102,6 @@ steps:
         timeout: "${timeout}"
 `;
     expect(createOk({ template: withTimeout("{{ null if Param.N > 0 else 5 }}") }).name).toBe("J");
-    expect(createErrors({ template: withTimeout("{{ Param.N - 3 }}") })).toEqual([
-      "template steps[0].script.actions.onRun.timeout: timeout resolved to 0; it must be a positive number of seconds",
-    ]);
+    expect(createErrors({ template: withTimeout("{{ Param.N - 3 }}") })).toEqual(["template steps[0].script.actions.onRun.timeout: timeout resolved to 0; it must be a positive number of seconds"]);
   });
 });

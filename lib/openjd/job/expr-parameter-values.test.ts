@@ -12,8 +12,7 @@ import type { ParameterValue } from "./types";
 
 const EXPR = "extensions: [EXPR]\n";
 const single = (type: string, extra = "") => withParameters(`- name: V\n  type: ${type}\n${extra}`, EXPR);
-const value = (template: string, v: unknown, options: { workingDir?: string } = {}) =>
-  createOk({ template, parameterValues: { V: v as never }, ...options }).parameters.V?.value;
+const value = (template: string, v: unknown, options: { workingDir?: string } = {}) => createOk({ template, parameterValues: { V: v as never }, ...options }).parameters.V?.value;
 const problem = (template: string, v: unknown) => createErrors({ template, parameterValues: { V: v as never } }).join("\n");
 const defaultOf = (type: string, extra: string, templateDir = "/jobs/t") => createOk({ template: single(type, extra), templateDir }).parameters.V?.value;
 const float = (text: string): SourceNode => ({ kind: "float", value: Number(text), text, span: null });
@@ -59,7 +58,7 @@ describe("RANGE_EXPR", () => {
     ["1-abc", "'1-abc' is not a range expression: unexpected 'a'"], // conformance 2.10--range-expr-supplied-value-invalid
     ["", "is not a range expression: empty range expression"],
     ["1-9223372036854775808", "outside the 64-bit integer range"],
-    [float("1.5"), "expected a range expression such as \"1-10\", got a number"],
+    [float("1.5"), 'expected a range expression such as "1-10", got a number'],
     [true, "got a boolean"],
     ["1".padEnd(1025, " "), "1025 characters long; at most 1024"],
   ])("%j is rejected", (input, message) => expect(problem(single("RANGE_EXPR"), input)).toContain(message));
@@ -93,7 +92,7 @@ describe("lists: submitted values and canonical text", () => {
   ])("%s %j → %s", (type, input, expected) => expect(value(single(type), input)).toBe(expected));
 
   it.each<[string, unknown, string]>([
-    ["LIST[STRING]", "a,b", "expected a list, or JSON text of one such as [\"a\",\"b\"] or [1,2], got 'a,b'"],
+    ["LIST[STRING]", "a,b", 'expected a list, or JSON text of one such as ["a","b"] or [1,2], got \'a,b\''],
     ["LIST[STRING]", '"a"', "expected a list, got a string"],
     ["LIST[STRING]", "{}", "expected a list, got a mapping"],
     ["LIST[STRING]", "[1]", "item [0]: expected a string, got an integer"],
@@ -112,7 +111,12 @@ describe("lists: submitted values and canonical text", () => {
 
   it.each<[string, string, unknown, string]>([
     ["LIST[STRING] maxLength (conformance 2.11--list-string-supplied-value-too-long)", "  maxLength: 2\n", ["a", "b", "c"], "the list has 3 items; maxLength is 2"],
-    ["LIST[STRING] item.allowedValues (conformance 2.11--list-string-supplied-value-item-not-in-allowed)", "  item:\n    allowedValues: [a, b]\n", ["a", "z"], "item [1]: 'z' is not one of item.allowedValues ('a', 'b')"],
+    [
+      "LIST[STRING] item.allowedValues (conformance 2.11--list-string-supplied-value-item-not-in-allowed)",
+      "  item:\n    allowedValues: [a, b]\n",
+      ["a", "z"],
+      "item [1]: 'z' is not one of item.allowedValues ('a', 'b')",
+    ],
     ["LIST[INT] item.maxValue (conformance 2.13--list-int-supplied-value-item-above-max)", "  item:\n    maxValue: 10\n", [1, 2, 999], "item [2]: 999 is above item.maxValue 10"],
     ["LIST[FLOAT] item.minValue", "  item:\n    minValue: 0.5\n", "[0.25]", "item [0]: 0.25 is below item.minValue 0.5"],
     ["LIST[BOOL] minLength", "  minLength: 2\n", "[true]", "the list has 1 item; minLength is 2"],

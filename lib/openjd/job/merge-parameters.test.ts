@@ -36,9 +36,19 @@ describe("conflicting definitions are refused, blamed on the later template", ()
 
 describe("constraints narrow", () => {
   const cases: Array<[string, string, string, Record<string, unknown>]> = [
-    ["INT range (conformance constraint-narrowing-int-range)", int("  minValue: 10\n  maxValue: 100\n  default: 50\n"), int("  minValue: 0\n  maxValue: 1000\n  default: 0\n"), { minValue: 10n, maxValue: 100n, default: 50n }],
+    [
+      "INT range (conformance constraint-narrowing-int-range)",
+      int("  minValue: 10\n  maxValue: 100\n  default: 50\n"),
+      int("  minValue: 0\n  maxValue: 1000\n  default: 0\n"),
+      { minValue: 10n, maxValue: 100n, default: 50n },
+    ],
     ["INT range, env template narrower", int("  minValue: 0\n  maxValue: 1000\n  default: 50\n"), int("  minValue: 10\n  maxValue: 100\n"), { minValue: 10n, maxValue: 100n }],
-    ["FLOAT range", `- name: C\n  type: FLOAT\n  minValue: 1.5\n  default: 2\n`, `- name: C\n  type: FLOAT\n  minValue: '0.5'\n  maxValue: '9.5'\n`, { minValue: { value: 1.5, text: "1.5" }, maxValue: { value: 9.5, text: "9.5" } }],
+    [
+      "FLOAT range",
+      `- name: C\n  type: FLOAT\n  minValue: 1.5\n  default: 2\n`,
+      `- name: C\n  type: FLOAT\n  minValue: '0.5'\n  maxValue: '9.5'\n`,
+      { minValue: { value: 1.5, text: "1.5" }, maxValue: { value: 9.5, text: "9.5" } },
+    ],
     ["STRING lengths", str("  minLength: 2\n  default: abcde\n"), str("  minLength: 5\n  maxLength: 50\n"), { minLength: 5, maxLength: 50 }],
     ["STRING allowedValues intersect", str("  allowedValues: [low, medium, high, ultra]\n  default: high\n"), str("  allowedValues: [medium, high, extreme]\n"), { allowedValues: ["medium", "high"] }],
     ["INT allowedValues intersect numerically", int("  allowedValues: [1, 2, 3]\n  default: 2\n"), int("  allowedValues: ['02', '03', '4']\n"), { allowedValues: [2n, 3n] }],
@@ -83,21 +93,54 @@ describe("defaults: the last one wins and must satisfy the merged constraints", 
     });
     expect(created.parameterDefinitions.map((d) => d.name)).toEqual(["C", "Q", "Z"]);
     expect(created.parameters).toMatchObject({ C: { value: "5" }, Q: { value: "hello-world" } });
-    expect(createErrors({ template: job(`- name: Z\n  type: INT\n  default: 1`), environments: [env(int())] })).toEqual([
-      "parameters : values are missing for required parameters: C",
-    ]);
+    expect(createErrors({ template: job(`- name: Z\n  type: INT\n  default: 1`), environments: [env(int())] })).toEqual(["parameters : values are missing for required parameters: C"]);
   });
 
   // Each default satisfies its own template; only the merged constraints make it invalid. The
   // error is placed at the default that won, in the document that wrote it.
   const cases: Array<[string, string, string[], string]> = [
-    ["INT below the merged minValue (conformance merged-default-below-merged-minvalue)", int("  minValue: 0\n  maxValue: 1000\n  default: 5\n"), [int("  minValue: 10\n  maxValue: 100\n")], "template parameterDefinitions[0].default: default of C: 5 is below the minimum 10"],
-    ["FLOAT below the merged minValue", `- name: C\n  type: FLOAT\n  default: 0.5\n`, [`- name: C\n  type: FLOAT\n  minValue: '1.0'\n`], "template parameterDefinitions[0].default: default of C: 0.5 is below the minimum 1.0"],
-    ["STRING shorter than the merged minLength", str("  minLength: 2\n  default: abc\n"), [str("  minLength: 5\n")], "template parameterDefinitions[0].default: default of Q: 'abc' is shorter than the minimum length 5"],
-    ["STRING outside the merged allowedValues", str("  default: ultra\n  allowedValues: [low, high, ultra]\n"), [str("  allowedValues: [low, high]\n")], "template parameterDefinitions[0].default: default of Q: 'ultra' is not one of the allowed values ('low', 'high')"],
-    ["INT outside the merged allowedValues", int("  default: 4\n  allowedValues: [1, 2, 3, 4]\n"), [int("  allowedValues: [1, 2, 3]\n")], "template parameterDefinitions[0].default: default of C: 4 is not one of the allowed values (1, 2, 3)"],
-    ["environment default outside the job template's range", int("  minValue: 10\n"), [int("  default: 0\n")], "environment[0] parameterDefinitions[0].default: default of C: 0 is below the minimum 10"],
-    ["default of the first environment template, range of the second", str("  default: x\n").replace("Q", "Other"), [int("  default: 0\n"), int("  minValue: 1\n")], "environment[0] parameterDefinitions[0].default: default of C: 0 is below the minimum 1"],
+    [
+      "INT below the merged minValue (conformance merged-default-below-merged-minvalue)",
+      int("  minValue: 0\n  maxValue: 1000\n  default: 5\n"),
+      [int("  minValue: 10\n  maxValue: 100\n")],
+      "template parameterDefinitions[0].default: default of C: 5 is below the minimum 10",
+    ],
+    [
+      "FLOAT below the merged minValue",
+      `- name: C\n  type: FLOAT\n  default: 0.5\n`,
+      [`- name: C\n  type: FLOAT\n  minValue: '1.0'\n`],
+      "template parameterDefinitions[0].default: default of C: 0.5 is below the minimum 1.0",
+    ],
+    [
+      "STRING shorter than the merged minLength",
+      str("  minLength: 2\n  default: abc\n"),
+      [str("  minLength: 5\n")],
+      "template parameterDefinitions[0].default: default of Q: 'abc' is shorter than the minimum length 5",
+    ],
+    [
+      "STRING outside the merged allowedValues",
+      str("  default: ultra\n  allowedValues: [low, high, ultra]\n"),
+      [str("  allowedValues: [low, high]\n")],
+      "template parameterDefinitions[0].default: default of Q: 'ultra' is not one of the allowed values ('low', 'high')",
+    ],
+    [
+      "INT outside the merged allowedValues",
+      int("  default: 4\n  allowedValues: [1, 2, 3, 4]\n"),
+      [int("  allowedValues: [1, 2, 3]\n")],
+      "template parameterDefinitions[0].default: default of C: 4 is not one of the allowed values (1, 2, 3)",
+    ],
+    [
+      "environment default outside the job template's range",
+      int("  minValue: 10\n"),
+      [int("  default: 0\n")],
+      "environment[0] parameterDefinitions[0].default: default of C: 0 is below the minimum 10",
+    ],
+    [
+      "default of the first environment template, range of the second",
+      str("  default: x\n").replace("Q", "Other"),
+      [int("  default: 0\n"), int("  minValue: 1\n")],
+      "environment[0] parameterDefinitions[0].default: default of C: 0 is below the minimum 1",
+    ],
   ];
   it.each(cases)("%s", (_, jobDefinition, envDefinitions, expected) => {
     const errors = createErrors({ template: job(jobDefinition), environments: envDefinitions.map((d, i) => env(d, `E${i}`)) });

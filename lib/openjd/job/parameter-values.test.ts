@@ -150,7 +150,10 @@ describe("missing and unknown parameters", () => {
   it("names that are also Object.prototype members are ordinary parameters", () => {
     const template = job(`- name: __proto__\n  type: STRING\n- name: constructor\n  type: STRING\n  default: c`);
     const created = createOk({ template, parameterValues: Object.fromEntries([["__proto__", "p"]]) });
-    expect(Object.entries(created.parameters)).toEqual([["__proto__", { type: "STRING", value: "p" }], ["constructor", { type: "STRING", value: "c" }]]);
+    expect(Object.entries(created.parameters)).toEqual([
+      ["__proto__", { type: "STRING", value: "p" }],
+      ["constructor", { type: "STRING", value: "c" }],
+    ]);
     expect(createErrors({ template })).toEqual(["parameters : values are missing for required parameters: __proto__"]);
   });
 

@@ -77,12 +77,7 @@ function readText(node: SourceNode): Parsed<string> {
   }
 }
 
-function checkNumber<T>(
-  value: T,
-  definition: { allowedValues?: T[]; minValue?: T; maxValue?: T },
-  compare: (a: T, b: T) => number,
-  show: (v: T) => string,
-): string | null {
+function checkNumber<T>(value: T, definition: { allowedValues?: T[]; minValue?: T; maxValue?: T }, compare: (a: T, b: T) => number, show: (v: T) => string): string | null {
   if (definition.minValue !== undefined && compare(value, definition.minValue) < 0) {
     return `${show(value)} is below the minimum ${show(definition.minValue)}`;
   }
@@ -95,11 +90,7 @@ function checkNumber<T>(
   return null;
 }
 
-function checkText(
-  value: string,
-  definition: { allowedValues?: string[]; minLength?: number; maxLength?: number },
-  type: "STRING" | "PATH",
-): Parsed<ParameterValue> {
+function checkText(value: string, definition: { allowedValues?: string[]; minLength?: number; maxLength?: number }, type: "STRING" | "PATH"): Parsed<ParameterValue> {
   const length = codePointLength(value);
   if (length > STRING_VALUE_MAX) return { ok: false, message: `the value is ${length} characters long; at most ${STRING_VALUE_MAX} are allowed` };
   if (definition.minLength !== undefined && length < definition.minLength) {

@@ -190,7 +190,12 @@ describe("TASK_CHUNKING", () => {
     ]);
   });
 
-  it.each([["00", 0], ["0", 0], ["3600", 3600], ["007", 7]])("targetRuntimeSeconds %j resolves to %d", (r, expected) => {
+  it.each([
+    ["00", 0],
+    ["0", 0],
+    ["3600", 3600],
+    ["007", 7],
+  ])("targetRuntimeSeconds %j resolves to %d", (r, expected) => {
     const job = create(chunked("1-8", "2", "CONTIGUOUS", `        targetRuntimeSeconds: "{{Param.R}}"\n`), { R: r });
     expect(job.steps[0]?.chunking?.targetRuntimeSeconds).toBe(expected);
   });

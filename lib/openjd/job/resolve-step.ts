@@ -19,11 +19,7 @@ export interface StepProblem {
   message: string;
 }
 
-export function resolveHostRequirements(
-  template: HostRequirementsTemplate | undefined,
-  symbols: Symbols,
-  problems: StepProblem[],
-): HostRequirements | null {
+export function resolveHostRequirements(template: HostRequirementsTemplate | undefined, symbols: Symbols, problems: StepProblem[]): HostRequirements | null {
   if (!template) return null;
   const report = (segments: readonly PathSegment[], message: string) => problems.push({ segments: [...segments], message });
   const amounts: AmountRequirement[] = [];
@@ -64,7 +60,7 @@ export function resolveHostRequirements(
     const values = (list: typeof attribute.anyOf, key: "anyOf" | "allOf") =>
       list?.flatMap((format, i) => {
         const resolved = resolveItems(format, symbols, STRING);
-        if (!resolved.ok) return report([...attribute.path, key, i], resolved.message), [];
+        if (!resolved.ok) return (report([...attribute.path, key, i], resolved.message), []);
         for (const value of resolved.value) {
           const problem = typeof name === "string" ? checkAttributeValue(name, value) : null;
           if (problem) report([...attribute.path, key, i], `resolved value: ${problem}`);
@@ -91,11 +87,7 @@ export interface ResolvedSpace {
   combination: CombinationNode | null;
 }
 
-export function resolveParameterSpace(
-  step: StepTemplate,
-  symbols: Symbols,
-  problems: StepProblem[],
-): ResolvedSpace | null {
+export function resolveParameterSpace(step: StepTemplate, symbols: Symbols, problems: StepProblem[]): ResolvedSpace | null {
   const definition = step.parameterSpace;
   if (!definition) return { space: StepParameterSpace.empty(), chunking: null, parameters: [], combination: null };
   const before = problems.length;
@@ -107,13 +99,18 @@ export function resolveParameterSpace(
     const parameter: SpaceParameter = { name: task.name, type: task.type, values };
     if (task.chunks) {
       const resolvedCount = resolveIntField(task.chunks.defaultTaskCount, symbols);
-      const count: Parsed<bigint> = !resolvedCount.ok ? resolvedCount : resolvedCount.value === null ? { ok: false, message: "defaultTaskCount resolved to null; it is required" } : { ok: true, value: resolvedCount.value };
+      const count: Parsed<bigint> = !resolvedCount.ok
+        ? resolvedCount
+        : resolvedCount.value === null
+          ? { ok: false, message: "defaultTaskCount resolved to null; it is required" }
+          : { ok: true, value: resolvedCount.value };
       const resolvedTarget = task.chunks.targetRuntimeSeconds ? resolveIntField(task.chunks.targetRuntimeSeconds, symbols) : { ok: true as const, value: 0n };
       const target: Parsed<bigint> = resolvedTarget.ok ? { ok: true, value: resolvedTarget.value ?? 0n } : resolvedTarget;
       if (!count.ok) problems.push({ segments: [...task.chunks.defaultTaskCount.path], message: count.message });
       else if (count.value < 1n) problems.push({ segments: [...task.chunks.defaultTaskCount.path], message: `defaultTaskCount resolved to ${count.value}; it must be at least 1` });
       if (!target.ok) problems.push({ segments: [...(task.chunks.targetRuntimeSeconds?.path ?? task.path)], message: target.message });
-      else if (target.value < 0n) problems.push({ segments: [...(task.chunks.targetRuntimeSeconds?.path ?? task.path)], message: `targetRuntimeSeconds resolved to ${target.value}; it must be zero or greater` });
+      else if (target.value < 0n)
+        problems.push({ segments: [...(task.chunks.targetRuntimeSeconds?.path ?? task.path)], message: `targetRuntimeSeconds resolved to ${target.value}; it must be zero or greater` });
       if (count.ok && count.value >= 1n && target.ok && target.value >= 0n) {
         chunking = {
           parameter: task.name,
@@ -182,9 +179,7 @@ function resolveRange(task: TaskParameterDefinition, symbols: Symbols, problems:
 function checkCount(values: string[] | null, path: readonly PathSegment[], problems: StepProblem[]): string[] | null {
   if (values === null) return null;
   const problem =
-    values.length === 0 ? "the range has no values"
-    : values.length > MAX_RANGE_VALUES ? `the range has ${values.length} values; a task parameter may have at most ${MAX_RANGE_VALUES}`
-    : null;
+    values.length === 0 ? "the range has no values" : values.length > MAX_RANGE_VALUES ? `the range has ${values.length} values; a task parameter may have at most ${MAX_RANGE_VALUES}` : null;
   if (problem === null) return values;
   problems.push({ segments: [...path], message: problem });
   return null;
@@ -199,13 +194,7 @@ function checkRangeSize(range: IntRangeExpr, path: readonly PathSegment[], probl
 }
 
 /** Normalizes resolved item texts for the parameter's type; CHUNK[INT] values must be distinct. */
-function checkItems(
-  task: TaskParameterDefinition,
-  texts: readonly string[],
-  path: readonly PathSegment[],
-  problems: StepProblem[],
-  earlier: readonly string[] = [],
-): string[] | null {
+function checkItems(task: TaskParameterDefinition, texts: readonly string[], path: readonly PathSegment[], problems: StepProblem[], earlier: readonly string[] = []): string[] | null {
   const isInt = task.type === "INT" || task.type === "CHUNK[INT]";
   const values: string[] = [];
   for (const text of texts) {

@@ -36,8 +36,7 @@ ${steps}`;
 }
 
 const wrappingJobEnv = (name: string) => `- name: ${name}\n  script:\n    actions:\n${HOOKS.replace(/^ {6}/gm, "      ")}\n`;
-const stepWithEnvs = (name: string, envs: string) =>
-  `- name: ${name}\n  stepEnvironments:\n${envs.replace(/^/gm, "  ").trimEnd()}\n  script:\n    actions:\n      onRun: {command: echo}\n`;
+const stepWithEnvs = (name: string, envs: string) => `- name: ${name}\n  stepEnvironments:\n${envs.replace(/^/gm, "  ").trimEnd()}\n  script:\n    actions:\n      onRun: {command: echo}\n`;
 
 describe("one wrapping environment per Session stack", () => {
   it.each<[string, Parameters<typeof createErrors>[0], string[]]>([
@@ -82,8 +81,7 @@ describe("one wrapping environment per Session stack", () => {
 
 describe("hook fields at job creation", () => {
   const fb1 = "[WRAP_ACTIONS, EXPR, FEATURE_BUNDLE_1]";
-  const envWithHookFields = (fields: string, params = "") =>
-    wrapEnv("Wrap", params, fb1).replace("onWrapTaskRun: {command: run}", `onWrapTaskRun: {command: run, ${fields}}`);
+  const envWithHookFields = (fields: string, params = "") => wrapEnv("Wrap", params, fb1).replace("onWrapTaskRun: {command: run}", `onWrapTaskRun: {command: run, ${fields}}`);
 
   it.each([
     ["a forwarded timeout", 'timeout: "{{WrappedAction.Timeout}}"'],
@@ -96,7 +94,12 @@ describe("hook fields at job creation", () => {
   it.each([
     ["a hook timeout from a parameter resolving to 0", 'timeout: "{{Param.T}}"', "parameterDefinitions:\n- {name: T, type: INT, default: 0}\n", /timeout resolved to 0; it must be a positive/],
     ["a hook mode resolving to an unknown name", 'cancelation: {mode: "{{Param.M}}"}', "parameterDefinitions:\n- {name: M, type: STRING, default: KILL}\n", /cancelation mode resolved to 'KILL'/],
-    ["a hook notify period from a parameter out of range", 'cancelation: {mode: NOTIFY_THEN_TERMINATE, notifyPeriodInSeconds: "{{Param.P}}"}', "parameterDefinitions:\n- {name: P, type: INT, default: 601}\n", /between 1 and 600/],
+    [
+      "a hook notify period from a parameter out of range",
+      'cancelation: {mode: NOTIFY_THEN_TERMINATE, notifyPeriodInSeconds: "{{Param.P}}"}',
+      "parameterDefinitions:\n- {name: P, type: INT, default: 601}\n",
+      /between 1 and 600/,
+    ],
   ])("%s is refused", (_name, fields, params, message) => {
     const errors = createErrors({ template: job(), environments: [envWithHookFields(fields, params)] });
     expect(errors).toEqual([expect.stringMatching(message)]);

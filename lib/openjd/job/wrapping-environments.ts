@@ -14,10 +14,7 @@ interface Placed {
 
 export function wrappingEnvironmentErrors(environmentTemplates: readonly EnvironmentTemplate[], template: JobTemplate): JobError[] {
   const inTemplate = (environment: Environment): Placed => ({ environment, origin: { kind: "template" } });
-  const outer = [
-    ...environmentTemplates.map((t, index): Placed => ({ environment: t.environment, origin: { kind: "environment", index } })),
-    ...template.jobEnvironments.map(inTemplate),
-  ];
+  const outer = [...environmentTemplates.map((t, index): Placed => ({ environment: t.environment, origin: { kind: "environment", index } })), ...template.jobEnvironments.map(inTemplate)];
   const steps = template.steps.map((step) => ({ name: step.name, environments: step.stepEnvironments.map(inTemplate) }));
   return extraWrappers(outer, steps, (placed) => placed.environment).map(({ item, message }) => ({
     origin: item.origin,

@@ -84,11 +84,7 @@ const identity = (value: string): string => value;
  * Runs one expression source through parse, evaluate and check. `limits` lowers the evaluation
  * budgets (the vitest suite does, to stay fast; the full run keeps the spec's defaults).
  */
-export function runExprCase(
-  testCase: Pick<ExprCase, "kind" | "source" | "format" | "host">,
-  libraries: ExprCaseLibraries,
-  limits: Partial<Limits> = {},
-): ExprCaseOutcome {
+export function runExprCase(testCase: Pick<ExprCase, "kind" | "source" | "format" | "host">, libraries: ExprCaseLibraries, limits: Partial<Limits> = {}): ExprCaseOutcome {
   const started = performance.now();
   const outcome: ExprCaseOutcome = { kind: testCase.kind, ms: 0, parsed: false, evaluated: "syntax", checked: "syntax", exception: null, problems: [] };
   const env: Environment = { library: testCase.host ? libraries.host : libraries.template, limits, concrete: concreteSymbols(), unresolved: unresolvedSymbols() };

@@ -28,12 +28,32 @@ type Symbols = Map<string, { type: ExprType; value: ExprValue | null }>;
 
 /** Small expressions typical of templates, used when the samples are not on disk. */
 export const BUILT_IN_EXPRESSIONS: readonly string[] = [
-  "Param.Frame", "Task.Param.Frame", "Param.Frame * 2 + 1", "Param.Name.upper()", "Param.File.stem", "Session.WorkingDirectory / 'out'",
-  "Param.Scale if Param.Flag else 1.0", "len(Param.Numbers) > 3 and Param.Count != 0", "[x * 2 for x in Param.Numbers if x > 1]",
-  "string(Task.Param.Frame).zfill(4)", "Param.Names.join(',')", "Param.Frames[0]", "Param.Numbers[1:-1:2]", "repr_sh(Param.Names)",
-  "'{{' + Param.Name + '}}'", "Param.Frame in Param.Frames", "max(Param.Numbers) - min(Param.Numbers)", "round(Param.Scale * 3.7, 2)",
-  "Param.Text.strip().split(' ')", "1 < Param.Frame <= 100", "sorted(unique(Param.Numbers))", "flatten(Param.Matrix)", "Env.File.Config",
-  "'frame-' + string(Param.Frame) + '.exr'", "repr_json([Param.Name, string(Param.Frame)])", "sum(range(Param.Count))",
+  "Param.Frame",
+  "Task.Param.Frame",
+  "Param.Frame * 2 + 1",
+  "Param.Name.upper()",
+  "Param.File.stem",
+  "Session.WorkingDirectory / 'out'",
+  "Param.Scale if Param.Flag else 1.0",
+  "len(Param.Numbers) > 3 and Param.Count != 0",
+  "[x * 2 for x in Param.Numbers if x > 1]",
+  "string(Task.Param.Frame).zfill(4)",
+  "Param.Names.join(',')",
+  "Param.Frames[0]",
+  "Param.Numbers[1:-1:2]",
+  "repr_sh(Param.Names)",
+  "'{{' + Param.Name + '}}'",
+  "Param.Frame in Param.Frames",
+  "max(Param.Numbers) - min(Param.Numbers)",
+  "round(Param.Scale * 3.7, 2)",
+  "Param.Text.strip().split(' ')",
+  "1 < Param.Frame <= 100",
+  "sorted(unique(Param.Numbers))",
+  "flatten(Param.Matrix)",
+  "Env.File.Config",
+  "'frame-' + string(Param.Frame) + '.exr'",
+  "repr_json([Param.Name, string(Param.Frame)])",
+  "sum(range(Param.Count))",
 ];
 
 /** Every expression of one parsed document (`origin` names the file). */

@@ -31,9 +31,32 @@ interface Callable {
 const INT_LITERALS = ["0", "1", "2", "3", "7", "10", "42", "255", "9223372036854775807", "-9223372036854775808", "0x7fffffffffffffff", "0b1010", "0o17", "1_000_000", "4294967296", "-1"];
 const FLOAT_LITERALS = ["1.5", "0.1", "1e308", "5e-324", ".5", "1.", "3.500", "1_000.5", "2.5e-3", "1E10", "0.0", "1.7976931348623157e308", "-2.5"];
 const STRING_LITERALS = [
-  "'plain'", '"double"', "'it\\'s'", "'\\n\\t\\\\'", "'\\x41\\u00e9\\U0001F600'", "r'C:\\raw\\path'", "'{{'", "'}}'", "''",
-  "'héllo wörld'", "'a,b,,c'", "'  spaced  '", "'1-10:2'", "'/abs/dir/file.tar.gz'", "'\\''", "'\\0'", "\"\\\"q\\\"\"", "'%s %d'",
-  "'ß'", "'İ'", "'\\N{BULLET}'", "'42'", "'-7'", "'3.25'", "'1e3'", "'  12 '",
+  "'plain'",
+  '"double"',
+  "'it\\'s'",
+  "'\\n\\t\\\\'",
+  "'\\x41\\u00e9\\U0001F600'",
+  "r'C:\\raw\\path'",
+  "'{{'",
+  "'}}'",
+  "''",
+  "'héllo wörld'",
+  "'a,b,,c'",
+  "'  spaced  '",
+  "'1-10:2'",
+  "'/abs/dir/file.tar.gz'",
+  "'\\''",
+  "'\\0'",
+  '"\\"q\\""',
+  "'%s %d'",
+  "'ß'",
+  "'İ'",
+  "'\\N{BULLET}'",
+  "'42'",
+  "'-7'",
+  "'3.25'",
+  "'1e3'",
+  "'  12 '",
 ];
 const FALLBACK_PROPERTIES = ["stem", "name", "suffix", "suffixes", "parent", "parts"];
 const TYPE_VARIABLE = /\bT[123]?\b/g;
@@ -69,7 +92,11 @@ export class ExprGenerator {
   private readonly locals: Array<{ name: string; type: GenType }> = [];
   private loopCounter = 0;
 
-  constructor(private readonly rng: Random, lib: FunctionLibrary, private readonly maxDepth = 4) {
+  constructor(
+    private readonly rng: Random,
+    lib: FunctionLibrary,
+    private readonly maxDepth = 4,
+  ) {
     this.index = cache.get(lib) ?? indexLibrary(lib);
     cache.set(lib, this.index);
   }
@@ -193,7 +220,13 @@ export class ExprGenerator {
     const args = params.map((p) => this.argument(p, d));
     if (callable.property) return this.postfix(args[0] ?? this.leaf("string"), `.${callable.name}`);
     if (args.length > 0 && r.chance(0.4)) {
-      return this.postfix(args[0] as Piece, `.${callable.name}(${args.slice(1).map((a) => a.text).join(", ")})`);
+      return this.postfix(
+        args[0] as Piece,
+        `.${callable.name}(${args
+          .slice(1)
+          .map((a) => a.text)
+          .join(", ")})`,
+      );
     }
     return atom(`${callable.name}(${args.map((a) => a.text).join(", ")})`);
   }
@@ -286,5 +319,7 @@ function atom(text: string): Piece {
 
 function randomWord(r: Random): string {
   const alphabet = "abcXYZ019 _-./\\é";
-  return Array.from({ length: r.int(8) }, () => alphabet[r.int(alphabet.length)]).join("").replace(/\\/g, "\\\\");
+  return Array.from({ length: r.int(8) }, () => alphabet[r.int(alphabet.length)])
+    .join("")
+    .replace(/\\/g, "\\\\");
 }

@@ -14,12 +14,94 @@ export interface ExprMutation {
 
 /** Tokens (and near-tokens) of the language and of Python around it. */
 export const VOCABULARY = [
-  "(", ")", "[", "]", ",", ".", ":", "+", "-", "*", "/", "//", "%", "**", "<", ">", "<=", ">=", "==", "!=", "=",
-  "if", "else", "for", "in", "not", "and", "or", "is", "lambda", "true", "false", "null", "None", "True",
-  "Param", "Task", "Session", "Env", "File", "Param.Frame", "Param.Name", "Param.File", "Param.Numbers", "x",
-  "len", "range", "string", "int", "float", "upper", "split", "join", "sorted", "zfill", "re_match", "re_sub",
-  "0", "1", "-1", "9223372036854775807", "9223372036854775808", "1e308", "1e309", ".5", "0x", "1_", "''", "'a'",
-  "'\\x4'", "'\\u12'", "r'\\'", "f'x'", "b'x'", "{{", "}}", "{", "}", "#", ";", "\\", "!", "&", "|", "~", "@", "`", "$",
+  "(",
+  ")",
+  "[",
+  "]",
+  ",",
+  ".",
+  ":",
+  "+",
+  "-",
+  "*",
+  "/",
+  "//",
+  "%",
+  "**",
+  "<",
+  ">",
+  "<=",
+  ">=",
+  "==",
+  "!=",
+  "=",
+  "if",
+  "else",
+  "for",
+  "in",
+  "not",
+  "and",
+  "or",
+  "is",
+  "lambda",
+  "true",
+  "false",
+  "null",
+  "None",
+  "True",
+  "Param",
+  "Task",
+  "Session",
+  "Env",
+  "File",
+  "Param.Frame",
+  "Param.Name",
+  "Param.File",
+  "Param.Numbers",
+  "x",
+  "len",
+  "range",
+  "string",
+  "int",
+  "float",
+  "upper",
+  "split",
+  "join",
+  "sorted",
+  "zfill",
+  "re_match",
+  "re_sub",
+  "0",
+  "1",
+  "-1",
+  "9223372036854775807",
+  "9223372036854775808",
+  "1e308",
+  "1e309",
+  ".5",
+  "0x",
+  "1_",
+  "''",
+  "'a'",
+  "'\\x4'",
+  "'\\u12'",
+  "r'\\'",
+  "f'x'",
+  "b'x'",
+  "{{",
+  "}}",
+  "{",
+  "}",
+  "#",
+  ";",
+  "\\",
+  "!",
+  "&",
+  "|",
+  "~",
+  "@",
+  "`",
+  "$",
 ];
 const CHARACTERS = ["(", ")", "[", "]", "'", '"', "\\", ".", ",", ":", "_", "0", "9", "e", "\n", "\t", "\u0000", "\u00a0", "\u200b", "\u{1F600}", "\ud800", "é", "İ", "{", "}", "=", "<", "-", " "];
 const EDGE_NUMBERS = ["9223372036854775807", "9223372036854775808", "-9223372036854775808", "18446744073709551616", "1e308", "1e309", "5e-324", "0", "-0.0", "0x8000000000000000", "10**18", "2**63"];
@@ -41,27 +123,30 @@ export const EXPR_MUTATIONS: readonly ExprMutation[] = [
   { name: "token-drop", apply: (rng, src) => onTokens(rng, src, (t) => t.splice(rng.int(t.length), rng.between(1, 2))) },
   {
     name: "token-duplicate",
-    apply: (rng, src) => onTokens(rng, src, (t) => {
-      const at = rng.int(t.length);
-      t.splice(at, 0, ...t.slice(at, at + rng.between(1, 3)));
-    }),
+    apply: (rng, src) =>
+      onTokens(rng, src, (t) => {
+        const at = rng.int(t.length);
+        t.splice(at, 0, ...t.slice(at, at + rng.between(1, 3)));
+      }),
   },
   {
     name: "token-swap",
-    apply: (rng, src) => onTokens(rng, src, (t) => {
-      const a = rng.int(t.length);
-      const b = rng.int(t.length);
-      [t[a], t[b]] = [t[b] as string, t[a] as string];
-    }),
+    apply: (rng, src) =>
+      onTokens(rng, src, (t) => {
+        const a = rng.int(t.length);
+        const b = rng.int(t.length);
+        [t[a], t[b]] = [t[b] as string, t[a] as string];
+      }),
   },
   { name: "token-insert", apply: (rng, src) => onTokens(rng, src, (t) => t.splice(rng.int(t.length + 1), 0, rng.pick(VOCABULARY))) },
   { name: "token-replace", apply: (rng, src) => onTokens(rng, src, (t) => t.splice(rng.int(t.length), 1, rng.pick(VOCABULARY))) },
   {
     name: "edge-number",
-    apply: (rng, src) => onTokens(rng, src, (t) => {
-      const numbers = t.flatMap((token, i) => (/^[0-9.]/.test(token) ? [i] : []));
-      t.splice(numbers.length > 0 ? rng.pick(numbers) : rng.int(t.length), 1, rng.pick(EDGE_NUMBERS));
-    }),
+    apply: (rng, src) =>
+      onTokens(rng, src, (t) => {
+        const numbers = t.flatMap((token, i) => (/^[0-9.]/.test(token) ? [i] : []));
+        t.splice(numbers.length > 0 ? rng.pick(numbers) : rng.int(t.length), 1, rng.pick(EDGE_NUMBERS));
+      }),
   },
   {
     name: "random-characters",

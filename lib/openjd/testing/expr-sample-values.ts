@@ -4,14 +4,18 @@
  * evaluated as well as type-checked.
  */
 import { IntRangeExpr } from "../range-expr";
-import {
-  boolValue, floatValue, intValue, makeList, pathValue, stringValue, type ExprValue,
-} from "../expr/values";
+import { boolValue, floatValue, intValue, makeList, pathValue, stringValue, type ExprValue } from "../expr/values";
 
 type Data = null | boolean | number | string | Data[] | { [key: string]: Data };
 
 const SAMPLE_TEXT: Readonly<Record<string, string>> = {
-  INT: "3", FLOAT: "1.5", STRING: "sample", PATH: "/tmp/loom/sample.txt", BOOL: "true", RANGE_EXPR: "1-3", "CHUNK[INT]": "1-3",
+  INT: "3",
+  FLOAT: "1.5",
+  STRING: "sample",
+  PATH: "/tmp/loom/sample.txt",
+  BOOL: "true",
+  RANGE_EXPR: "1-3",
+  "CHUNK[INT]": "1-3",
 };
 
 /** A value of the parameter type (`raw` gives RawParam's form: paths as strings). */

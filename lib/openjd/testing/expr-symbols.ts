@@ -5,19 +5,12 @@
  */
 import { IntRangeExpr } from "../range-expr";
 import { parseType } from "../expr/types";
-import {
-  boolValue, floatValue, intValue, makeList, pathValue, stringValue, unresolvedValue, type ExprValue,
-} from "../expr/values";
+import { boolValue, floatValue, intValue, makeList, pathValue, stringValue, unresolvedValue, type ExprValue } from "../expr/values";
 
 /** Value kinds the generator reasons about; `list[...]` ones are homogeneous. */
-export type GenType =
-  | "int" | "float" | "string" | "bool" | "path" | "range_expr"
-  | "list[int]" | "list[float]" | "list[string]" | "list[path]" | "list[bool]" | "list[list[int]]";
+export type GenType = "int" | "float" | "string" | "bool" | "path" | "range_expr" | "list[int]" | "list[float]" | "list[string]" | "list[path]" | "list[bool]" | "list[list[int]]";
 
-export const GEN_TYPES: readonly GenType[] = [
-  "int", "float", "string", "bool", "path", "range_expr",
-  "list[int]", "list[float]", "list[string]", "list[path]", "list[bool]", "list[list[int]]",
-];
+export const GEN_TYPES: readonly GenType[] = ["int", "float", "string", "bool", "path", "range_expr", "list[int]", "list[float]", "list[string]", "list[path]", "list[bool]", "list[list[int]]"];
 
 export interface SampleSymbol {
   name: string;

@@ -53,7 +53,12 @@ function embeddedFile(data: string): string {
 /** Nine levels of ten aliases each: 10^9 values once expanded, from 300 bytes of text. */
 function billionLaughs(levels: number): string {
   const lines = [`l0: &l0 [${Array(10).fill("lol").join(", ")}]`];
-  for (let i = 1; i < levels; i++) lines.push(`l${i}: &l${i} [${Array(10).fill(`*l${i - 1}`).join(", ")}]`);
+  for (let i = 1; i < levels; i++)
+    lines.push(
+      `l${i}: &l${i} [${Array(10)
+        .fill(`*l${i - 1}`)
+        .join(", ")}]`,
+    );
   return `${lines.join("\n")}\n`;
 }
 
@@ -84,7 +89,12 @@ export function pathologicalInputs(): PathologicalInput[] {
     { name: "YAML explicit keys 100,000 deep", text: `${"? ".repeat(DEEP)}x\n`, format: "yaml", expect: "error" },
     { name: "JSON arrays 100,000 deep", text: `${"[".repeat(DEEP)}${"]".repeat(DEEP)}`, format: "json", expect: "error" },
     { name: "JSON objects 100,000 deep", text: `${'{"a":'.repeat(DEEP)}1${"}".repeat(DEEP)}`, format: "json", expect: "error" },
-    { name: "JSON deep inside a template", text: jobJson([{ name: "S", script: action }], { description: "DEEP" }).replace('"DEEP"', `${"[".repeat(5000)}${"]".repeat(5000)}`), format: "json", expect: "error" },
+    {
+      name: "JSON deep inside a template",
+      text: jobJson([{ name: "S", script: action }], { description: "DEEP" }).replace('"DEEP"', `${"[".repeat(5000)}${"]".repeat(5000)}`),
+      format: "json",
+      expect: "error",
+    },
     { name: "5 MB job name", text: `specificationVersion: jobtemplate-2023-09\nname: ${"n".repeat(5_000_000)}\n${step("")}`, format: "yaml", expect: "error" },
     { name: "3.5 MB job name", text: `specificationVersion: jobtemplate-2023-09\nname: ${"n".repeat(3_500_000)}\n${step("")}`, format: "yaml", expect: "error" },
     { name: "5 MB quoted description", text: `${HEAD}description: "${"\\u00e9x".repeat(800_000)}"\n${step("")}`, format: "yaml", expect: "error" },
@@ -102,14 +112,29 @@ export function pathologicalInputs(): PathologicalInput[] {
     { name: "16 parameters × 1025 values", text: HEAD + step(space(sixteenParameters("0-1024"))), format: "yaml", expect: "error" },
     {
       name: "long combination expression",
-      text: HEAD + step(space(sixteenParameters("1-4"), names16.map((n) => `(${n})`).join(" * ").repeat(40))),
+      text:
+        HEAD +
+        step(
+          space(
+            sixteenParameters("1-4"),
+            names16
+              .map((n) => `(${n})`)
+              .join(" * ")
+              .repeat(40),
+          ),
+        ),
       format: "yaml",
       expect: "error",
     },
     { name: "combination nested 600 parentheses", text: HEAD + step(space(intParameter("A", "[1]"), `${"(".repeat(600)}A${")".repeat(600)}`)), format: "yaml", expect: "error" },
     { name: "combination nested 10,000 parentheses", text: HEAD + step(space(intParameter("A", "[1]"), `${"(".repeat(10_000)}A${")".repeat(10_000)}`)), format: "yaml", expect: "error" },
     { name: "billion laughs", text: billionLaughs(9), format: "yaml", expect: "error" },
-    { name: "10,000 aliases in a template", text: `${HEAD.replace("Pathological", "&n Pathological")}${step("")}        args: [${Array(10_000).fill("*n").join(", ")}]\n`, format: "yaml", expect: "any" },
+    {
+      name: "10,000 aliases in a template",
+      text: `${HEAD.replace("Pathological", "&n Pathological")}${step("")}        args: [${Array(10_000).fill("*n").join(", ")}]\n`,
+      format: "yaml",
+      expect: "any",
+    },
     { name: "alias inside its own anchor", text: "a: &a [*a, *a]\n", format: "yaml", expect: "error" },
     { name: "100,000 mapping keys", text: Array.from({ length: 100_000 }, (_, i) => `k${i}: ${i}`).join("\n"), format: "yaml", expect: "error" },
     { name: "20,000 mapping keys", text: HEAD + step("") + Array.from({ length: 20_000 }, (_, i) => `x${i}: ${i}`).join("\n"), format: "yaml", expect: "error" },

@@ -13,7 +13,6 @@ export class RawScalar {
 
 export type TreeValue = null | boolean | number | bigint | string | RawScalar | TreeValue[] | { [key: string]: TreeValue };
 
-
 const BOUNDARY_NUMBERS: readonly (() => TreeValue)[] = [
   () => INT64_MAX,
   () => INT64_MAX + 1n,
@@ -51,7 +50,23 @@ export function boundaryNumber(rng: Random): TreeValue {
 
 const CONTROL = ["\u0000", "\u0001", "\u0007", "\b", "\t", "\n", "\v", "\f", "\r", "\u001b", "\u007f", "\u0085", "\u009f", "\u2028", "\u2029"];
 const UNICODE = ["é", "e\u0301", "日本語", "🎬", "👩🏽‍🚀", "\u202e", "\u200b", "\ufeff", "\ud800", "\udfff", "\uffff", "Ⅻ", "١٢٣", "１２", "İ", "ß", "ﬁ"];
-const TEMPLATE_BITS = ["{{", "}}", "{{ Param.", "{{Task.Param.Frame}}", "{{ Param.Unknown }}", "{{}}", "{{{{", "}}}}", "{{ Session.WorkingDirectory }}", "{{ RawParam.X }}", "{{ Task.File.Run }}", "{{ Env.File.Enter }}", "{{Param.A}}{{Param.A}}", "\\{{", "{ {"];
+const TEMPLATE_BITS = [
+  "{{",
+  "}}",
+  "{{ Param.",
+  "{{Task.Param.Frame}}",
+  "{{ Param.Unknown }}",
+  "{{}}",
+  "{{{{",
+  "}}}}",
+  "{{ Session.WorkingDirectory }}",
+  "{{ RawParam.X }}",
+  "{{ Task.File.Run }}",
+  "{{ Env.File.Enter }}",
+  "{{Param.A}}{{Param.A}}",
+  "\\{{",
+  "{ {",
+];
 
 export function insertAt(text: string, index: number, piece: string): string {
   return text.slice(0, index) + piece + text.slice(index);

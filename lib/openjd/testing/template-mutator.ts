@@ -9,19 +9,7 @@
 import { parse, stringify } from "yaml";
 import type { DocumentFormat } from "../parse-source";
 import type { Random } from "./random";
-import {
-  boundaryNumber,
-  longString,
-  nested,
-  otherTypeValue,
-  randomCombinationExpr,
-  randomRangeExpr,
-  RawScalar,
-  withBraces,
-  withControlCharacters,
-  withUnicode,
-  type TreeValue,
-} from "./random-values";
+import { boundaryNumber, longString, nested, otherTypeValue, randomCombinationExpr, randomRangeExpr, RawScalar, withBraces, withControlCharacters, withUnicode, type TreeValue } from "./random-values";
 import { TEXT_MUTATIONS, type TextMutation } from "./text-mutations";
 
 export { RawScalar, type TreeValue } from "./random-values";
@@ -45,12 +33,62 @@ type Slot = { parent: TreeValue[] | { [key: string]: TreeValue }; key: string | 
 
 /** OpenJD field names (and a few near misses) that renamed and generated keys are drawn from. */
 export const FIELD_NAMES = [
-  "specificationVersion", "name", "description", "steps", "parameterDefinitions", "jobEnvironments", "stepEnvironments",
-  "script", "actions", "onRun", "onEnter", "onExit", "command", "args", "timeout", "cancelation", "mode", "embeddedFiles",
-  "filename", "type", "data", "runnable", "variables", "parameterSpace", "taskParameterDefinitions", "combination", "range",
-  "dependencies", "dependsOn", "hostRequirements", "amounts", "attributes", "anyOf", "allOf", "min", "max", "default",
-  "allowedValues", "minValue", "maxValue", "minLength", "maxLength", "userInterface", "control", "label", "extensions",
-  "chunks", "defaultTaskCount", "targetRuntimeSeconds", "rangeConstraint", "objectType", "dataFlow", "$schema", "", "Name", "x",
+  "specificationVersion",
+  "name",
+  "description",
+  "steps",
+  "parameterDefinitions",
+  "jobEnvironments",
+  "stepEnvironments",
+  "script",
+  "actions",
+  "onRun",
+  "onEnter",
+  "onExit",
+  "command",
+  "args",
+  "timeout",
+  "cancelation",
+  "mode",
+  "embeddedFiles",
+  "filename",
+  "type",
+  "data",
+  "runnable",
+  "variables",
+  "parameterSpace",
+  "taskParameterDefinitions",
+  "combination",
+  "range",
+  "dependencies",
+  "dependsOn",
+  "hostRequirements",
+  "amounts",
+  "attributes",
+  "anyOf",
+  "allOf",
+  "min",
+  "max",
+  "default",
+  "allowedValues",
+  "minValue",
+  "maxValue",
+  "minLength",
+  "maxLength",
+  "userInterface",
+  "control",
+  "label",
+  "extensions",
+  "chunks",
+  "defaultTaskCount",
+  "targetRuntimeSeconds",
+  "rangeConstraint",
+  "objectType",
+  "dataFlow",
+  "$schema",
+  "",
+  "Name",
+  "x",
 ];
 
 /** Every value below the root, in document order (capped, since grafts can make trees large). */
@@ -98,7 +136,7 @@ const TREE_MUTATIONS: Record<string, TreeMutation> = {
     else delete slot.parent[slot.key as string];
     return tree;
   },
-  "duplicate": (rng, tree) => {
+  duplicate: (rng, tree) => {
     const slot = pickSlot(rng, tree);
     if (!slot) return tree;
     if (Array.isArray(slot.parent)) slot.parent.splice(slot.key as number, 0, clone(slot.value));
@@ -114,7 +152,11 @@ const TREE_MUTATIONS: Record<string, TreeMutation> = {
       const a = entries[i]!;
       const b = entries[j]!;
       // Either swap the values under the keys or just reorder the entries (which stays valid).
-      if (rng.chance(0.5)) [entries[i], entries[j]] = [[a[0], b[1]], [b[0], a[1]]];
+      if (rng.chance(0.5))
+        [entries[i], entries[j]] = [
+          [a[0], b[1]],
+          [b[0], a[1]],
+        ];
       else [entries[i], entries[j]] = [b, a];
       return entries;
     });
@@ -131,27 +173,53 @@ const TREE_MUTATIONS: Record<string, TreeMutation> = {
   "boundary-number": (rng, tree) => mutateSlot(rng, tree, () => boundaryNumber(rng)),
   "long-string": (rng, tree) => mutateSlot(rng, tree, () => longString(rng), isString),
   "control-chars": (rng, tree) => mutateSlot(rng, tree, (s) => withControlCharacters(rng, String(s.value)), isString),
-  "unicode": (rng, tree) => mutateSlot(rng, tree, (s) => withUnicode(rng, String(s.value)), isString),
-  "braces": (rng, tree) => mutateSlot(rng, tree, (s) => withBraces(rng, String(s.value)), isString),
-  "range-expr": (rng, tree) => mutateSlot(rng, tree, () => randomRangeExpr(rng), (s) => s.key === "range" || rng.chance(0.05)),
+  unicode: (rng, tree) => mutateSlot(rng, tree, (s) => withUnicode(rng, String(s.value)), isString),
+  braces: (rng, tree) => mutateSlot(rng, tree, (s) => withBraces(rng, String(s.value)), isString),
+  "range-expr": (rng, tree) =>
+    mutateSlot(
+      rng,
+      tree,
+      () => randomRangeExpr(rng),
+      (s) => s.key === "range" || rng.chance(0.05),
+    ),
   "combination-expr": (rng, tree) =>
-    mutateSlot(rng, tree, () => randomCombinationExpr(rng, parameterNames(tree)), (s) => s.key === "combination" || s.key === "parameterSpace" || rng.chance(0.03)),
+    mutateSlot(
+      rng,
+      tree,
+      () => randomCombinationExpr(rng, parameterNames(tree)),
+      (s) => s.key === "combination" || s.key === "parameterSpace" || rng.chance(0.03),
+    ),
   "deep-nesting": (rng, tree) => mutateSlot(rng, tree, () => nested(rng, rng.pick([3, 20, 127, 128, 129, 200, 400]))),
-  "big-list": (rng, tree) =>
-    mutateSlot(rng, tree, (s) => Array.from({ length: rng.pick([1025, 2000, 10_000]) }, (_, i) => (typeof s.value === "string" ? `${s.value}${i}` : BigInt(i)))),
-  "graft": (rng, tree, { donors }) => {
+  "big-list": (rng, tree) => mutateSlot(rng, tree, (s) => Array.from({ length: rng.pick([1025, 2000, 10_000]) }, (_, i) => (typeof s.value === "string" ? `${s.value}${i}` : BigInt(i)))),
+  graft: (rng, tree, { donors }) => {
     const donor = donors.length > 0 ? pickSlot(rng, rng.pick(donors)) : null;
     return donor ? mutateSlot(rng, tree, () => clone(donor.value)) : tree;
   },
   "reorder-keys": (rng, tree) => {
     const slot = pickSlot(rng, tree, isMapSlot);
-    if (slot) rebuildMap(slot, (entries) => entries.map((e) => [rng.next(), e] as const).sort((a, b) => a[0] - b[0]).map(([, e]) => e));
+    if (slot)
+      rebuildMap(slot, (entries) =>
+        entries
+          .map((e) => [rng.next(), e] as const)
+          .sort((a, b) => a[0] - b[0])
+          .map(([, e]) => e),
+      );
     return tree;
   },
-  "benign-number": (rng, tree) => 
-    mutateSlot(rng, tree, (s) => (typeof s.value === "bigint" ? s.value + BigInt(rng.between(-2, 2)) : s.value), (s) => typeof s.value === "bigint"),
+  "benign-number": (rng, tree) =>
+    mutateSlot(
+      rng,
+      tree,
+      (s) => (typeof s.value === "bigint" ? s.value + BigInt(rng.between(-2, 2)) : s.value),
+      (s) => typeof s.value === "bigint",
+    ),
   "benign-text": (rng, tree) =>
-    mutateSlot(rng, tree, (s) => `${String(s.value)}${rng.pick(["", " x", "2", "-b"])}`, (s) => isString(s) && ["name", "description", "label"].includes(String(s.key))),
+    mutateSlot(
+      rng,
+      tree,
+      (s) => `${String(s.value)}${rng.pick(["", " x", "2", "-b"])}`,
+      (s) => isString(s) && ["name", "description", "label"].includes(String(s.key)),
+    ),
 };
 
 function mutateSlot(rng: Random, tree: TreeValue, make: (slot: Slot) => TreeValue, filter?: (slot: Slot) => boolean): TreeValue {

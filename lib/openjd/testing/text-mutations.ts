@@ -12,7 +12,7 @@ export interface TextMutation {
   apply(rng: Random, text: string, format: DocumentFormat): { text: string; format?: DocumentFormat };
 }
 
-const SYNTAX = [": ", "- ", "[", "]", "{", "}", ",", "&a ", "*a", "!!str ", "|", ">-", "# ", "%", "@", "`", "'", "\"", "\t", "? ", "\n---\n", "\n...\n", "\\", "\n  ", "<<: "];
+const SYNTAX = [": ", "- ", "[", "]", "{", "}", ",", "&a ", "*a", "!!str ", "|", ">-", "# ", "%", "@", "`", "'", '"', "\t", "? ", "\n---\n", "\n...\n", "\\", "\n  ", "<<: "];
 const TAGS = ["!!binary ", "!!timestamp ", "!!set ", "!!omap ", "!custom ", "!!int ", "!!float ", "!!str ", "!!null ", "!!bool ", "!!map ", "!!seq ", "!<tag:yaml.org,2002:str> "];
 
 function lines(text: string): string[] {
@@ -147,7 +147,7 @@ export const TEXT_MUTATIONS: readonly TextMutation[] = [
         () => text.replace(/: (-?\d[\d.]*)/, rng.pick([": NaN", ": Infinity", ": -Infinity", ": +1", ": 0x1F", ": .5", ": 1.", ": 01"])),
         () => text.replace(/"([\w$]+)":/, "$1:"),
         () => text.replace(/\n(\s*"[\w$]+": [^\n]*,)\n/, "\n$1\n$1\n"),
-        () => text.replace(/"([^"\n]*)"/, "\"$1\\x41\\u12\""),
+        () => text.replace(/"([^"\n]*)"/, '"$1\\x41\\u12"'),
         () => `${text}\n{}`,
         () => text.replace(/\s+/g, ""),
       ];

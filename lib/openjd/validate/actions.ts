@@ -10,19 +10,12 @@ import { readIntField } from "./number-fields";
 import { readBool, readEnum, readIdentifier, readString } from "./scalars";
 import type { Scope } from "./scopes";
 
-
 /**
  * @param scope host scope for command and args
  * @param templateScope scope of the fields resolved at job creation (timeout, mode, notify period); a
  *   wrap hook passes it with its `Wrapped*` symbols, and those fields then resolve on the worker
  */
-export function checkAction(
-  ctx: ValidationContext,
-  node: SourceNode,
-  path: Path,
-  scope: Scope,
-  templateScope: Scope,
-): Action | null {
+export function checkAction(ctx: ValidationContext, node: SourceNode, path: Path, scope: Scope, templateScope: Scope): Action | null {
   const object = expectObject(ctx, node, path, { required: ["command"], optional: ["args", "timeout", "cancelation"] });
   if (!object) return null;
   const before = ctx.sink.count;

@@ -108,12 +108,7 @@ export function field(node: ObjectNode, key: string): SourceNode | undefined {
 }
 
 /** A list field: must be a list with at least `min` items (OpenJD forbids empty optional lists). */
-export function expectList(
-  ctx: ValidationContext,
-  node: SourceNode,
-  path: Path,
-  options: { min?: number; max?: number; what?: string } = {},
-): SourceNode[] | null {
+export function expectList(ctx: ValidationContext, node: SourceNode, path: Path, options: { min?: number; max?: number; what?: string } = {}): SourceNode[] | null {
   if (node.kind !== "array") {
     ctx.error(path, `expected a list, got ${kindName(node)}`);
     return null;
@@ -141,12 +136,7 @@ export function namedItems(items: readonly SourceNode[], path: Path): Array<{ na
 }
 
 /** Reports duplicates among named items; `normalize` lets names compare case-insensitively. */
-export function checkUnique(
-  ctx: ValidationContext,
-  items: ReadonlyArray<{ name: string; path: Path }>,
-  what: string,
-  normalize: (name: string) => string = (name) => name,
-): void {
+export function checkUnique(ctx: ValidationContext, items: ReadonlyArray<{ name: string; path: Path }>, what: string, normalize: (name: string) => string = (name) => name): void {
   const seen = new Map<string, string>();
   for (const item of items) {
     const key = normalize(item.name);

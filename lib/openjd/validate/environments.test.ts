@@ -26,19 +26,18 @@ describe("valid environments", () => {
       "variables using Param (PATH mapped), RawParam and Session values",
       { ...vars({ A: "{{Param.P}}", B: "{{RawParam.P}}", C: "{{Session.WorkingDirectory}}" }), parameterDefinitions: [{ name: "P", type: "PATH" }] },
     ],
-    [
-      "the same step environment name in two steps",
-      job(["steps", ["A", "B"].map((name) => ({ name, stepEnvironments: [env("E")], script: { actions: { onRun: { command: "a" } } } }))]),
-    ],
+    ["the same step environment name in two steps", job(["steps", ["A", "B"].map((name) => ({ name, stepEnvironments: [env("E")], script: { actions: { onRun: { command: "a" } } } }))])],
     ["job and step environments with different names", { ...stepEnvs(env("S")), jobEnvironments: [env("J")] }],
     [
       "environment files used in both onEnter and onExit",
-      jobEnvs(env("E", {
-        script: {
-          actions: { onEnter: { command: "{{Env.File.F}}" }, onExit: { command: "{{Env.File.F}}" } },
-          embeddedFiles: [{ name: "F", type: "TEXT", data: "{{Env.File.F}}" }],
-        },
-      })),
+      jobEnvs(
+        env("E", {
+          script: {
+            actions: { onEnter: { command: "{{Env.File.F}}" }, onExit: { command: "{{Env.File.F}}" } },
+            embeddedFiles: [{ name: "F", type: "TEXT", data: "{{Env.File.F}}" }],
+          },
+        }),
+      ),
     ],
   ])("%s", (_name, doc) => expectValid(doc));
 });
@@ -100,7 +99,7 @@ describe("variables", () => {
     ["variables that is a list", vars([{ A: "1" }]), V, /expected a mapping/],
     ["name starting with a digit", vars({ "1A": "x" }), `${V}.1A`, /not a valid environment variable name/],
     ["name with a hyphen", vars({ "A-B": "x" }), `${V}.A-B`, /not a valid environment variable name/],
-    ["name with a non-latin letter", vars({ "É": "x" }), `${V}.É`, /not a valid environment variable name/],
+    ["name with a non-latin letter", vars({ É: "x" }), `${V}.É`, /not a valid environment variable name/],
     ["name of 257 characters", vars({ ["V".repeat(257)]: "x" }), `${V}.${"V".repeat(257)}`, /not a valid environment variable name/],
     ["value of 2049 characters", vars({ A: "v".repeat(2049) }), `${V}.A`, /at most 2048/],
     ["value that is a list", vars({ A: ["x"] }), `${V}.A`, /expected a string/],

@@ -12,12 +12,7 @@ import { scopeWithSymbols, type SymbolContext } from "./scopes";
 
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-export function checkEnvironmentList(
-  ctx: ValidationContext,
-  node: SourceNode | undefined,
-  path: Path,
-  symbols: SymbolContext,
-): Environment[] {
+export function checkEnvironmentList(ctx: ValidationContext, node: SourceNode | undefined, path: Path, symbols: SymbolContext): Environment[] {
   if (node === undefined) return [];
   const items = expectList(ctx, node, path);
   if (!items) return [];
@@ -30,12 +25,7 @@ export function checkEnvironmentList(
   return environments;
 }
 
-export function checkEnvironment(
-  ctx: ValidationContext,
-  node: SourceNode,
-  path: Path,
-  symbols: SymbolContext,
-): Environment | null {
+export function checkEnvironment(ctx: ValidationContext, node: SourceNode, path: Path, symbols: SymbolContext): Environment | null {
   const object = expectObject(ctx, node, path, { required: ["name"], optional: ["description", "script", "variables"] });
   if (!object) return null;
   const before = ctx.sink.count;
@@ -57,12 +47,7 @@ export function checkEnvironment(
   return env;
 }
 
-function checkEnvironmentScript(
-  ctx: ValidationContext,
-  node: SourceNode,
-  path: Path,
-  symbols: SymbolContext,
-): EnvironmentScript | null {
+function checkEnvironmentScript(ctx: ValidationContext, node: SourceNode, path: Path, symbols: SymbolContext): EnvironmentScript | null {
   const object = expectObject(ctx, node, path, { required: ["actions"], optional: ["embeddedFiles"], gated: { let: "EXPR" } });
   if (!object) return null;
   const filesNode = field(object, "embeddedFiles");
@@ -79,12 +64,7 @@ function checkEnvironmentScript(
   return result;
 }
 
-function checkVariables(
-  ctx: ValidationContext,
-  node: SourceNode,
-  path: Path,
-  symbols: SymbolContext,
-): Environment["variables"] | null {
+function checkVariables(ctx: ValidationContext, node: SourceNode, path: Path, symbols: SymbolContext): Environment["variables"] | null {
   if (node.kind !== "object") {
     ctx.error(path, `expected a mapping of variable names to values, got ${kindName(node)}`);
     return null;

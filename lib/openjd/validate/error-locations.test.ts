@@ -99,7 +99,7 @@ describe("all independent errors at once", () => {
   });
 
   it("a syntax error is located and stops validation", () => {
-    const text = 'specificationVersion: jobtemplate-2023-09\nname: J\nsteps: [\n';
+    const text = "specificationVersion: jobtemplate-2023-09\nname: J\nsteps: [\n";
     const errors = located(text, "yaml");
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatchObject({ path: "", message: expect.stringMatching(/not valid YAML/) });
@@ -126,19 +126,45 @@ describe("a problem inside one item does not hide rules about the list", () => {
     ],
     [
       "an undefined name in the combination beside a bad range",
-      space([{ name: "A", type: "INT", range: "1-" }, { name: "B", type: "INT", range: [1] }], "A * B * C"),
+      space(
+        [
+          { name: "A", type: "INT", range: "1-" },
+          { name: "B", type: "INT", range: [1] },
+        ],
+        "A * B * C",
+      ),
       [`${T}[0].range`, "steps[0].parameterSpace.combination"],
     ],
-    ["a duplicate task parameter with a bad range", space([{ name: "A", type: "INT", range: [1] }, { name: "A", type: "INT", range: "x" }]), [`${T}[1].name`, `${T}[1].range`]],
+    [
+      "a duplicate task parameter with a bad range",
+      space([
+        { name: "A", type: "INT", range: [1] },
+        { name: "A", type: "INT", range: "x" },
+      ]),
+      [`${T}[1].name`, `${T}[1].range`],
+    ],
     ["two CHUNK[INT] parameters, one with a bad range", withExtensions(space([chunk("A", "1-"), chunk("B", "1-2")]), "TASK_CHUNKING"), [T, `${T}[0].range`]],
     [
       "a duplicate embedded file with empty data",
-      job(["steps[0].script.embeddedFiles", [{ name: "F", type: "TEXT", data: "x" }, { name: "F", type: "TEXT", data: "" }]]),
+      job([
+        "steps[0].script.embeddedFiles",
+        [
+          { name: "F", type: "TEXT", data: "x" },
+          { name: "F", type: "TEXT", data: "" },
+        ],
+      ]),
       ["steps[0].script.embeddedFiles[1].name", "steps[0].script.embeddedFiles[1].data"],
     ],
     [
       "a duplicate amount with a negative min",
-      withStep({ hostRequirements: { amounts: [{ name: "amount.custom.a", min: 1 }, { name: "amount.custom.A", min: -1 }] } }),
+      withStep({
+        hostRequirements: {
+          amounts: [
+            { name: "amount.custom.a", min: 1 },
+            { name: "amount.custom.A", min: -1 },
+          ],
+        },
+      }),
       ["steps[0].hostRequirements.amounts[1].name", "steps[0].hostRequirements.amounts[1].min"],
     ],
     [
@@ -147,6 +173,10 @@ describe("a problem inside one item does not hide rules about the list", () => {
       ["parameterDefinitions[0].name", "parameterDefinitions[0].default", "parameterDefinitions[0].bogus"],
     ],
   ])("%s", (_name, doc, paths) => {
-    expect(errorsOf(doc).map((e) => e.path).sort()).toEqual([...paths].sort());
+    expect(
+      errorsOf(doc)
+        .map((e) => e.path)
+        .sort(),
+    ).toEqual([...paths].sort());
   });
 });

@@ -91,7 +91,16 @@ describe("BOOL (§2.9)", () => {
 
 describe("RANGE_EXPR (§2.10)", () => {
   it.each<ValidRow>([
-    ["the conformance forms", expr(...["42", "-100", "-10-10", "0-100:10", "10-1:-1", "-1--10:-1", "1-10,20-30:2,42", "20-29,0-9,10-19", " 0 - 1 : 1, 2 - 100 : 1"].map((d, i) => ({ name: `R${i}`, type: "RANGE_EXPR", default: d })))],
+    [
+      "the conformance forms",
+      expr(
+        ...["42", "-100", "-10-10", "0-100:10", "10-1:-1", "-1--10:-1", "1-10,20-30:2,42", "20-29,0-9,10-19", " 0 - 1 : 1, 2 - 100 : 1"].map((d, i) => ({
+          name: `R${i}`,
+          type: "RANGE_EXPR",
+          default: d,
+        })),
+      ),
+    ],
     ["int64 endpoints", one("RANGE_EXPR", { default: `-9223372036854775808-${INT64_MAX}` })],
     ["minLength 1 and maxLength 1024", one("RANGE_EXPR", { default: "1-100", minLength: 1, maxLength: 1024 })],
     ["minLength == maxLength == the default's length", one("RANGE_EXPR", { default: "1-9", minLength: 3, maxLength: 3 })],
@@ -123,7 +132,10 @@ describe("RANGE_EXPR (§2.10)", () => {
 describe("valid list definitions", () => {
   it.each<ValidRow>([
     ["LIST[STRING] with an empty default and minLength 0", one("LIST[STRING]", { default: [], minLength: 0 })],
-    ["LIST[STRING] fully constrained (conformance 2.11 FullyConstrained)", one("LIST[STRING]", { default: ["hello", "world"], minLength: 1, maxLength: 5, item: { allowedValues: ["hello", "world", "foo"], minLength: 3, maxLength: 5 } })],
+    [
+      "LIST[STRING] fully constrained (conformance 2.11 FullyConstrained)",
+      one("LIST[STRING]", { default: ["hello", "world"], minLength: 1, maxLength: 5, item: { allowedValues: ["hello", "world", "foo"], minLength: 3, maxLength: 5 } }),
+    ],
     ["LIST[STRING] items of 1024 characters and empty ones", one("LIST[STRING]", { default: ["x".repeat(1024), ""] })],
     ["LIST[STRING] an empty item mapping", one("LIST[STRING]", { item: {} })],
     ["LIST[PATH] with objectType, dataFlow and absolute defaults (refused only at job creation)", one("LIST[PATH]", { objectType: "FILE", dataFlow: "INOUT", default: ["/data/a.exr", "s3://b/k"] })],
@@ -133,7 +145,10 @@ describe("valid list definitions", () => {
     ["LIST[FLOAT] integers, floats and floatstrings", one("LIST[FLOAT]", { default: [1, 2.5, "3.50"], item: { minValue: "0.5", maxValue: 10, allowedValues: [1, 2.5, 3.5] } })],
     ["LIST[BOOL] with every spelling (conformance 2.15)", one("LIST[BOOL]", { default: [true, "no", 1, "OFF", 0, "Yes"], minLength: 6, maxLength: 6 })],
     ["LIST[LIST[INT]] with an empty inner list", one("LIST[LIST[INT]]", { default: [[1, 2], [], ["3"]] })],
-    ["LIST[LIST[INT]] constrained at every level", one("LIST[LIST[INT]]", { default: [[1, 2], [3]], minLength: 1, maxLength: 3, item: { minLength: 1, maxLength: 2, item: { minValue: 1, maxValue: 3, allowedValues: [1, 2, 3] } } })],
+    [
+      "LIST[LIST[INT]] constrained at every level",
+      one("LIST[LIST[INT]]", { default: [[1, 2], [3]], minLength: 1, maxLength: 3, item: { minLength: 1, maxLength: 2, item: { minValue: 1, maxValue: 3, allowedValues: [1, 2, 3] } } }),
+    ],
   ])("%s", (_name, doc) => expectValid(doc));
 
   it("stores typed defaults and item constraints", () => {
@@ -162,7 +177,12 @@ describe("invalid list definitions", () => {
     ["a null item", one("LIST[STRING]", { default: ["a", null] }), `${D}[1]`, /null is not allowed in a list/],
     ["too many items (conformance 2.11--list-string-too-long)", one("LIST[STRING]", { default: ["a", "b", "c"], maxLength: 2 }), D, /the list has 3 items; maxLength is 2/],
     ["too few items (conformance 2.11--list-string-too-short)", one("LIST[STRING]", { default: [], minLength: 1 }), D, /the list has 0 items; minLength is 1/],
-    ["an item not allowed (conformance 2.11--list-string-item-not-in-allowed)", one("LIST[STRING]", { default: ["a", "x"], item: { allowedValues: ["a", "b"] } }), `${D}[1]`, /'x' is not one of item.allowedValues \('a', 'b'\)/],
+    [
+      "an item not allowed (conformance 2.11--list-string-item-not-in-allowed)",
+      one("LIST[STRING]", { default: ["a", "x"], item: { allowedValues: ["a", "b"] } }),
+      `${D}[1]`,
+      /'x' is not one of item.allowedValues \('a', 'b'\)/,
+    ],
     ["an item too long", one("LIST[STRING]", { default: ["abcdef"], item: { maxLength: 3 } }), `${D}[0]`, /longer than item.maxLength 3/],
     ["an item too short", one("LIST[PATH]", { default: [""], item: { minLength: 1 } }), `${D}[0]`, /shorter than item.minLength 1/],
     ["an item of 1025 characters", one("LIST[STRING]", { default: ["x".repeat(1025)] }), `${D}[0]`, /1025 characters long; at most 1024/],
@@ -174,7 +194,12 @@ describe("invalid list definitions", () => {
     ["item that is not a mapping", one("LIST[STRING]", { item: ["a"] }), `${P}.item`, /expected a mapping/],
     ["empty item.allowedValues", one("LIST[STRING]", { item: { allowedValues: [] } }), `${P}.item.allowedValues`, /must not be empty/],
     ["item.minValue on LIST[STRING]", one("LIST[STRING]", { item: { minValue: 1 } }), `${P}.item.minValue`, /unknown field 'minValue'/],
-    ["an item.allowedValues entry longer than item.maxLength", one("LIST[STRING]", { item: { allowedValues: ["abcd"], maxLength: 3 } }), `${P}.item.allowedValues[0]`, /longer than item.maxLength \(3\)/],
+    [
+      "an item.allowedValues entry longer than item.maxLength",
+      one("LIST[STRING]", { item: { allowedValues: ["abcd"], maxLength: 3 } }),
+      `${P}.item.allowedValues[0]`,
+      /longer than item.maxLength \(3\)/,
+    ],
     ["objectType of LIST[PATH] misspelled", one("LIST[PATH]", { objectType: "FOLDER" }), `${P}.objectType`, /not one of FILE, DIRECTORY/],
     ["objectType on LIST[STRING]", one("LIST[STRING]", { objectType: "FILE" }), `${P}.objectType`, /unknown field/],
     ["a float in LIST[INT]", one("LIST[INT]", { default: [1, 1.5] }), `${D}[1]`, /expected an integer, got a number \(1.5\)/],

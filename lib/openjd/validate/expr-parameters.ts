@@ -4,14 +4,7 @@
  * the scalar type it holds (for LIST[LIST[INT]], `item.item:` those of the integers). A default
  * must satisfy every constraint, checked with the same rules as a submitted value.
  */
-import type {
-  IntItemConstraints,
-  JobParameterDefinition,
-  JobParameterType,
-  ListParameterDefinition,
-  Path,
-  RangeExprParameterDefinition,
-} from "../model";
+import type { IntItemConstraints, JobParameterDefinition, JobParameterType, ListParameterDefinition, Path, RangeExprParameterDefinition } from "../model";
 import { EXPR_JOB_PARAMETER_TYPES } from "../model";
 import { compareBig, compareFloat } from "../numbers";
 import type { ObjectNode, SourceNode } from "../source-node";
@@ -98,10 +91,12 @@ function checkListDefinition(ctx: ValidationContext, node: ObjectNode, path: Pat
       definition = { ...base, type, ...lengths };
       break;
     case "LIST[LIST[INT]]": {
-      const item = itemNode && readItem(ctx, itemNode, itemPath, ["minLength", "maxLength", "item"], (n) => {
-        const inner = field(n, "item");
-        return { ...readLengths(ctx, n, itemPath, 0), item: inner && readIntItem(ctx, inner, child(itemPath, "item"), "item.item.") };
-      });
+      const item =
+        itemNode &&
+        readItem(ctx, itemNode, itemPath, ["minLength", "maxLength", "item"], (n) => {
+          const inner = field(n, "item");
+          return { ...readLengths(ctx, n, itemPath, 0), item: inner && readIntItem(ctx, inner, child(itemPath, "item"), "item.item.") };
+        });
       definition = { ...base, type, ...lengths, item };
       break;
     }

@@ -11,8 +11,7 @@ const N = { name: "N", type: "INT", default: 3 };
 const S = { name: "S", type: "STRING", default: "x" };
 const P = { name: "P", type: "PATH", default: "in/scene.exr" };
 const ARG = "steps[0].script.actions.onRun.args[0]";
-const withArg = (arg: string, ...more: Array<[string, unknown]>) =>
-  expr(["parameterDefinitions", [N, S, P]], ["steps[0].script.actions.onRun.args", [arg]], ...more);
+const withArg = (arg: string, ...more: Array<[string, unknown]>) => expr(["parameterDefinitions", [N, S, P]], ["steps[0].script.actions.onRun.args", [arg]], ...more);
 
 describe("expressions in format strings", () => {
   it.each<ValidRow>([
@@ -60,8 +59,14 @@ describe("let bindings", () => {
     ["a script let sees task-time values", scriptLet(["y = Session.WorkingDirectory / 'out'"])],
     ["a script let sees the step's lets", withArg("{{ y }}", ["steps[0].let", ["x = 1"]], ["steps[0].script.let", ["y = x + 1"]])],
     ["an environment let", expr(["jobEnvironments", [{ name: "E", script: { let: ["d = Session.WorkingDirectory / 'env'"], actions: { onEnter: { command: "echo", args: ["{{ d }}"] } } } }]])],
-    ["a step let in host requirements", withExtensions(job(["steps[0].let", ["n = 4"]], ["steps[0].hostRequirements", { amounts: [{ name: "amount.worker.vcpu", min: "{{ n }}" }] }]), "EXPR", "FEATURE_BUNDLE_1")],
-    ["a step let in the parameter space", expr(["steps[0].let", ["last = 3"]], ["steps[0].parameterSpace", { taskParameterDefinitions: [{ name: "F", type: "INT", range: "{{ range(1, last + 1) }}" }] }])],
+    [
+      "a step let in host requirements",
+      withExtensions(job(["steps[0].let", ["n = 4"]], ["steps[0].hostRequirements", { amounts: [{ name: "amount.worker.vcpu", min: "{{ n }}" }] }]), "EXPR", "FEATURE_BUNDLE_1"),
+    ],
+    [
+      "a step let in the parameter space",
+      expr(["steps[0].let", ["last = 3"]], ["steps[0].parameterSpace", { taskParameterDefinitions: [{ name: "F", type: "INT", range: "{{ range(1, last + 1) }}" }] }]),
+    ],
   ])("%s", (_name, doc) => expectValid(doc));
 
   it.each<InvalidRow>([
@@ -75,7 +80,15 @@ describe("let bindings", () => {
     ["a step let cannot see Task values", stepLet(["x = Task.Param.F"]), "steps[0].let[0]", /unknown name 'Task\.Param\.F'/],
     ["a type error in a let", stepLet(["x = 1 + 'a'"]), "steps[0].let[0]", /'\+' does not accept/],
     ["an empty let list", stepLet([], "a"), "steps[0].let", /must not be empty/],
-    ["51 bindings", stepLet(Array.from({ length: 51 }, (_, i) => `v${i} = ${i}`), "a"), "steps[0].let", /at most 50/],
+    [
+      "51 bindings",
+      stepLet(
+        Array.from({ length: 51 }, (_, i) => `v${i} = ${i}`),
+        "a",
+      ),
+      "steps[0].let",
+      /at most 50/,
+    ],
   ])("%s", (_name, doc, path, message) => expectError(doc, path, message));
 });
 
@@ -97,6 +110,11 @@ describe("typed fields", () => {
   it.each<InvalidRow>([
     ["an INT range from a bool", space("{{ true }}"), RANGE, /expected/],
     ["a STRING range expression with text around it", space("a{{ Param.S }}", "STRING"), RANGE, /must be a list of values/],
-    ["a timeout that cannot be an int", withExtensions(job(["steps[0].script.actions.onRun.timeout", "{{ 'soon' }}"]), "EXPR", "FEATURE_BUNDLE_1"), "steps[0].script.actions.onRun.timeout", /expected int\?/],
+    [
+      "a timeout that cannot be an int",
+      withExtensions(job(["steps[0].script.actions.onRun.timeout", "{{ 'soon' }}"]), "EXPR", "FEATURE_BUNDLE_1"),
+      "steps[0].script.actions.onRun.timeout",
+      /expected int\?/,
+    ],
   ])("%s", (_name, doc, path, message) => expectError(doc, path, message));
 });

@@ -15,14 +15,7 @@ import type { Scope } from "./scopes";
 import { wrapNamespaceHint } from "./wrap-symbols";
 
 /** Checks one expression; returns its static type, or null after reporting the problem. */
-export function checkExpression(
-  ctx: ValidationContext,
-  expr: Expr,
-  scope: Scope,
-  target: ExprType | null,
-  path: Path,
-  offsetInField: number,
-): ExprType | null {
+export function checkExpression(ctx: ValidationContext, expr: Expr, scope: Scope, target: ExprType | null, path: Path, offsetInField: number): ExprType | null {
   const symbols = new Map<string, ExprValue>();
   for (const [name, type] of scope.types) symbols.set(name, unresolvedValue(type));
   try {

@@ -53,7 +53,11 @@ describe("format-string syntax", () => {
 });
 
 describe("where value references are valid", () => {
-  const P = [{ name: "Path", type: "PATH" }, { name: "Str", type: "STRING" }, { name: "Num", type: "INT" }];
+  const P = [
+    { name: "Path", type: "PATH" },
+    { name: "Str", type: "STRING" },
+    { name: "Num", type: "INT" },
+  ];
   it.each<ValidRow>([
     ["non-PATH Param and PATH RawParam in the job name", job(["name", "{{Param.Str}} {{Param.Num}} {{RawParam.Path}}"])],
     [
@@ -86,7 +90,13 @@ describe("where value references are valid", () => {
     ],
     [
       "Task.File of another step",
-      job(["steps", [{ name: "A", script: { ...RUN, embeddedFiles: [{ name: "F", type: "TEXT", data: "x" }] } }, { name: "B", script: { actions: { onRun: { command: "{{Task.File.F}}" } } } }]]),
+      job([
+        "steps",
+        [
+          { name: "A", script: { ...RUN, embeddedFiles: [{ name: "F", type: "TEXT", data: "x" }] } },
+          { name: "B", script: { actions: { onRun: { command: "{{Task.File.F}}" } } } },
+        ],
+      ]),
       "steps[1].script.actions.onRun.command",
       /Task\.File\.F does not exist/,
     ],

@@ -64,14 +64,7 @@ export function toFormatSegment(segment: ExprFormatSegment): FormatSegment {
 }
 
 /** A string field that is a format string. Length rules apply to the written text. */
-export function readFormat(
-  ctx: ValidationContext,
-  node: SourceNode,
-  path: Path,
-  scope: Scope,
-  rules: StringRules = {},
-  target: ExprType | null = STRING,
-): FormatString | null {
+export function readFormat(ctx: ValidationContext, node: SourceNode, path: Path, scope: Scope, rules: StringRules = {}, target: ExprType | null = STRING): FormatString | null {
   if (node.kind !== "string") {
     ctx.error(path, `expected a string, got ${kindName(node)}`);
     return null;

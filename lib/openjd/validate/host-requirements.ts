@@ -16,12 +16,7 @@ import type { Scope } from "./scopes";
 export const MAX_HOST_REQUIREMENTS = 50;
 export const MAX_ATTRIBUTE_VALUES = 50;
 
-export function checkHostRequirements(
-  ctx: ValidationContext,
-  node: SourceNode,
-  path: Path,
-  scope: Scope,
-): HostRequirementsTemplate | null {
+export function checkHostRequirements(ctx: ValidationContext, node: SourceNode, path: Path, scope: Scope): HostRequirementsTemplate | null {
   const object = expectObject(ctx, node, path, { optional: ["amounts", "attributes"] });
   if (!object) return null;
   const amountsNode = field(object, "amounts");
@@ -35,12 +30,8 @@ export function checkHostRequirements(
   if (total > MAX_HOST_REQUIREMENTS) {
     ctx.error(path, `at most ${MAX_HOST_REQUIREMENTS} requirements in total (amounts and attributes), found ${total}`);
   }
-  const amounts = amountItems
-    .map((item, i) => checkAmount(ctx, item, child(child(path, "amounts"), i), scope))
-    .filter((a): a is AmountRequirementTemplate => a !== null);
-  const attributes = attributeItems
-    .map((item, i) => checkAttribute(ctx, item, child(child(path, "attributes"), i), scope))
-    .filter((a): a is AttributeRequirementTemplate => a !== null);
+  const amounts = amountItems.map((item, i) => checkAmount(ctx, item, child(child(path, "amounts"), i), scope)).filter((a): a is AmountRequirementTemplate => a !== null);
+  const attributes = attributeItems.map((item, i) => checkAttribute(ctx, item, child(child(path, "attributes"), i), scope)).filter((a): a is AttributeRequirementTemplate => a !== null);
   checkDuplicateNames(ctx, namedItems(amountItems, child(path, "amounts")), "amount");
   checkDuplicateNames(ctx, namedItems(attributeItems, child(path, "attributes")), "attribute");
   return { amounts, attributes, path };
@@ -83,8 +74,22 @@ function checkAmount(ctx: ValidationContext, node: SourceNode, path: Path, scope
     scope,
     check: (v: { value: number }) => check(v.value),
   });
-  const min = minNode && readFloatField(ctx, minNode, child(path, "min"), options((v) => (v >= 0 ? null : "min must be zero or greater")));
-  const max = maxNode && readFloatField(ctx, maxNode, child(path, "max"), options((v) => (v > 0 ? null : "max must be greater than zero")));
+  const min =
+    minNode &&
+    readFloatField(
+      ctx,
+      minNode,
+      child(path, "min"),
+      options((v) => (v >= 0 ? null : "min must be zero or greater")),
+    );
+  const max =
+    maxNode &&
+    readFloatField(
+      ctx,
+      maxNode,
+      child(path, "max"),
+      options((v) => (v > 0 ? null : "max must be greater than zero")),
+    );
   if (min?.kind === "literal" && max?.kind === "literal" && min.value.value > max.value.value) {
     ctx.error(child(path, "max"), "max must be greater than or equal to min");
   }

@@ -21,12 +21,7 @@ export interface NumberFieldOptions<T> {
   check: (value: T) => string | null;
 }
 
-export function readIntField(
-  ctx: ValidationContext,
-  node: SourceNode,
-  path: Path,
-  options: NumberFieldOptions<bigint>,
-): NumberField<bigint> | null {
+export function readIntField(ctx: ValidationContext, node: SourceNode, path: Path, options: NumberFieldOptions<bigint>): NumberField<bigint> | null {
   return readNumberField(ctx, node, path, options, {
     literal: (n) => (n.kind === "int" ? readInt(ctx, n, path, false) : undefined),
     text: parseIntText,
@@ -35,12 +30,7 @@ export function readIntField(
   });
 }
 
-export function readFloatField(
-  ctx: ValidationContext,
-  node: SourceNode,
-  path: Path,
-  options: NumberFieldOptions<FloatLiteral>,
-): NumberField<FloatLiteral> | null {
+export function readFloatField(ctx: ValidationContext, node: SourceNode, path: Path, options: NumberFieldOptions<FloatLiteral>): NumberField<FloatLiteral> | null {
   return readNumberField(ctx, node, path, options, {
     literal: (n) => (n.kind === "int" || n.kind === "float" ? readFloat(ctx, n, path, false) : undefined),
     text: parseFloatText,

@@ -12,13 +12,7 @@ import { codePointLength, readEnum, readInt, readString } from "./scalars";
 /** `<JobParameterStringValue>` (§2.5): at most 1024 characters, also for the string items of lists. */
 export const STRING_VALUE_MAX = 1024;
 
-export function optional<T>(
-  ctx: ValidationContext,
-  node: ObjectNode,
-  path: Path,
-  key: string,
-  read: (n: SourceNode, p: Path) => T | null,
-): T | undefined {
+export function optional<T>(ctx: ValidationContext, node: ObjectNode, path: Path, key: string, read: (n: SourceNode, p: Path) => T | null): T | undefined {
   const value = field(node, key);
   if (value === undefined) return undefined;
   return read(value, child(path, key)) ?? undefined;
@@ -114,13 +108,7 @@ export function readLengths(ctx: ValidationContext, node: ObjectNode, path: Path
   return { minLength, maxLength };
 }
 
-function readAllowed<T>(
-  ctx: ValidationContext,
-  node: ObjectNode,
-  path: Path,
-  read: (n: SourceNode, p: Path) => T | null,
-  check: (value: T, p: Path) => void,
-): T[] | undefined {
+function readAllowed<T>(ctx: ValidationContext, node: ObjectNode, path: Path, read: (n: SourceNode, p: Path) => T | null, check: (value: T, p: Path) => void): T[] | undefined {
   const listNode = field(node, "allowedValues");
   if (listNode === undefined) return undefined;
   const listPath = child(path, "allowedValues");

@@ -112,7 +112,12 @@ describe("STRING and PATH constraints", () => {
 
 describe("a definition whose type is unusable", () => {
   it.each<InvalidRow>([
-    ["a missing type is the only error, even where the parameter is referenced", set(job(["parameterDefinitions", [{ name: "P" }]]), "steps[0].script.actions.onRun.args", ["{{Param.P}}"]), `${P}.type`, /missing required field 'type'/],
+    [
+      "a missing type is the only error, even where the parameter is referenced",
+      set(job(["parameterDefinitions", [{ name: "P" }]]), "steps[0].script.actions.onRun.args", ["{{Param.P}}"]),
+      `${P}.type`,
+      /missing required field 'type'/,
+    ],
   ])("%s", (_name, doc, path, message) => expectError(doc, path, message));
 
   it("reports the unknown key as well", () => {

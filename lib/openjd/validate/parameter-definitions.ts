@@ -34,12 +34,7 @@ export interface ParameterDefinitionsResult {
   symbols: ParameterSymbol[];
 }
 
-export function checkParameterDefinitions(
-  ctx: ValidationContext,
-  node: SourceNode | undefined,
-  path: Path,
-  maxCount: number,
-): ParameterDefinitionsResult {
+export function checkParameterDefinitions(ctx: ValidationContext, node: SourceNode | undefined, path: Path, maxCount: number): ParameterDefinitionsResult {
   const result: ParameterDefinitionsResult = { definitions: [], symbols: [] };
   if (node === undefined) return result;
   const items = expectList(ctx, node, path, { max: maxCount });
@@ -67,11 +62,7 @@ export function checkParameterDefinitions(
   return result;
 }
 
-function readHeader(
-  ctx: ValidationContext,
-  node: SourceNode,
-  path: Path,
-): { object: ObjectNode; name: string | null; type: JobParameterType | null } | null {
+function readHeader(ctx: ValidationContext, node: SourceNode, path: Path): { object: ObjectNode; name: string | null; type: JobParameterType | null } | null {
   if (node.kind !== "object") {
     ctx.error(path, `expected a parameter definition (a mapping), got ${kindName(node)}`);
     return null;
@@ -115,13 +106,7 @@ function readBaseParameterType(ctx: ValidationContext, node: SourceNode, path: P
   return readEnum(ctx, node, path, BASE_JOB_PARAMETER_TYPES);
 }
 
-function checkDefinition(
-  ctx: ValidationContext,
-  node: ObjectNode,
-  path: Path,
-  name: string,
-  type: JobParameterType,
-): JobParameterDefinition | null {
+function checkDefinition(ctx: ValidationContext, node: ObjectNode, path: Path, name: string, type: JobParameterType): JobParameterDefinition | null {
   expectObject(ctx, node, path, { required: ["name", "type"], optional: [...COMMON_FIELDS, ...FIELDS[type]] });
   const errorsBefore = ctx.sink.count;
   const base = { name, path, description: readDescription(ctx, node, path) };
@@ -169,4 +154,3 @@ export function readDescription(ctx: ValidationContext, node: ObjectNode, path: 
   if (d === undefined) return undefined;
   return readString(ctx, d, child(path, "description"), { min: 1, max: 2048, control: "description" }) ?? undefined;
 }
-

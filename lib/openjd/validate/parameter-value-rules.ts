@@ -110,9 +110,7 @@ function readList<T>(node: SourceNode, at: PathSegment[], problems: ItemProblem[
   return problems.length === before ? (items as T[]) : null;
 }
 
-const readStringItem = fromParsed((node) =>
-  node.kind === "string" ? { ok: true, value: node.value } : { ok: false, message: `expected a string, got ${kindName(node)}` },
-);
+const readStringItem = fromParsed((node) => (node.kind === "string" ? { ok: true, value: node.value } : { ok: false, message: `expected a string, got ${kindName(node)}` }));
 
 const readIntItem = fromParsed(readIntValue);
 const readFloatItem = fromParsed(readFloatValue);

@@ -66,12 +66,7 @@ export function readIdentifier(ctx: ValidationContext, node: SourceNode, path: P
   return value;
 }
 
-export function readEnum<T extends string>(
-  ctx: ValidationContext,
-  node: SourceNode,
-  path: Path,
-  values: readonly T[],
-): T | null {
+export function readEnum<T extends string>(ctx: ValidationContext, node: SourceNode, path: Path, values: readonly T[]): T | null {
   if (node.kind !== "string") {
     ctx.error(path, `expected one of ${values.join(", ")}, got ${kindName(node)}`);
     return null;

@@ -99,10 +99,7 @@ export class SymbolContext {
     for (const p of this.params) {
       if (p.type === "PATH" || p.type === "LIST[PATH]") {
         types.delete(`Param.${p.name}`);
-        hints.set(
-          `Param.${p.name}`,
-          `PATH parameter values are path-mapped on the worker, so Param.${p.name} is not available here; use RawParam.${p.name}`,
-        );
+        hints.set(`Param.${p.name}`, `PATH parameter values are path-mapped on the worker, so Param.${p.name} is not available here; use RawParam.${p.name}`);
       }
     }
     return makeScope("template", types, hints);

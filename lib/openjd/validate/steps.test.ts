@@ -6,8 +6,7 @@ import { describe, it } from "vitest";
 import { expectError, expectValid, job, minimalJob, withExtensions, withStep, type Doc, type InvalidRow, type ValidRow } from "./template-test-support";
 
 const RUN = { actions: { onRun: { command: "echo" } } };
-const step = (name: string, dependsOn: string[] = []): Doc =>
-  dependsOn.length === 0 ? { name, script: RUN } : { name, dependencies: dependsOn.map((d) => ({ dependsOn: d })), script: RUN };
+const step = (name: string, dependsOn: string[] = []): Doc => (dependsOn.length === 0 ? { name, script: RUN } : { name, dependencies: dependsOn.map((d) => ({ dependsOn: d })), script: RUN });
 const steps = (...list: Doc[]) => job(["steps", list]);
 const fb1 = (doc: Doc) => withExtensions(doc, "FEATURE_BUNDLE_1");
 
@@ -21,11 +20,13 @@ describe("valid steps", () => {
     ["a dependency on a later step", steps(step("B", ["A"]), step("A"))],
     [
       "simple action bash with args, timeout and cancelation",
-      fb1(withStep({
-        script: undefined,
-        bash: { script: "echo {{Task.Param.F}}", args: ["x"], timeout: 10, cancelation: { mode: "NOTIFY_THEN_TERMINATE" } },
-        parameterSpace: { taskParameterDefinitions: [{ name: "F", type: "INT", range: [1] }] },
-      })),
+      fb1(
+        withStep({
+          script: undefined,
+          bash: { script: "echo {{Task.Param.F}}", args: ["x"], timeout: 10, cancelation: { mode: "NOTIFY_THEN_TERMINATE" } },
+          parameterSpace: { taskParameterDefinitions: [{ name: "F", type: "INT", range: [1] }] },
+        }),
+      ),
     ],
     [
       "simple action python with a format-string timeout",

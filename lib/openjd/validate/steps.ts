@@ -123,13 +123,7 @@ function checkStepBody(
   return script ? { script } : null;
 }
 
-function checkStepScript(
-  ctx: ValidationContext,
-  node: SourceNode,
-  path: Path,
-  symbols: SymbolContext,
-  taskParameters: readonly TaskParameterSymbol[],
-): StepScript | null {
+function checkStepScript(ctx: ValidationContext, node: SourceNode, path: Path, symbols: SymbolContext, taskParameters: readonly TaskParameterSymbol[]): StepScript | null {
   const object = expectObject(ctx, node, path, { required: ["actions"], optional: ["embeddedFiles"], gated: { let: "EXPR" } });
   if (!object) return null;
   const filesNode = field(object, "embeddedFiles");
@@ -148,14 +142,7 @@ function checkStepScript(
 }
 
 /** A FEATURE_BUNDLE_1 simple action, desugared to an embedded file run by its interpreter. */
-function checkSimpleAction(
-  ctx: ValidationContext,
-  node: SourceNode,
-  path: Path,
-  kind: SimpleActionKind,
-  symbols: SymbolContext,
-  taskParameters: readonly TaskParameterSymbol[],
-): StepScript | null {
+function checkSimpleAction(ctx: ValidationContext, node: SourceNode, path: Path, kind: SimpleActionKind, symbols: SymbolContext, taskParameters: readonly TaskParameterSymbol[]): StepScript | null {
   if (node.kind !== "object") {
     ctx.error(path, `expected a mapping, got ${kindName(node)}`);
     return null;
@@ -177,11 +164,7 @@ function checkSimpleAction(
   };
   const action: Action | null = checkAction(ctx, actionNode, path, scope, symbols.template());
   if (!data || !action) return null;
-  action.args = [
-    ...runner.argsBefore.map(literalFormatString),
-    referenceFormatString(`Task.File.${SIMPLE_ACTION_FILE}`),
-    ...(action.args ?? []),
-  ];
+  action.args = [...runner.argsBefore.map(literalFormatString), referenceFormatString(`Task.File.${SIMPLE_ACTION_FILE}`), ...(action.args ?? [])];
   const script: StepScript = {
     actions: { onRun: action },
     embeddedFiles: [{ name: SIMPLE_ACTION_FILE, type: "TEXT", filename: `simple-action${runner.extension}`, runnable: true, data, path: child(path, "script") }],

@@ -71,9 +71,7 @@ function isChunkType(node: SourceNode | undefined): boolean {
 
 function readTaskParameterType(ctx: ValidationContext, written: SourceNode, path: Path): TaskParameterTypeName | null {
   // With EXPR, type names are case-insensitive (RFC 0007), task parameters included.
-  const node: SourceNode = ctx.has("EXPR") && written.kind === "string" && /^[A-Za-z[\]_]+$/.test(written.value)
-    ? { ...written, value: written.value.toUpperCase() }
-    : written;
+  const node: SourceNode = ctx.has("EXPR") && written.kind === "string" && /^[A-Za-z[\]_]+$/.test(written.value) ? { ...written, value: written.value.toUpperCase() } : written;
   if (node.kind === "string" && node.value === "CHUNK[INT]" && !ctx.gate(path, "task parameter type CHUNK[INT]", "TASK_CHUNKING", false)) {
     return null;
   }
@@ -184,13 +182,7 @@ export function rangeExpressionTarget(type: TaskParameterTypeName): ExprType {
   return type === "INT" || type === "CHUNK[INT]" ? union([RANGE_EXPR, listOf(INT), INT]) : listOf(rangeItemType(type));
 }
 
-function checkRangeItem(
-  ctx: ValidationContext,
-  item: SourceNode,
-  path: Path,
-  type: TaskParameterTypeName,
-  scope: Scope,
-): { format: FormatString; literal: "int" | "float" | "string" } | null {
+function checkRangeItem(ctx: ValidationContext, item: SourceNode, path: Path, type: TaskParameterTypeName, scope: Scope): { format: FormatString; literal: "int" | "float" | "string" } | null {
   const literalText = (text: string, literal: "int" | "float" | "string") => ({ format: { raw: text, segments: [{ kind: "literal" as const, text }] }, literal });
   if (item.kind === "string" && item.value.includes("{{")) {
     const format = readFormat(ctx, item, path, scope, { max: type === "STRING" || type === "PATH" ? MAX_TASK_STRING_LENGTH : undefined }, listItemTarget(rangeItemType(type)));

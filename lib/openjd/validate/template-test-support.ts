@@ -99,7 +99,10 @@ export function errorsOf(doc: Doc | string, format: "yaml" | "json" = "yaml"): T
 function describedErrors(doc: Doc | string): string[] {
   const yaml = errorsOf(doc).map((e) => `${e.path}: ${e.message}`);
   if (typeof doc !== "string" && !hasBigInt(doc)) {
-    expect(errorsOf(doc, "json").map((e) => `${e.path}: ${e.message}`), "JSON and YAML disagree").toEqual(yaml);
+    expect(
+      errorsOf(doc, "json").map((e) => `${e.path}: ${e.message}`),
+      "JSON and YAML disagree",
+    ).toEqual(yaml);
   }
   return yaml;
 }
@@ -112,8 +115,14 @@ function hasBigInt(value: unknown): boolean {
 /** One change breaks one rule: every error is at `path`, and one of them matches `message`. */
 export function expectError(doc: Doc | string, path: string, message: RegExp): void {
   const errors = describedErrors(doc);
-  expect(errors.filter((e) => !e.startsWith(`${path}: `)), `errors at other paths than ${path}:\n${errors.join("\n")}`).toEqual([]);
-  expect(errors.some((e) => message.test(e.slice(path.length + 2))), `no error matching ${message} in:\n${errors.join("\n")}`).toBe(true);
+  expect(
+    errors.filter((e) => !e.startsWith(`${path}: `)),
+    `errors at other paths than ${path}:\n${errors.join("\n")}`,
+  ).toEqual([]);
+  expect(
+    errors.some((e) => message.test(e.slice(path.length + 2))),
+    `no error matching ${message} in:\n${errors.join("\n")}`,
+  ).toBe(true);
 }
 
 export function expectValid(doc: Doc | string): void {

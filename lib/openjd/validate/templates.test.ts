@@ -5,19 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { checkTemplateText } from "../template";
-import {
-  expectError,
-  expectValid,
-  job,
-  minimalEnvironmentTemplate,
-  minimalJob,
-  set,
-  toText,
-  withExtensions,
-  type Doc,
-  type InvalidRow,
-  type ValidRow,
-} from "./template-test-support";
+import { expectError, expectValid, job, minimalEnvironmentTemplate, minimalJob, set, toText, withExtensions, type Doc, type InvalidRow, type ValidRow } from "./template-test-support";
 
 const fb1 = (doc: Doc) => withExtensions(doc, "FEATURE_BUNDLE_1");
 const params = (n: number) => Array.from({ length: n }, (_, i) => ({ name: `P${i}`, type: "STRING" }));

@@ -170,12 +170,7 @@ function checkWrappingEnvironments(ctx: ValidationContext, jobEnvironments: read
 
 function checkEnvironmentTemplate(ctx: ValidationContext, root: ObjectNode, extensions: ExtensionName[]): Template | null {
   expectObject(ctx, root, [], { required: ["specificationVersion", "environment"], optional: ["$schema", "extensions", "parameterDefinitions"] });
-  const { definitions, symbols } = checkParameterDefinitions(
-    ctx,
-    field(root, "parameterDefinitions"),
-    ["parameterDefinitions"],
-    ctx.limits.environmentTemplateParameters,
-  );
+  const { definitions, symbols } = checkParameterDefinitions(ctx, field(root, "parameterDefinitions"), ["parameterDefinitions"], ctx.limits.environmentTemplateParameters);
   const envNode = field(root, "environment");
   const environment = envNode && checkEnvironment(ctx, envNode, ["environment"], SymbolContext.forJob(ctx.has("EXPR"), symbols));
   if (!environment) return null;

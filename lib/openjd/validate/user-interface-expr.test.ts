@@ -37,7 +37,12 @@ describe("controls per type", () => {
     ["LIST[BOOL] CHECK_BOX", one("LIST[BOOL]", { control: "CHECK_BOX" }), `${UI}.control`, /not one of CHECK_BOX_LIST, HIDDEN/],
     ["LIST[LIST[INT]] SPIN_BOX_LIST (only HIDDEN)", one("LIST[LIST[INT]]", { control: "SPIN_BOX_LIST" }), `${UI}.control`, /not one of HIDDEN/],
     ["control names are case-sensitive", one("BOOL", { control: "check_box" }), `${UI}.control`, /not one of/],
-    ["LIST[PATH] FILE with CHOOSE_DIRECTORY_LIST", one("LIST[PATH]", { control: "CHOOSE_DIRECTORY_LIST" }, { objectType: "FILE" }), `${UI}.control`, /CHOOSE_DIRECTORY_LIST cannot be used with objectType FILE/],
+    [
+      "LIST[PATH] FILE with CHOOSE_DIRECTORY_LIST",
+      one("LIST[PATH]", { control: "CHOOSE_DIRECTORY_LIST" }, { objectType: "FILE" }),
+      `${UI}.control`,
+      /CHOOSE_DIRECTORY_LIST cannot be used with objectType FILE/,
+    ],
     ["LIST[PATH] DIRECTORY with CHOOSE_OUTPUT_FILE_LIST", one("LIST[PATH]", { control: "CHOOSE_OUTPUT_FILE_LIST" }, { objectType: "DIRECTORY" }), `${UI}.control`, /objectType DIRECTORY/],
     ["a label of 65 characters", one("LIST[BOOL]", { label: "L".repeat(65) }), `${UI}.label`, /at most 64/],
   ])("%s", (_name, doc, path, message) => expectError(doc, path, message));
@@ -63,8 +68,18 @@ describe("per-control fields", () => {
     ["LIST[STRING] singleStepDelta", one("LIST[STRING]", { singleStepDelta: 1 }), `${UI}.singleStepDelta`, /unknown field/],
     ["LIST[STRING] fileFilters", one("LIST[STRING]", { fileFilters: [{ label: "A", patterns: ["*"] }] }), `${UI}.fileFilters`, /unknown field/],
     ["BOOL fileFilters", one("BOOL", { fileFilters: [{ label: "A", patterns: ["*"] }] }), `${UI}.fileFilters`, /unknown field/],
-    ["LIST[PATH] fileFilters on the implied CHOOSE_DIRECTORY_LIST", one("LIST[PATH]", { fileFilters: [{ label: "A", patterns: ["*"] }] }), `${UI}.fileFilters`, /file choosers \(CHOOSE_INPUT_FILE_LIST, CHOOSE_OUTPUT_FILE_LIST\), not to a directory/],
-    ["LIST[PATH] fileFilterDefault on HIDDEN", one("LIST[PATH]", { control: "HIDDEN", fileFilterDefault: { label: "A", patterns: ["*"] } }, { objectType: "FILE" }), `${UI}.fileFilterDefault`, /not to HIDDEN/],
+    [
+      "LIST[PATH] fileFilters on the implied CHOOSE_DIRECTORY_LIST",
+      one("LIST[PATH]", { fileFilters: [{ label: "A", patterns: ["*"] }] }),
+      `${UI}.fileFilters`,
+      /file choosers \(CHOOSE_INPUT_FILE_LIST, CHOOSE_OUTPUT_FILE_LIST\), not to a directory/,
+    ],
+    [
+      "LIST[PATH] fileFilterDefault on HIDDEN",
+      one("LIST[PATH]", { control: "HIDDEN", fileFilterDefault: { label: "A", patterns: ["*"] } }, { objectType: "FILE" }),
+      `${UI}.fileFilterDefault`,
+      /not to HIDDEN/,
+    ],
     ["LIST[PATH] a bad pattern", one("LIST[PATH]", { fileFilters: [{ label: "A", patterns: ["**"] }] }, { objectType: "FILE" }), `${UI}.fileFilters[0].patterns[0]`, /must be '\*'/],
   ])("%s", (_name, doc, path, message) => expectError(doc, path, message));
 });

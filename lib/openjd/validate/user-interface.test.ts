@@ -53,18 +53,25 @@ describe("control × allowedValues", () => {
 });
 
 describe("CHECK_BOX", () => {
-  const pairs: Array<[string, string]> = [["true", "false"], ["yes", "no"], ["on", "off"], ["1", "0"]];
-  const variants = pairs.flatMap(([t, f]) => [[t, f], [f, t], [t.toUpperCase(), f.toUpperCase()], [f.charAt(0).toUpperCase() + f.slice(1), t]]);
+  const pairs: Array<[string, string]> = [
+    ["true", "false"],
+    ["yes", "no"],
+    ["on", "off"],
+    ["1", "0"],
+  ];
+  const variants = pairs.flatMap(([t, f]) => [
+    [t, f],
+    [f, t],
+    [t.toUpperCase(), f.toUpperCase()],
+    [f.charAt(0).toUpperCase() + f.slice(1), t],
+  ]);
   it.each(variants)("accepts [%s, %s]", (a, b) => {
     expectValid(withParams({ name: "P", type: "STRING", allowedValues: [a, b], userInterface: { control: "CHECK_BOX" } }));
   });
-  it.each([[["true", "no"]], [["yes", "off"]], [["true"]], [["true", "false", "yes"]], [["TRUE", "true"]], [["y", "n"]], [["t", "f"]]])(
-    "refuses %j",
-    (values) => {
-      const doc = withParams({ name: "P", type: "STRING", allowedValues: values, userInterface: { control: "CHECK_BOX" } });
-      expectError(doc, `${UI}.control`, /CHECK_BOX requires allowedValues to be exactly one of the pairs/);
-    },
-  );
+  it.each([[["true", "no"]], [["yes", "off"]], [["true"]], [["true", "false", "yes"]], [["TRUE", "true"]], [["y", "n"]], [["t", "f"]]])("refuses %j", (values) => {
+    const doc = withParams({ name: "P", type: "STRING", allowedValues: values, userInterface: { control: "CHECK_BOX" } });
+    expectError(doc, `${UI}.control`, /CHECK_BOX requires allowedValues to be exactly one of the pairs/);
+  });
   it("isCheckBoxPair agrees", () => {
     expect(isCheckBoxPair(["Off", "ON"])).toBe(true);
     expect(isCheckBoxPair(["0", "1", "1"])).toBe(false);
@@ -73,8 +80,7 @@ describe("CHECK_BOX", () => {
 
 describe("effectiveControl (spec defaults)", () => {
   const path = ["parameterDefinitions", 0];
-  const def = (d: Partial<JobParameterDefinition> & { type: JobParameterDefinition["type"] }) =>
-    ({ name: "P", path, ...d }) as JobParameterDefinition;
+  const def = (d: Partial<JobParameterDefinition> & { type: JobParameterDefinition["type"] }) => ({ name: "P", path, ...d }) as JobParameterDefinition;
   it.each<[string, JobParameterDefinition, string]>([
     ["INT", def({ type: "INT" }), "SPIN_BOX"],
     ["FLOAT with allowedValues", def({ type: "FLOAT", allowedValues: [{ value: 1, text: "1" }] }), "DROPDOWN_LIST"],

@@ -129,10 +129,7 @@ export function checkUserInterface(ctx: ValidationContext, node: SourceNode, pat
       ctx.error(child(path, "control"), "control DROPDOWN_LIST requires allowedValues");
     }
     if (definition.type === "STRING" && control === "CHECK_BOX" && (allowed === undefined || !isCheckBoxPair(allowed as string[]))) {
-      ctx.error(
-        child(path, "control"),
-        "control CHECK_BOX requires allowedValues to be exactly one of the pairs true/false, yes/no, on/off, 1/0 (any case and order)",
-      );
+      ctx.error(child(path, "control"), "control CHECK_BOX requires allowedValues to be exactly one of the pairs true/false, yes/no, on/off, 1/0 (any case and order)");
     }
   }
   if (definition.type === "PATH" || definition.type === "LIST[PATH]") checkPathHints(ctx, ui, path, definition, control, hints);
@@ -171,9 +168,7 @@ function checkPathHints(
   if (filtersNode !== undefined) {
     const items = expectList(ctx, filtersNode, child(path, "fileFilters"), { max: 20 });
     if (items) {
-      hints.fileFilters = items
-        .map((item, i) => readFileFilter(ctx, item, child(child(path, "fileFilters"), i)))
-        .filter((f): f is FileFilter => f !== null);
+      hints.fileFilters = items.map((item, i) => readFileFilter(ctx, item, child(child(path, "fileFilters"), i))).filter((f): f is FileFilter => f !== null);
     }
   }
   if (defaultNode !== undefined) hints.fileFilterDefault = readFileFilter(ctx, defaultNode, child(path, "fileFilterDefault")) ?? undefined;

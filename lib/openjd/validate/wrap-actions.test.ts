@@ -43,35 +43,64 @@ describe("valid wrapping environments", () => {
     ["repr_sh of command and args", hooksWith("onWrapEnvExit.args", ["-c", "{{ repr_sh(WrappedAction.Command) }} {{ repr_sh(WrappedAction.Args) }}"])],
     ["null-coalescing a nullable value", hooksWith("onWrapTaskRun.args", ["T={{ WrappedAction.Timeout or 'NONE' }}", "M={{ WrappedAction.Cancelation.Mode or 'UNDECLARED' }}"])],
     ["the environment's let bindings in hooks", wrapEnv({ ...hookSet(), onWrapTaskRun: { command: "{{ greeting }}" } }, WRAP_EXPR, { let: ["greeting = 'hi'"] })],
-    ["the environment's parameters and files in hooks", {
-      ...wrapEnv({ ...hookSet(), onWrapEnvEnter: { command: "{{Env.File.Wrap}}", args: ["{{Param.Image}}"] } }, WRAP_EXPR, { embeddedFiles: [{ name: "Wrap", type: "TEXT", data: "exec \"$@\"" }] }),
-      parameterDefinitions: [{ name: "Image", type: "STRING", default: "ubuntu" }],
-    }],
-    ["FB1: timeout, mode and notify period forwarded as whole-field expressions", hooksWith("onWrapTaskRun", {
-      command: "run",
-      timeout: "{{WrappedAction.Timeout}}",
-      cancelation: { mode: "{{WrappedAction.Cancelation.Mode}}", notifyPeriodInSeconds: "{{WrappedAction.Cancelation.NotifyPeriodInSeconds}}" },
-    }, WITH_FB1)],
-    ["FB1: a literal mode with a forwarded notify period", hooksWith("onWrapTaskRun.cancelation", { mode: "NOTIFY_THEN_TERMINATE", notifyPeriodInSeconds: "{{WrappedAction.Cancelation.NotifyPeriodInSeconds}}" }, WITH_FB1)],
+    [
+      "the environment's parameters and files in hooks",
+      {
+        ...wrapEnv({ ...hookSet(), onWrapEnvEnter: { command: "{{Env.File.Wrap}}", args: ["{{Param.Image}}"] } }, WRAP_EXPR, { embeddedFiles: [{ name: "Wrap", type: "TEXT", data: 'exec "$@"' }] }),
+        parameterDefinitions: [{ name: "Image", type: "STRING", default: "ubuntu" }],
+      },
+    ],
+    [
+      "FB1: timeout, mode and notify period forwarded as whole-field expressions",
+      hooksWith(
+        "onWrapTaskRun",
+        {
+          command: "run",
+          timeout: "{{WrappedAction.Timeout}}",
+          cancelation: { mode: "{{WrappedAction.Cancelation.Mode}}", notifyPeriodInSeconds: "{{WrappedAction.Cancelation.NotifyPeriodInSeconds}}" },
+        },
+        WITH_FB1,
+      ),
+    ],
+    [
+      "FB1: a literal mode with a forwarded notify period",
+      hooksWith("onWrapTaskRun.cancelation", { mode: "NOTIFY_THEN_TERMINATE", notifyPeriodInSeconds: "{{WrappedAction.Cancelation.NotifyPeriodInSeconds}}" }, WITH_FB1),
+    ],
     ["FB1: a partially interpolated mode", hooksWith("onWrapTaskRun.cancelation", { mode: "{{ 'NOTIFY' }}_THEN_TERMINATE", notifyPeriodInSeconds: 45 }, WITH_FB1)],
     ["FB1: a hook timeout from a parameter", { ...hooksWith("onWrapEnvExit.timeout", "{{Param.T}}", WITH_FB1), parameterDefinitions: [{ name: "T", type: "INT", default: 60 }] }],
-    ["FB1: a cancelation mode format string outside hooks, from a parameter", {
-      ...set(wrapEnv({ onEnter: { command: "up", cancelation: { mode: "{{Param.M}}" } } }, ["FEATURE_BUNDLE_1"]), "parameterDefinitions", [{ name: "M", type: "STRING", default: "TERMINATE" }]),
-    }],
+    [
+      "FB1: a cancelation mode format string outside hooks, from a parameter",
+      {
+        ...set(wrapEnv({ onEnter: { command: "up", cancelation: { mode: "{{Param.M}}" } } }, ["FEATURE_BUNDLE_1"]), "parameterDefinitions", [{ name: "M", type: "STRING", default: "TERMINATE" }]),
+      },
+    ],
     ["a job template with a wrapping job environment", jobWith(WRAP_EXPR, { jobEnvironments: [wrapping("W")] })],
     ["a job template with a wrapping step environment", jobWith(WRAP_EXPR, { steps: [{ name: "S", stepEnvironments: [wrapping("W")], script: { actions: { onRun: { command: "x" } } } }] })],
-    ["a wrapping job environment around plain step environments", jobWith(WRAP_EXPR, {
-      jobEnvironments: [wrapping("W"), plain("P")],
-      steps: [{ name: "S", stepEnvironments: [plain("Q")], script: { actions: { onRun: { command: "x" } } } }],
-    })],
-    ["wrapping step environments in two different steps", jobWith(WRAP_EXPR, {
-      steps: ["S", "T"].map((name) => ({ name, stepEnvironments: [wrapping("W")], script: { actions: { onRun: { command: "x" } } } })),
-    })],
+    [
+      "a wrapping job environment around plain step environments",
+      jobWith(WRAP_EXPR, {
+        jobEnvironments: [wrapping("W"), plain("P")],
+        steps: [{ name: "S", stepEnvironments: [plain("Q")], script: { actions: { onRun: { command: "x" } } } }],
+      }),
+    ],
+    [
+      "wrapping step environments in two different steps",
+      jobWith(WRAP_EXPR, {
+        steps: ["S", "T"].map((name) => ({ name, stepEnvironments: [wrapping("W")], script: { actions: { onRun: { command: "x" } } } })),
+      }),
+    ],
   ])("%s", (_name, doc) => expectValid(doc));
 });
 
 describe("extensions and the hook set", () => {
-  const subsets: WrapHook[][] = [["onWrapEnvEnter"], ["onWrapTaskRun"], ["onWrapEnvExit"], ["onWrapEnvEnter", "onWrapTaskRun"], ["onWrapEnvEnter", "onWrapEnvExit"], ["onWrapTaskRun", "onWrapEnvExit"]];
+  const subsets: WrapHook[][] = [
+    ["onWrapEnvEnter"],
+    ["onWrapTaskRun"],
+    ["onWrapEnvExit"],
+    ["onWrapEnvEnter", "onWrapTaskRun"],
+    ["onWrapEnvEnter", "onWrapEnvExit"],
+    ["onWrapTaskRun", "onWrapEnvExit"],
+  ];
   const only = (hooks: WrapHook[]) => Object.fromEntries(hooks.map((h) => [h, { command: "x" }]));
   it.each<InvalidRow>([
     ...subsets.map((hooks): InvalidRow => [
@@ -91,7 +120,11 @@ describe("extensions and the hook set", () => {
   });
 
   it("hooks in a job template need WRAP_ACTIONS declared by the job template itself", () => {
-    expectError(jobWith(["EXPR"], { jobEnvironments: [{ name: "W", script: { actions: { onEnter: { command: "e" }, onWrapTaskRun: { command: "x" } } } }] }), "jobEnvironments[0].script.actions.onWrapTaskRun", /requires extension WRAP_ACTIONS/);
+    expectError(
+      jobWith(["EXPR"], { jobEnvironments: [{ name: "W", script: { actions: { onEnter: { command: "e" }, onWrapTaskRun: { command: "x" } } } }] }),
+      "jobEnvironments[0].script.actions.onWrapTaskRun",
+      /requires extension WRAP_ACTIONS/,
+    );
   });
 });
 
@@ -142,7 +175,11 @@ describe("Wrapped* symbols outside the hooks' own fields", () => {
       `${A}.onEnter.cancelation.notifyPeriodInSeconds`,
     ],
     ["environment variables", (e) => ({ ...wrapEnv(hookSet()), environment: { name: "Wrap", variables: { V: `{{ ${e} }}` }, script: { actions: hookSet() } } }), "environment.variables.V"],
-    ["a step's onRun", (e) => jobWith(WRAP_EXPR, { jobEnvironments: [wrapping("W")], steps: [{ name: "S", script: { actions: { onRun: { command: `x{{ ${e} }}` } } } }] }), "steps[0].script.actions.onRun.command"],
+    [
+      "a step's onRun",
+      (e) => jobWith(WRAP_EXPR, { jobEnvironments: [wrapping("W")], steps: [{ name: "S", script: { actions: { onRun: { command: `x{{ ${e} }}` } } } }] }),
+      "steps[0].script.actions.onRun.command",
+    ],
   ];
   const rows = places.flatMap(([where, doc, path]) => SYMBOLS.map((symbol) => ({ where, symbol, doc: doc(symbol), path })));
   it.each(rows)("$symbol in $where", ({ symbol, doc, path }) => {
@@ -153,7 +190,12 @@ describe("Wrapped* symbols outside the hooks' own fields", () => {
 describe("FEATURE_BUNDLE_1 gates format strings in hook timeouts and cancelations", () => {
   it.each<InvalidRow>([
     ["a forwarded timeout", hooksWith("onWrapEnvEnter.timeout", "{{WrappedAction.Timeout}}"), `${A}.onWrapEnvEnter.timeout`, /requires extension FEATURE_BUNDLE_1/],
-    ["a forwarded mode", hooksWith("onWrapTaskRun.cancelation", { mode: "{{WrappedAction.Cancelation.Mode}}" }), `${A}.onWrapTaskRun.cancelation.mode`, /format string as cancelation mode requires extension FEATURE_BUNDLE_1/],
+    [
+      "a forwarded mode",
+      hooksWith("onWrapTaskRun.cancelation", { mode: "{{WrappedAction.Cancelation.Mode}}" }),
+      `${A}.onWrapTaskRun.cancelation.mode`,
+      /format string as cancelation mode requires extension FEATURE_BUNDLE_1/,
+    ],
     [
       "a forwarded notify period",
       hooksWith("onWrapTaskRun.cancelation", { mode: "NOTIFY_THEN_TERMINATE", notifyPeriodInSeconds: "{{WrappedAction.Cancelation.NotifyPeriodInSeconds}}" }),
@@ -161,7 +203,12 @@ describe("FEATURE_BUNDLE_1 gates format strings in hook timeouts and cancelation
       /requires extension FEATURE_BUNDLE_1/,
     ],
     ["a mode that is neither name nor format string", hooksWith("onWrapTaskRun.cancelation", { mode: "KILL" }, WITH_FB1), `${A}.onWrapTaskRun.cancelation.mode`, /TERMINATE/],
-    ["a literal TERMINATE with a notify period", hooksWith("onWrapTaskRun.cancelation", { mode: "TERMINATE", notifyPeriodInSeconds: "{{WrappedAction.Cancelation.NotifyPeriodInSeconds}}" }, WITH_FB1), `${A}.onWrapTaskRun.cancelation.notifyPeriodInSeconds`, /only applies to mode NOTIFY_THEN_TERMINATE/],
+    [
+      "a literal TERMINATE with a notify period",
+      hooksWith("onWrapTaskRun.cancelation", { mode: "TERMINATE", notifyPeriodInSeconds: "{{WrappedAction.Cancelation.NotifyPeriodInSeconds}}" }, WITH_FB1),
+      `${A}.onWrapTaskRun.cancelation.notifyPeriodInSeconds`,
+      /only applies to mode NOTIFY_THEN_TERMINATE/,
+    ],
     ["a literal hook timeout of 0", hooksWith("onWrapTaskRun.timeout", 0), `${A}.onWrapTaskRun.timeout`, /positive/],
   ])("%s", (_name, doc, path, message) => expectError(doc, path, message));
 });
@@ -169,8 +216,18 @@ describe("FEATURE_BUNDLE_1 gates format strings in hook timeouts and cancelation
 describe("one wrapping environment per Session stack (within a job template)", () => {
   const step = (envs: Doc[]) => [{ name: "S", stepEnvironments: envs, script: { actions: { onRun: { command: "x" } } } }];
   it.each<InvalidRow>([
-    ["two wrapping job environments", jobWith(WRAP_EXPR, { jobEnvironments: [wrapping("A"), wrapping("B")] }), "jobEnvironments[1]", /'A' and 'B' both define wrap hooks; a Session can have at most one/],
-    ["a wrapping job environment and step environment", jobWith(WRAP_EXPR, { jobEnvironments: [wrapping("A")], steps: step([wrapping("B")]) }), "steps[0].stepEnvironments[0]", /'A' and 'B' both define wrap hooks \(in the Session of step 'S'\)/],
+    [
+      "two wrapping job environments",
+      jobWith(WRAP_EXPR, { jobEnvironments: [wrapping("A"), wrapping("B")] }),
+      "jobEnvironments[1]",
+      /'A' and 'B' both define wrap hooks; a Session can have at most one/,
+    ],
+    [
+      "a wrapping job environment and step environment",
+      jobWith(WRAP_EXPR, { jobEnvironments: [wrapping("A")], steps: step([wrapping("B")]) }),
+      "steps[0].stepEnvironments[0]",
+      /'A' and 'B' both define wrap hooks \(in the Session of step 'S'\)/,
+    ],
     ["two wrapping step environments", jobWith(WRAP_EXPR, { steps: step([wrapping("A"), plain("P"), wrapping("B")]) }), "steps[0].stepEnvironments[2]", /'A' and 'B' both define wrap hooks/],
   ])("%s", (_name, doc, path, message) => expectError(doc, path, message));
 });

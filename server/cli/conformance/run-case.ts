@@ -4,7 +4,23 @@
  */
 import { readFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { createJob, decodeTemplate, describeError, detectFormat, type EnvironmentTemplate, getEntry, type Job, type JobTemplate, locateErrors, locateJobErrors, type ParsedSource, parseSource, sortErrors, type SourceNode, SUPPORTED_EXTENSIONS } from "../../../lib/openjd";
+import {
+  createJob,
+  decodeTemplate,
+  describeError,
+  detectFormat,
+  type EnvironmentTemplate,
+  getEntry,
+  type Job,
+  type JobTemplate,
+  locateErrors,
+  locateJobErrors,
+  type ParsedSource,
+  parseSource,
+  sortErrors,
+  type SourceNode,
+  SUPPORTED_EXTENSIONS,
+} from "../../../lib/openjd";
 import { contradiction } from "./contradictions";
 import type { ConformanceCase } from "./discover";
 

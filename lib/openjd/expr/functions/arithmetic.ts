@@ -12,13 +12,13 @@ function zeroDivision(): ExprError {
 function floorDiv(a: bigint, b: bigint): bigint {
   if (b === 0n) throw zeroDivision();
   const q = a / b;
-  return (a % b !== 0n) && ((a < 0n) !== (b < 0n)) ? q - 1n : q;
+  return a % b !== 0n && a < 0n !== b < 0n ? q - 1n : q;
 }
 
 function floorMod(a: bigint, b: bigint): bigint {
   if (b === 0n) throw zeroDivision();
   const r = a % b;
-  return r !== 0n && (r < 0n) !== (b < 0n) ? r + b : r;
+  return r !== 0n && r < 0n !== b < 0n ? r + b : r;
 }
 
 function floatFloorDiv(a: number, b: number): number {
@@ -29,7 +29,7 @@ function floatFloorDiv(a: number, b: number): number {
 function floatMod(a: number, b: number): number {
   if (b === 0) throw zeroDivision();
   const r = a % b;
-  return r !== 0 && (r < 0) !== (b < 0) ? r + b : r;
+  return r !== 0 && r < 0 !== b < 0 ? r + b : r;
 }
 
 function intPow(base: bigint, exponent: bigint): ExprValue {

@@ -9,7 +9,10 @@ import { standardLibrary } from "./index";
 function render(source: string): string {
   const parsed = parseExpression(source);
   if (!parsed.ok) throw new Error(`syntax error in ${source}: ${parsed.error.message}`);
-  const symbols = new Map([["Param.Ints", ints(10, 2)], ["Param.Values", ints(10, 20, 30)]]);
+  const symbols = new Map([
+    ["Param.Ints", ints(10, 2)],
+    ["Param.Values", ints(10, 20, 30)],
+  ]);
   return toText(evaluate(parsed.expr, { library: standardLibrary("template"), symbols, pathFormat: "POSIX" }));
 }
 

@@ -49,7 +49,7 @@ const rows: Array<[string, ExprValue[], string]> = [
   ["unique", [list(ints(1, 2), ints(1, 2), ints(2, 1))], "list[list[int]] [[1, 2], [2, 1]]"],
   ["unique", [list(posixPath("/a"), str("/a"))], 'list[string] ["/a"]'],
   ["unique", [list()], "list[nulltype] []"],
-  ["unique", [list(rangeExpr("1-3"), rangeExpr("1,2,3"), rangeExpr("4"))], 'list[range_expr] [1-3, 4]'],
+  ["unique", [list(rangeExpr("1-3"), rangeExpr("1,2,3"), rangeExpr("4"))], "list[range_expr] [1-3, 4]"],
 
   ["any", [bools(false, true)], "bool true"],
   ["any", [bools(false, false)], "bool false"],

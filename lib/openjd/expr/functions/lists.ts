@@ -28,7 +28,10 @@ function flatten(value: List, ctx: EvalContext): ExprValue {
   const inner = value.items as List[];
   const count = inner.reduce((n, l) => n + l.items.length, 0);
   ctx.charge(count);
-  return makeList(inner.flatMap((l) => l.items), value.itemType.item);
+  return makeList(
+    inner.flatMap((l) => l.items),
+    value.itemType.item,
+  );
 }
 
 /** A key equal for exactly the values valuesEqual() calls equal, within one homogeneous list. */
@@ -116,8 +119,7 @@ export function registerLists(lib: FunctionLibrary): void {
     .define("__add__", "(list[int], range_expr) -> list[int]", ([a, b], ctx) => concat(asList(a).items, rangeValues(b, ctx), INT, ctx))
     .define("__add__", "(list[float], range_expr) -> list[float]", ([a, b], ctx) => concat(asList(a).items, rangeValues(b, ctx), INT, ctx))
     // One type variable: its two bindings unify (int+float → float, path+string → string).
-    .define("__add__", "(list[T], list[T]) -> list[T]", ([a, b], ctx) =>
-      concat(asList(a).items, asList(b).items, concatHint(asList(a).itemType, asList(b).itemType), ctx))
+    .define("__add__", "(list[T], list[T]) -> list[T]", ([a, b], ctx) => concat(asList(a).items, asList(b).items, concatHint(asList(a).itemType, asList(b).itemType), ctx))
     .define("__mul__", "(range_expr, int) -> list[int]", ([r, n], ctx) => repeat(makeList(rangeValues(r, ctx), INT) as List, int(n), ctx))
     .define("__mul__", "(list[T], int) -> list[T]", ([l, n], ctx) => repeat(asList(l), int(n), ctx));
 }

@@ -42,13 +42,33 @@ export const PREDICATES = {
 /** Titlecase mappings that are not "uppercase, then the rest lowered" (SpecialCasing + Lt letters). */
 const TITLE_EXCEPTIONS = new Map<number, string>([
   [0x0149, "\u02bcN"],
-  [0x01c4, "\u01c5"], [0x01c5, "\u01c5"], [0x01c6, "\u01c5"],
-  [0x01c7, "\u01c8"], [0x01c8, "\u01c8"], [0x01c9, "\u01c8"],
-  [0x01ca, "\u01cb"], [0x01cb, "\u01cb"], [0x01cc, "\u01cb"],
-  [0x01f1, "\u01f2"], [0x01f2, "\u01f2"], [0x01f3, "\u01f2"],
-  [0x1fb2, "\u1fba\u0345"], [0x1fb3, "\u1fbc"], [0x1fb4, "\u0386\u0345"], [0x1fb7, "\u0391\u0342\u0345"], [0x1fbc, "\u1fbc"],
-  [0x1fc2, "\u1fca\u0345"], [0x1fc3, "\u1fcc"], [0x1fc4, "\u0389\u0345"], [0x1fc7, "\u0397\u0342\u0345"], [0x1fcc, "\u1fcc"],
-  [0x1ff2, "\u1ffa\u0345"], [0x1ff3, "\u1ffc"], [0x1ff4, "\u038f\u0345"], [0x1ff7, "\u03a9\u0342\u0345"], [0x1ffc, "\u1ffc"],
+  [0x01c4, "\u01c5"],
+  [0x01c5, "\u01c5"],
+  [0x01c6, "\u01c5"],
+  [0x01c7, "\u01c8"],
+  [0x01c8, "\u01c8"],
+  [0x01c9, "\u01c8"],
+  [0x01ca, "\u01cb"],
+  [0x01cb, "\u01cb"],
+  [0x01cc, "\u01cb"],
+  [0x01f1, "\u01f2"],
+  [0x01f2, "\u01f2"],
+  [0x01f3, "\u01f2"],
+  [0x1fb2, "\u1fba\u0345"],
+  [0x1fb3, "\u1fbc"],
+  [0x1fb4, "\u0386\u0345"],
+  [0x1fb7, "\u0391\u0342\u0345"],
+  [0x1fbc, "\u1fbc"],
+  [0x1fc2, "\u1fca\u0345"],
+  [0x1fc3, "\u1fcc"],
+  [0x1fc4, "\u0389\u0345"],
+  [0x1fc7, "\u0397\u0342\u0345"],
+  [0x1fcc, "\u1fcc"],
+  [0x1ff2, "\u1ffa\u0345"],
+  [0x1ff3, "\u1ffc"],
+  [0x1ff4, "\u038f\u0345"],
+  [0x1ff7, "\u03a9\u0342\u0345"],
+  [0x1ffc, "\u1ffc"],
 ]);
 
 /** Python's full titlecase mapping of one code point (ToTitleFull). */
@@ -95,7 +115,13 @@ export function pythonTitle(s: string): string {
 export function pythonCapitalize(s: string): string {
   const chars = [...s];
   if (chars.length === 0) return s;
-  return titlecase(chars[0] as string) + chars.slice(1).map((_, i) => lowerAt(chars, i + 1)).join("");
+  return (
+    titlecase(chars[0] as string) +
+    chars
+      .slice(1)
+      .map((_, i) => lowerAt(chars, i + 1))
+      .join("")
+  );
 }
 
 /** Number of code points in the first `utf16Index` code units of `s`. */

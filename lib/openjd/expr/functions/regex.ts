@@ -35,7 +35,5 @@ export function registerRegex(lib: FunctionLibrary): void {
     .define("re_sub", "(string, string, string) -> string", ([s, p, r], ctx) => stringValue(run(ctx, (c) => reSub(text(s), text(p), text(r), c))))
     .define("re_escape", "(string) -> string", ([s]) => stringValue(reEscape(text(s))))
     .define("re_split", "(string, string) -> list[string]", ([s, p], ctx) => strings(run(ctx, (c) => reSplit(text(s), text(p), 0, c))))
-    .define("re_split", "(string, string, int) -> list[string]", ([s, p, m], ctx) =>
-      strings(run(ctx, (c) => reSplit(text(s), text(p), Number(int(m)), c))),
-    );
+    .define("re_split", "(string, string, int) -> list[string]", ([s, p, m], ctx) => strings(run(ctx, (c) => reSplit(text(s), text(p), Number(int(m)), c))));
 }

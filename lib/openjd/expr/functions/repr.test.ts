@@ -1,8 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ExprValue } from "../values";
-import {
-  bool, float, floats, int, ints, label, list, outcome, posixPath, rangeExpr, str, strs, testContext, textOf,
-} from "./function-test-support";
+import { bool, float, floats, int, ints, label, list, outcome, posixPath, rangeExpr, str, strs, testContext, textOf } from "./function-test-support";
 
 const NULL: ExprValue = { kind: "null" };
 
@@ -39,7 +37,7 @@ const rows: Array<[string, ExprValue, string]> = [
   ["repr_json", ints(1, 2, 3), "[1, 2, 3]"],
   ["repr_json", NULL, "null"],
   ["repr_json", bool(true), "true"],
-  ["repr_json", float(2.50, "2.50"), "2.50"],
+  ["repr_json", float(2.5, "2.50"), "2.50"],
   ["repr_json", list(floats(1.5), floats(2)), "[[1.5], [2.0]]"],
   ["repr_json", str("hello\nworld"), '"hello\\nworld"'],
   ["repr_json", str('say "hi"'), '"say \\"hi\\""'],
@@ -84,11 +82,11 @@ const rows: Array<[string, ExprValue, string]> = [
   ["repr_pwsh", str("a"), "'a'"],
   ["repr_pwsh", str("it's"), "'it''s'"],
   ["repr_pwsh", str("it\u2019s"), "'it\u2019\u2019s'"],
-  ["repr_pwsh", str("$env:PATH `n \"x\""), "'$env:PATH `n \"x\"'"],
+  ["repr_pwsh", str('$env:PATH `n "x"'), "'$env:PATH `n \"x\"'"],
   ["repr_pwsh", str("line\nbreak"), "'line\nbreak'"],
   ["repr_pwsh", posixPath("/a/b c"), "'/a/b c'"],
   ["repr_pwsh", int(-3), "-3"],
-  ["repr_pwsh", float(2.50, "2.50"), "2.50"],
+  ["repr_pwsh", float(2.5, "2.50"), "2.50"],
   ["repr_pwsh", bool(true), "$true"],
   ["repr_pwsh", bool(false), "$false"],
   ["repr_pwsh", NULL, "$null"],

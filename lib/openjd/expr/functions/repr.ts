@@ -152,8 +152,7 @@ function pwsh(value: ExprValue): string {
   }
 }
 
-const words = (value: ExprValue, word: (s: string) => string): string =>
-  value.kind === "list" ? value.items.map((item) => word(text(item))).join(" ") : word(text(value));
+const words = (value: ExprValue, word: (s: string) => string): string => (value.kind === "list" ? value.items.map((item) => word(text(item))).join(" ") : word(text(value)));
 
 export function registerRepr(lib: FunctionLibrary): void {
   const define = (name: string, signature: string, render: (value: ExprValue) => string) =>

@@ -44,7 +44,7 @@ describe("split, rsplit and join", () => {
     it(label(name, args), () => expect(outcome(name, args)).toBe(expected));
   }
 
-  it("chains through UFCS: \"a,b,c\".split(\",\").join(\";\") (conformance expr1.3.3--ufcs)", () => {
+  it('chains through UFCS: "a,b,c".split(",").join(";") (conformance expr1.3.3--ufcs)', () => {
     const ctx = testContext();
     const parts = outcome("split", [str("a,b,c"), str(",")], { method: true, ctx });
     expect(parts).toBe('list[string] ["a", "b", "c"]');

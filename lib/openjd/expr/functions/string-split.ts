@@ -65,7 +65,10 @@ function join(list: List, sep: string, ctx: EvalContext): ExprValue {
 }
 
 export function registerStringSplit(lib: FunctionLibrary): void {
-  for (const [name, cut] of [["split", splitLeft], ["rsplit", splitRight]] as const) {
+  for (const [name, cut] of [
+    ["split", splitLeft],
+    ["rsplit", splitRight],
+  ] as const) {
     lib
       .define(name, "(string) -> list[string]", ([s], ctx) => pieces(splitWhitespace(text(s)), ctx))
       .define(name, "(string, string) -> list[string]", ([s, sep], ctx) => pieces(text(s).split(separator(name, text(sep))), ctx))

@@ -77,7 +77,11 @@ export function registerStrings(lib: FunctionLibrary): void {
   map("capitalize", pythonCapitalize);
   map("title", pythonTitle);
 
-  for (const [name, left, right] of [["strip", true, true], ["lstrip", true, false], ["rstrip", false, true]] as const) {
+  for (const [name, left, right] of [
+    ["strip", true, true],
+    ["lstrip", true, false],
+    ["rstrip", false, true],
+  ] as const) {
     lib
       .define(name, "(string) -> string", ([s]) => stringValue(pythonStrip(text(s), null, left, right)))
       .define(name, "(string, string) -> string", ([s, chars]) => stringValue(pythonStrip(text(s), text(chars), left, right)));
@@ -85,8 +89,7 @@ export function registerStrings(lib: FunctionLibrary): void {
 
   lib
     .define("removeprefix", "(string, string) -> string", ([s, p]) => (text(s).startsWith(text(p)) ? stringValue(text(s).slice(text(p).length)) : s!))
-    .define("removesuffix", "(string, string) -> string", ([s, p]) =>
-      text(s).endsWith(text(p)) ? stringValue(text(s).slice(0, text(s).length - text(p).length)) : s!)
+    .define("removesuffix", "(string, string) -> string", ([s, p]) => (text(s).endsWith(text(p)) ? stringValue(text(s).slice(0, text(s).length - text(p).length)) : s!))
     .define("startswith", "(string, string) -> bool", ([s, p]) => boolValue(text(s).startsWith(text(p))))
     .define("endswith", "(string, string) -> bool", ([s, p]) => boolValue(text(s).endsWith(text(p))));
 

@@ -63,7 +63,10 @@ export function registerSubscript(lib: FunctionLibrary): void {
       const l = asList(list);
       const picked = sliceIndices(l.items.length, a!, b!, c!);
       ctx.charge(picked.length);
-      return makeList(picked.map((i) => l.items[i] as ExprValue), l.itemType);
+      return makeList(
+        picked.map((i) => l.items[i] as ExprValue),
+        l.itemType,
+      );
     })
     .define("__getslice__", `(string, ${bounds}) -> string`, ([s, a, b, c], ctx) => {
       const chars = [...text(s)];
@@ -78,6 +81,9 @@ export function registerSubscript(lib: FunctionLibrary): void {
       ctx.charge(picked.length);
       const step = c!.kind === "int" ? c!.value : 1n;
       if (step > 0n && picked.length > 0) return { kind: "range_expr", value: IntRangeExpr.fromValues(picked) };
-      return makeList(picked.map((v) => intValue(v)), INT);
+      return makeList(
+        picked.map((v) => intValue(v)),
+        INT,
+      );
     });
 }

@@ -6,24 +6,10 @@
 export { type PathFormat, PathError } from "./path-error";
 export { isUriPath } from "./uri-path";
 export { normalizePathText } from "./parse-path";
-export {
-  asPosix,
-  isAbsolutePath,
-  pathName,
-  pathParent,
-  pathParts,
-  pathStem,
-  pathSuffix,
-  pathSuffixes,
-} from "./path-properties";
+export { asPosix, isAbsolutePath, pathName, pathParent, pathParts, pathStem, pathSuffix, pathSuffixes } from "./path-properties";
 export { appendToPath, joinPaths, pathFromParts } from "./join-paths";
 export { withName, withStem, withSuffix } from "./with-name";
 export { withNumber } from "./with-number";
 export { isRelativeTo, relativeTo } from "./relative-to";
-export {
-  applyPathMapping,
-  type PathMappingRule,
-  type PathMappingSourceFormat,
-  sortPathMappingRules,
-} from "./path-mapping";
+export { applyPathMapping, type PathMappingRule, type PathMappingSourceFormat, sortPathMappingRules } from "./path-mapping";
 export { type PathMappingRulesResult, validatePathMappingRules } from "./path-mapping-rules";

@@ -134,4 +134,3 @@ export function pathFromParts(parts: readonly string[], format: PathFormat): str
   const base = rest.length > 0 ? withoutTrailingEmpty(uri.segments) : uri.segments;
   return formatUriPath(uri.authority, [...base, ...rest]);
 }
-

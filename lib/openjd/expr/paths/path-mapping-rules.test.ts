@@ -6,16 +6,10 @@ const document = (rules: unknown[]): unknown => ({ version: "pathmapping-1.0", p
 
 describe("validatePathMappingRules", () => {
   it("reads a document, upper-casing the formats", () => {
-    const result = validatePathMappingRules(
-      document([rule, { ...rule, source_path_format: "windows", source_path: "C:\\src" }, { ...rule, source_path_format: "Uri", source_path: "s3://b/k" }]),
-    );
+    const result = validatePathMappingRules(document([rule, { ...rule, source_path_format: "windows", source_path: "C:\\src" }, { ...rule, source_path_format: "Uri", source_path: "s3://b/k" }]));
     expect(result).toEqual({
       ok: true,
-      rules: [
-        rule,
-        { source_path_format: "WINDOWS", source_path: "C:\\src", destination_path: "/mnt/data" },
-        { source_path_format: "URI", source_path: "s3://b/k", destination_path: "/mnt/data" },
-      ],
+      rules: [rule, { source_path_format: "WINDOWS", source_path: "C:\\src", destination_path: "/mnt/data" }, { source_path_format: "URI", source_path: "s3://b/k", destination_path: "/mnt/data" }],
     });
   });
 

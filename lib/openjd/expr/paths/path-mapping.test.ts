@@ -84,13 +84,7 @@ describe("applyPathMapping", () => {
 
 describe("sortPathMappingRules", () => {
   it("orders by source components, longest first, keeping ties in order", () => {
-    const rules = [
-      posix("/a", "1"),
-      uri("s3://b/x/y", "2"),
-      windows("C:\\a\\b", "3"),
-      posix("/a/b/c/d", "4"),
-      posix("/a/b/", "5"),
-    ];
+    const rules = [posix("/a", "1"), uri("s3://b/x/y", "2"), windows("C:\\a\\b", "3"), posix("/a/b/c/d", "4"), posix("/a/b/", "5")];
     expect(sortPathMappingRules(rules).map((rule) => rule.destination_path)).toEqual(["4", "2", "3", "5", "1"]);
   });
 });

@@ -1,15 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { PathFormat } from "./path-error";
-import {
-  asPosix,
-  isAbsolutePath,
-  pathName,
-  pathParent,
-  pathParts,
-  pathStem,
-  pathSuffix,
-  pathSuffixes,
-} from "./path-properties";
+import { asPosix, isAbsolutePath, pathName, pathParent, pathParts, pathStem, pathSuffix, pathSuffixes } from "./path-properties";
 
 interface Row {
   format: PathFormat;
@@ -22,11 +13,16 @@ interface Row {
   parts: string[];
 }
 
-const row = (
-  format: PathFormat,
-  value: string,
-  [name, stem, suffix, suffixes, parent, parts]: [string, string, string, string[], string, string[]],
-): Row => ({ format, value, name, stem, suffix, suffixes, parent, parts });
+const row = (format: PathFormat, value: string, [name, stem, suffix, suffixes, parent, parts]: [string, string, string, string[], string, string[]]): Row => ({
+  format,
+  value,
+  name,
+  stem,
+  suffix,
+  suffixes,
+  parent,
+  parts,
+});
 
 // Filesystem rows agree with Python 3.13 pathlib; URI rows with Expression Language §2.3.1.
 const rows: Row[] = [

@@ -43,9 +43,7 @@ describe("isRelativeTo / relativeTo", () => {
   it.each(cases)("%s %j relative to %j → %j", (format, value, base, expected) => {
     expect(isRelativeTo(value, base, format)).toBe(expected !== null);
     if (expected === null) {
-      expect(() => relativeTo(value, base, format)).toThrow(
-        new PathError(`relative_to failed: '${value}' is not relative to '${base}'`),
-      );
+      expect(() => relativeTo(value, base, format)).toThrow(new PathError(`relative_to failed: '${value}' is not relative to '${base}'`));
     } else {
       expect(relativeTo(value, base, format)).toBe(expected);
     }

@@ -6,10 +6,7 @@
 import type { Assertion, PerlClass } from "./ast";
 import { hexValue, isAsciiAlnum, isAsciiDigit, type PatternReader } from "./pattern-reader";
 
-export type Escape =
-  | { kind: "char"; cp: number }
-  | { kind: "perl"; which: PerlClass; negated: boolean }
-  | { kind: "assert"; assertion: Assertion };
+export type Escape = { kind: "char"; cp: number } | { kind: "perl"; which: PerlClass; negated: boolean } | { kind: "assert"; assertion: Assertion };
 
 const CONTROL: Readonly<Record<string, number>> = { t: 0x09, n: 0x0a, r: 0x0d, f: 0x0c, v: 0x0b, a: 0x07 };
 

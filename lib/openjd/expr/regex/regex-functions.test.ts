@@ -48,8 +48,22 @@ describe("reFindall", () => {
     ["abc", "(\\d)(x)", []],
     ["axb", "x*", ["", "x", "", ""]],
     ["a", "|a", ["", "a", ""]],
-    ["a ab", "(a)(b)?", [["a", ""], ["a", "b"]]],
-    ["k=1, j=22", "(\\w)=(\\d+)", [["k", "1"], ["j", "22"]]],
+    [
+      "a ab",
+      "(a)(b)?",
+      [
+        ["a", ""],
+        ["a", "b"],
+      ],
+    ],
+    [
+      "k=1, j=22",
+      "(\\w)=(\\d+)",
+      [
+        ["k", "1"],
+        ["j", "22"],
+      ],
+    ],
     ["a-b c", "(?:(-)|\\s)", ["-", ""]],
     ["a\nb\n", "(?m)^", ["", "", ""]],
     ["ab", "(?:)", ["", "", ""]],
@@ -126,24 +140,15 @@ describe("reEscape", () => {
     expect(reEscape("")).toBe("");
   });
 
-  it.each(["file[1].txt", "a+b (c)", "^$|\\", "x{2,3}", "tab\tnew\nline\r\v\f", "a&&b--c~~d#e", "😀 é ß", "-[]-"])(
-    "produces a pattern that matches %j literally",
-    (text) => {
-      expect(reSearch(`>${text}<`, reEscape(text))).toEqual([text]);
-      expect(reFindall(text + text, reEscape(text))).toEqual([text, text]);
-    },
-  );
+  it.each(["file[1].txt", "a+b (c)", "^$|\\", "x{2,3}", "tab\tnew\nline\r\v\f", "a&&b--c~~d#e", "😀 é ß", "-[]-"])("produces a pattern that matches %j literally", (text) => {
+    expect(reSearch(`>${text}<`, reEscape(text))).toEqual([text]);
+    expect(reFindall(text + text, reEscape(text))).toEqual([text, text]);
+  });
 });
 
 describe("errors and budget", () => {
   it("raises RegexError for a refused pattern in every function", () => {
-    const calls = [
-      () => reMatch("a", ""),
-      () => reSearch("a", "(?=a)"),
-      () => reFindall("a", "\\1"),
-      () => reSub("a", "(", "b"),
-      () => reSplit("a", "[a"),
-    ];
+    const calls = [() => reMatch("a", ""), () => reSearch("a", "(?=a)"), () => reFindall("a", "\\1"), () => reSub("a", "(", "b"), () => reSplit("a", "[a")];
     for (const call of calls) expect(call).toThrow(RegexError);
   });
 

@@ -170,7 +170,7 @@ function codePointBefore(subject: string, pos: number): number {
   const low = subject.charCodeAt(pos - 1);
   if (low >= 0xdc00 && low <= 0xdfff && pos >= 2) {
     const high = subject.charCodeAt(pos - 2);
-    if (high >= 0xd800 && high <= 0xdbff) return (subject.codePointAt(pos - 2) as number);
+    if (high >= 0xd800 && high <= 0xdbff) return subject.codePointAt(pos - 2) as number;
   }
   return low;
 }

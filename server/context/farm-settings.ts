@@ -10,7 +10,9 @@ export function settingsFromEnv(env: ServerEnv, dataDir: string): Partial<FarmSe
     workerTimeoutSeconds: env.LOOM_WORKER_TIMEOUT_SECONDS,
     sessionIdleMinutes: env.LOOM_SESSION_IDLE_MINUTES,
     sessionMaxDays: env.LOOM_SESSION_MAX_DAYS,
-    allowedHosts: env.LOOM_ALLOWED_HOSTS.split(",").map((h) => h.trim().toLowerCase()).filter(Boolean),
+    allowedHosts: env.LOOM_ALLOWED_HOSTS.split(",")
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
     publicUrl: env.LOOM_PUBLIC_URL ?? null,
     rotationGraceMinutes: env.LOOM_ROTATION_GRACE_MINUTES,
     maxStreamsPerUser: env.LOOM_MAX_STREAMS_PER_USER,

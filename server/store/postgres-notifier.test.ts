@@ -1,0 +1,374 @@
+/**
+ * Farm events across replicas on a real PostgreSQL (a fresh database): two "replicas" in this
+ * process, each with its own bus, origin and LISTEN connection. Events sent in A's transactions
+ * reach B's bus once, after the commit only, in order, never A's; B's listener survives a killed
+ * or frozen connection and announces a resync; junk on the channel is dropped.
+ */
+import net from "node:net";
+import { performance } from "node:perf_hooks";
+import pg from "pg";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { farmChanges } from "../router/farm-changes";
+import { wakeups } from "../router/wakeups";
+import { freshTestDatabase, type TestDatabase } from "../db/postgres-test-support";
+import { FarmEventBus } from "./events";
+import {
+  encodeEvent,
+  EVENTS_CHANNEL,
+  FARM_EVENT_NAMES,
+  type FarmEvent,
+  MAX_NOTIFY_BYTES,
+  newEventOrigin,
+  notifyAllInTransaction,
+  notifyInTransaction,
+  PostgresEventListener,
+  type EventListenerOptions,
+} from "./postgres-notifier";
+
+interface Replica {
+  origin: string;
+  bus: FarmEventBus;
+  listener: PostgresEventListener;
+  /** Every event its bus delivered, fences left out. */
+  seen: FarmEvent[];
+  fences: string[];
+  logs: string[];
+}
+
+const FENCE_JOB = "fence";
+
+let database: TestDatabase | undefined;
+let pool: pg.Pool;
+const replicas: Replica[] = [];
+const cleanups: Array<() => Promise<void> | void> = [];
+
+beforeAll(async () => {
+  database = await freshTestDatabase("loom_events");
+  pool = new pg.Pool({ connectionString: database.url, max: 4 });
+}, 60_000);
+
+afterEach(async () => {
+  for (const r of replicas.splice(0)) await r.listener.stop();
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+afterAll(async () => {
+  await pool?.end();
+  await database?.drop();
+}, 60_000);
+
+async function replica(options: Partial<EventListenerOptions> = {}): Promise<Replica> {
+  const bus = new FarmEventBus(null);
+  const r: Replica = { origin: newEventOrigin(), bus, listener: null!, seen: [], fences: [], logs: [] };
+  for (const name of FARM_EVENT_NAMES) {
+    bus.subscribe(name, (payload) => {
+      const event = { name, payload } as FarmEvent;
+      if (event.name === "logs" && event.payload.jobId === FENCE_JOB) r.fences.push(event.payload.sessionId);
+      else r.seen.push(event);
+    });
+  }
+  r.listener = new PostgresEventListener({ connection: database!.url, bus, origin: r.origin, log: (m) => r.logs.push(m), ...options });
+  await r.listener.start();
+  replicas.push(r);
+  return r;
+}
+
+async function until(what: string, done: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
+
+let fenceCount = 0;
+/**
+ * Commits an event from a third origin and waits until every replica has it. Notifications are
+ * delivered in commit order, so whatever was committed before it has arrived by then too, and
+ * whatever has not arrived was not sent.
+ */
+async function fence(...rs: Replica[]): Promise<void> {
+  const id = `fence-${++fenceCount}`;
+  await pool.query("SELECT pg_notify($1, $2)", [EVENTS_CHANNEL, JSON.stringify({ o: "fence", n: "logs", p: { sessionId: id, jobId: FENCE_JOB } })]);
+  await until(`fence ${id}`, () => rs.every((r) => r.fences.includes(id)));
+}
+
+/** Runs `fn` in a transaction on one pooled connection, as a unit of work would. */
+async function inTransaction(fn: (client: pg.PoolClient) => Promise<void>, end: "COMMIT" | "ROLLBACK" = "COMMIT"): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    await fn(client);
+    await client.query(end);
+  } finally {
+    client.release();
+  }
+}
+
+describe("farm events across replicas on PostgreSQL", () => {
+  it("deliver A's committed event to B once, not while the transaction is open, never on rollback, and never back to A", async () => {
+    const a = await replica();
+    const b = await replica();
+    const client = await pool.connect();
+    try {
+      await client.query("BEGIN");
+      await notifyInTransaction(client, a.origin, "jobs", ["job-1"]);
+      await fence(a, b);
+      expect(b.seen).toEqual([]);
+      await client.query("COMMIT");
+      await until("B to hear job-1", () => b.seen.length > 0);
+
+      await client.query("BEGIN");
+      await notifyInTransaction(client, a.origin, "jobs", ["rolled-back"]);
+      await client.query("ROLLBACK");
+      // A unit nested in a savepoint that rolls back sends nothing either; its outer unit commits.
+      await client.query("BEGIN");
+      await client.query("SAVEPOINT inner_unit");
+      await notifyInTransaction(client, a.origin, "jobs", ["savepoint-rolled-back"]);
+      await client.query("ROLLBACK TO SAVEPOINT inner_unit");
+      await notifyInTransaction(client, a.origin, "workers");
+      await client.query("COMMIT");
+    } finally {
+      client.release();
+    }
+    await fence(a, b);
+    expect(b.seen).toEqual([
+      { name: "jobs", payload: ["job-1"] },
+      { name: "workers", payload: undefined },
+    ]);
+    expect(a.seen).toEqual([]);
+    expect([...a.logs, ...b.logs]).toEqual([]);
+  });
+
+  it("keep the order of several events in one transaction (identical ones folded, as PostgreSQL does)", async () => {
+    const a = await replica();
+    const b = await replica();
+    await inTransaction(async (client) => {
+      await notifyInTransaction(client, a.origin, "jobs", ["job-1"]);
+      await notifyInTransaction(client, a.origin, "workers");
+      await notifyInTransaction(client, a.origin, "logs", { sessionId: "session-1", jobId: "job-1" });
+      await notifyAllInTransaction(client, a.origin, [
+        { name: "jobs", payload: ["job-2", "job-3"] },
+        { name: "pools", payload: undefined },
+        { name: "workers", payload: undefined },
+        { name: "access", payload: undefined },
+        { name: "worker-status", payload: undefined },
+      ]);
+    });
+    await fence(a, b);
+    expect(b.seen).toEqual([
+      { name: "jobs", payload: ["job-1"] },
+      { name: "workers", payload: undefined },
+      { name: "logs", payload: { sessionId: "session-1", jobId: "job-1" } },
+      { name: "jobs", payload: ["job-2", "job-3"] },
+      { name: "pools", payload: undefined },
+      { name: "access", payload: undefined },
+      { name: "worker-status", payload: undefined },
+    ]);
+    expect(a.seen).toEqual([]);
+  });
+
+  it("send a jobs event too large for one notification as parts under the limit that carry every id, in order", async () => {
+    const a = await replica();
+    const b = await replica();
+    // Ids of varied lengths, some with two-byte characters, so parts end at every distance from the limit.
+    const ids = Array.from({ length: 5_000 }, (_, i) => `job-${i}-${"x".repeat(i % 37)}${i % 13 === 0 ? "é" : ""}`);
+    const parts = encodeEvent(a.origin, { name: "jobs", payload: ids });
+    expect(parts.length).toBeGreaterThan(15); // about 150 kB
+    for (const part of parts) expect(Buffer.byteLength(part)).toBeLessThanOrEqual(MAX_NOTIFY_BYTES);
+    for (const part of parts.slice(0, -1)) expect(Buffer.byteLength(part)).toBeGreaterThan(MAX_NOTIFY_BYTES - 60); // full parts
+
+    // What goes over the wire, read by a plain LISTEN of our own.
+    const raw = new pg.Client({ connectionString: database!.url });
+    const wire: string[] = [];
+    await raw.connect();
+    cleanups.push(() => raw.end());
+    raw.on("notification", (m) => wire.push(m.payload ?? ""));
+    await raw.query(`LISTEN ${EVENTS_CHANNEL}`);
+
+    await inTransaction((client) => notifyInTransaction(client, a.origin, "jobs", ids));
+    await fence(a, b);
+    expect(b.seen.length).toBe(parts.length);
+    expect(b.seen.every((e) => e.name === "jobs")).toBe(true);
+    expect(b.seen.flatMap((e) => (e.name === "jobs" ? e.payload : []))).toEqual(ids);
+    expect(wire.slice(0, parts.length)).toEqual(parts);
+
+    // Nothing else can be split: a payload that does not fit arrives as a resync.
+    const huge = { sessionId: "s".repeat(MAX_NOTIFY_BYTES), jobId: "job-1" };
+    await inTransaction((client) => notifyInTransaction(client, a.origin, "logs", huge));
+    await fence(a, b);
+    expect(b.seen.at(-1)).toEqual({ name: "resync", payload: undefined });
+    expect(a.seen).toEqual([]);
+  });
+
+  it("use PostgreSQL's real limit: a payload of MAX_NOTIFY_BYTES goes, one byte more is refused", async () => {
+    await pool.query("SELECT pg_notify('loom_probe', repeat('x', $1))", [MAX_NOTIFY_BYTES]);
+    await expect(pool.query("SELECT pg_notify('loom_probe', repeat('x', $1))", [MAX_NOTIFY_BYTES + 1])).rejects.toThrow(/payload string too long/);
+
+    // A jobs event of exactly the limit goes whole (and is accepted); one byte more is split.
+    const event = (extraBytes: number) => ({ name: "jobs", payload: ["job-1", `job-2-${"é".repeat(extraBytes >> 1)}${"x".repeat(extraBytes & 1)}`] }) satisfies FarmEvent;
+    const room = MAX_NOTIFY_BYTES - Buffer.byteLength(encodeEvent("origin", event(0))[0]!);
+    expect(encodeEvent("origin", event(room)).map((p) => Buffer.byteLength(p))).toEqual([MAX_NOTIFY_BYTES]);
+    await inTransaction((client) => notifyAllInTransaction(client, "origin", [event(room)]));
+    const over = event(room + 1);
+    expect(encodeEvent("origin", over).map((p) => JSON.parse(p).p)).toEqual([["job-1"], [over.payload[1]]]);
+  });
+
+  it("reconnect B when its connection is killed, announce a resync, then hear A again", async () => {
+    const a = await replica();
+    const b = await replica({ retryMs: 20 });
+    const pid = b.listener.backendPid;
+    expect(pid).toBeTypeOf("number");
+    await pool.query("SELECT pg_terminate_backend($1)", [pid]);
+    await until("B to listen again", () => b.listener.reconnects === 1);
+    expect(b.listener.backendPid).not.toBe(pid);
+    expect(b.seen).toEqual([{ name: "resync", payload: undefined }]);
+    expect(b.logs.some((l) => l.includes("was lost"))).toBe(true);
+
+    await inTransaction((client) => notifyInTransaction(client, a.origin, "jobs", ["after"]));
+    await until("B to hear A again", () => b.seen.length === 2);
+    expect(b.seen[1]).toEqual({ name: "jobs", payload: ["after"] });
+    expect(a.seen).toEqual([]); // A's own connection was not touched
+    expect(a.listener.reconnects).toBe(0);
+  });
+
+  it("notice a connection that stopped answering (a frozen network), retry with backoff while the server is unreachable, then resync", async () => {
+    const proxy = await tcpProxy(new URL(database!.url));
+    cleanups.push(() => proxy.close());
+    const url = new URL(database!.url);
+    url.port = String(proxy.port);
+    const a = await replica();
+    const b = await replica({ connection: url.toString(), pingMs: 50, pingTimeoutMs: 200, retryMs: 20, maxRetryMs: 80 });
+    await inTransaction((client) => notifyInTransaction(client, a.origin, "pools"));
+    await until("B to hear A through the proxy", () => b.seen.length === 1);
+
+    proxy.freeze();
+    proxy.refuse(true);
+    await until("B to give up on the frozen connection", () => !b.listener.listening);
+    await until("B to fail again a few times", () => b.logs.filter((l) => l.includes("failed")).length >= 3);
+    expect(b.seen.length).toBe(1);
+    proxy.refuse(false);
+    await until("B to listen again", () => b.listener.reconnects === 1);
+    expect(b.seen.at(-1)).toEqual({ name: "resync", payload: undefined });
+
+    await inTransaction((client) => notifyInTransaction(client, a.origin, "jobs", ["after"]));
+    await until("B to hear A again", () => b.seen.length === 3);
+    expect(b.seen[2]).toEqual({ name: "jobs", payload: ["after"] });
+  });
+
+  it("drop malformed notifications with one log line each and go on listening", async () => {
+    const b = await replica();
+    const pid = b.listener.backendPid;
+    const junk = [
+      "not json",
+      "[]",
+      JSON.stringify({ o: "x", n: "nope" }),
+      JSON.stringify({ o: "x", n: "jobs", p: "job-1" }),
+      JSON.stringify({ o: "x", n: "logs", p: { sessionId: 1, jobId: "j" } }),
+      JSON.stringify({ n: "jobs", p: ["job-1"] }),
+      JSON.stringify({ o: "x", n: "toString" }),
+    ];
+    for (const text of junk) await pool.query("SELECT pg_notify($1, $2)", [EVENTS_CHANNEL, text]);
+    await pool.query("SELECT pg_notify($1, $2)", [EVENTS_CHANNEL, JSON.stringify({ o: "x", n: "jobs", p: ["job-ok"] })]);
+    await fence(b);
+    expect(b.seen).toEqual([{ name: "jobs", payload: ["job-ok"] }]);
+    expect(b.logs.length).toBe(junk.length);
+    expect(b.logs.every((l) => l.startsWith("dropped a malformed notification"))).toBe(true);
+    expect(b.listener.backendPid).toBe(pid);
+  });
+
+  it("deliver A's commits to B's bus quickly (median of 50 printed)", async () => {
+    const a = await replica();
+    const b = await replica();
+    const latencies: number[] = [];
+    const client = await pool.connect();
+    try {
+      for (let i = 0; i < 50; i++) {
+        const id = `job-${i}`;
+        const heard = new Promise<number>((resolve) => {
+          const unsubscribe = b.bus.subscribe("jobs", (ids) => {
+            if (ids[0] !== id) return;
+            unsubscribe();
+            resolve(performance.now());
+          });
+        });
+        await client.query("BEGIN");
+        await notifyInTransaction(client, a.origin, "jobs", [id]);
+        const committing = performance.now();
+        await client.query("COMMIT");
+        latencies.push((await heard) - committing);
+      }
+    } finally {
+      client.release();
+    }
+    latencies.sort((x, y) => x - y);
+    const median = (latencies[24]! + latencies[25]!) / 2;
+    console.log(`farm events, A's COMMIT sent -> B's bus: median ${median.toFixed(2)} ms, p90 ${latencies[44]!.toFixed(2)} ms, max ${latencies[49]!.toFixed(2)} ms (50 events)`);
+    expect(median).toBeLessThan(100);
+  });
+});
+
+describe("a resync on the bus", () => {
+  it("wakes every live view and long poll, whatever events they follow or accept", async () => {
+    const bus = new FarmEventBus(null);
+    const longPoll = wakeups(bus, ["jobs", "workers"], undefined);
+    const logFollow = wakeups(bus, ["logs"], undefined, () => false);
+    const controller = new AbortController();
+    const list = farmChanges(bus, ["workers"], { signal: controller.signal, settleMs: 1, refreshMs: 60_000 });
+    await list.next(); // the first read
+    const listWoke = list.next();
+    const polls = [longPoll.next(60_000), logFollow.next(60_000)];
+    bus.publish("resync");
+    expect(await Promise.all(polls)).toEqual([true, true]);
+    expect((await listWoke).done).toBe(false);
+    controller.abort();
+    await list.return(undefined);
+    longPoll.close();
+    logFollow.close();
+    expect(bus.listenerCount("resync")).toBe(0);
+  });
+});
+
+/** A TCP proxy to the test server that can stop forwarding (a frozen network) and refuse new connections (a server gone). */
+async function tcpProxy(target: URL) {
+  const pairs = new Set<[net.Socket, net.Socket]>();
+  const frozen: net.Socket[] = [];
+  let refusing = false;
+  const server = net.createServer((inbound) => {
+    if (refusing) return void inbound.destroy();
+    const outbound = net.connect(Number(target.port || 5432), target.hostname);
+    const pair: [net.Socket, net.Socket] = [inbound, outbound];
+    pairs.add(pair);
+    inbound.pipe(outbound).on("error", () => undefined);
+    outbound.pipe(inbound).on("error", () => undefined);
+    const close = () => {
+      inbound.destroy();
+      outbound.destroy();
+      pairs.delete(pair);
+    };
+    inbound.on("close", close).on("error", close);
+    outbound.on("close", close).on("error", close);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    /** Open connections stay open but carry nothing more, either way. */
+    freeze() {
+      for (const [inbound, outbound] of pairs) {
+        inbound.unpipe();
+        outbound.unpipe();
+        inbound.pause();
+        outbound.pause();
+        frozen.push(inbound, outbound);
+      }
+      pairs.clear();
+    },
+    refuse(on: boolean) {
+      refusing = on;
+    },
+    async close() {
+      for (const socket of [...frozen, ...[...pairs].flat()]) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
