@@ -51,6 +51,18 @@ export default defineConfig(
     },
   },
   {
+    // lib/ is pure and browser-safe, and app/ and components/ run in the browser too: a Node global there breaks the page or hides a server dependency.
+    // Their tests (and test support) run in Node and may use them; server code takes what it needs as options (only server/env.ts reads process.env).
+    files: ["lib/**/*.{ts,tsx}", "app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}"],
+    ignores: ["**/*.test.{ts,tsx}", "**/*-test-support.ts", "lib/openjd/testing/**"],
+    rules: {
+      "no-restricted-globals": [
+        "error",
+        ...["Buffer", "process", "__dirname", "__filename", "require", "global"].map((name) => ({ name, message: `${name} is Node's: lib/, app/ and components/ also run in the browser.` })),
+      ],
+    },
+  },
+  {
     // Playwright's fixture functions take `{}` when they need no other fixture.
     files: ["e2e/**/*.ts"],
     rules: { "no-empty-pattern": "off" },

@@ -2,16 +2,20 @@
  * The house rules on imports, checked over every source of the repository (DESIGN.md "Layout",
  * CONVENTIONS.md "House rules"): each layer imports only what its row allows, lib/ and the
  * browser never load Node or server-only packages, code outside lib/openjd goes through its
- * index, only server/env.ts reads process.env, and no SQL lives outside server/store and
- * server/db. The reading is in layering-test-support.ts; the second half plants a violating file
- * for every rule and sees it flagged, so a rule that cannot fail would show here.
+ * index, product code never imports tests or their support, only server/env.ts reads
+ * process.env, and no SQL lives outside server/store and server/db. The layout table itself stays
+ * tight (no allowance unused) and acyclic (but for LAYOUT_CYCLES). The reading is in
+ * layering-test-support.ts and layering-sql-test-support.ts; the second half (and
+ * layering-sql.test.ts, for SQL) plants a violating file for every rule and sees it flagged, so a
+ * rule that cannot fail would show here.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { areaOf, envProblems, layeringProblems, LAYOUT, type Problem, type SourceFile, sqlFindings } from "./layering-test-support";
+import { sqlFindings } from "./layering-sql-test-support";
+import { areaOf, type AreaRule, envProblems, layeringProblems, LAYOUT, mayCycles, mayPath, type Problem, type SourceFile, unusedAllowances } from "./layering-test-support";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const options = { nodeBuiltins: new Set(builtinModules) };
@@ -41,6 +45,24 @@ const LAYERING_EXCEPTIONS: readonly { rule: string; path: string; specifier: str
  */
 const SQL_OUTSIDE_STORE_ALLOWED: readonly string[] = [];
 
+/**
+ * The two-way allowances of LAYOUT the code needs today, each with why: every other cycle in the
+ * `may` relation fails the test, and so does an entry that no longer closes one. Each is one leaf
+ * module used from the other side, so no module imports itself round the folders.
+ */
+const LAYOUT_CYCLES: readonly { from: string; to: string; why: string }[] = [
+  {
+    from: "server/auth",
+    to: "server/services",
+    why: "sign-in, accounts, access tokens and first start write audit entries through services/audit, which imports nothing of auth (services use only the leaf auth/secrets)",
+  },
+  {
+    from: "server/checks",
+    to: "server/services",
+    why: "checks/read-bundle reads bundles through services/job-bundle, which imports no checks, and validate-submission names services/audit's Actor type",
+  },
+];
+
 function repositorySources(dir = root): SourceFile[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
@@ -54,7 +76,8 @@ const excepted = (p: Problem) => LAYERING_EXCEPTIONS.some((e) => e.rule === p.ru
 
 describe("the repository keeps the layering", () => {
   const files = repositorySources();
-  const problems = files.flatMap((file) => [...layeringProblems(file, options), ...envProblems(file)]);
+  const usedAllowances = new Set<string>();
+  const problems = files.flatMap((file) => [...layeringProblems(file, { ...options, usedAllowances }), ...envProblems(file)]);
 
   it("reads every layer's sources", () => {
     const areas = new Set(files.map((f) => areaOf(f.path)));
@@ -66,6 +89,7 @@ describe("the repository keeps the layering", () => {
     ["layout", "each layer imports only what DESIGN's layout table allows (type-only imports from server/ in app/ and components/ outside the RSC glue)"],
     ["openjd-index", "code outside lib/openjd imports it through lib/openjd (or lib/openjd/testing in tests)"],
     ["env", "only server/env.ts reads process.env"],
+    ["test-code", "product code imports no test or test support file"],
   ])("%s: %s", (rule) => {
     expect(problems.filter((p) => p.rule === rule && !excepted(p)).map(show)).toEqual([]);
   });
@@ -73,6 +97,15 @@ describe("the repository keeps the layering", () => {
   it("every listed exception is still needed", () => {
     const stale = LAYERING_EXCEPTIONS.filter((e) => !problems.some((p) => excepted(p) && p.path === e.path && p.rule === e.rule && p.message.startsWith(`${e.specifier}:`)));
     expect(stale.map((e) => `${e.path} ${e.specifier}`)).toEqual([]);
+  });
+
+  it("the layout table allows nothing no file uses (DESIGN's wholesale grants aside)", () => {
+    expect(unusedAllowances(LAYOUT, usedAllowances)).toEqual([]);
+  });
+
+  it("the layout table's `may` has no cycle but the named LAYOUT_CYCLES, and each of those still closes one", () => {
+    expect(mayCycles(LAYOUT, LAYOUT_CYCLES)).toEqual([]);
+    expect(LAYOUT_CYCLES.filter((e) => !LAYOUT[e.from]?.may.includes(e.to) || mayPath(LAYOUT, e.to, e.from) === null).map((e) => `${e.from} -> ${e.to}`)).toEqual([]);
   });
 
   it("SQL lives only in server/store and server/db, apart from the files SQL_OUTSIDE_STORE_ALLOWED still lists", () => {
@@ -120,8 +153,39 @@ describe("every rule can fail", () => {
       "layout 10: node:child_process: lib/openjd may not import Node modules",
       "layout 11: server-only: lib/openjd is loaded in the browser: no server-only packages",
       "layout 12: better-sqlite3: lib/openjd is loaded in the browser: no server-only packages",
+      "layout 14: ../farm/statuses: lib/openjd may not import lib",
     ]);
-    expect(planted("lib/farm/example.ts", 'import { h } from "node:crypto";', 'import type { J } from "../openjd";')).toEqual(["layout 1: node:crypto: lib may not import Node modules"]);
+    expect(planted("lib/farm/example.ts", 'import { h } from "node:crypto";', 'import type { J } from "./statuses";')).toEqual(["layout 1: node:crypto: lib may not import Node modules"]);
+  });
+
+  it("a template literal without `${` names a module like a string; one with `${` names none", () => {
+    expect(planted("lib/farm/example.ts", "const fs = await import(`node:fs`);", "const os = require(`os`);", "const label = `node:path`;", "const lazy = import(`./${name}`);")).toEqual([
+      "layout 1: node:fs: lib may not import Node modules",
+      "layout 2: os: lib may not import Node modules",
+    ]);
+  });
+
+  it("product code never imports tests or test support, exempt by name as they are", () => {
+    expect(
+      planted(
+        "server/services/example.ts",
+        'import { freshFarm } from "./farm-test-support";',
+        'import { principals } from "../auth/test-principals";',
+        'import { cases } from "./submit-job.test";',
+        'const fake = await import("../worker/fake-farm.ts");',
+        'import { submitJob } from "./submit-job";',
+      ),
+    ).toEqual([
+      "test-code 1: ./farm-test-support: product code may not import tests or test support",
+      "test-code 2: ../auth/test-principals: product code may not import tests or test support",
+      "test-code 3: ./submit-job.test: product code may not import tests or test support",
+      "test-code 4: ../worker/fake-farm.ts: product code may not import tests or test support",
+      "layout 4: ../worker/fake-farm.ts: server/services may not import server/worker",
+    ]);
+    expect(planted("lib/farm/example.ts", 'import { scan } from "../layering-test-support";')).toEqual(["test-code 1: ../layering-test-support: product code may not import tests or test support"]);
+    expect(planted("components/jobs/example.tsx", 'import { rows } from "@/components/jobs/job-view.test";')).toHaveLength(1);
+    expect(planted("server/services/example.test.ts", 'import { freshFarm } from "./farm-test-support";')).toEqual([]);
+    expect(planted("server/services/farm-test-support.ts", 'import { principals } from "../auth/test-principals";')).toEqual([]);
   });
 
   it("server/session: lib/, Node and server/env.ts, nothing else of the server", () => {
@@ -156,6 +220,26 @@ describe("every rule can fail", () => {
         'import { appRouter } from "../router";',
       ),
     ).toEqual(["layout 3: ../services/farm-runtime: server/scheduler may not import server/services", "layout 4: ../router: server/scheduler may not import server/router"]);
+  });
+
+  it("server/worker and server/session never touch the database: no driver or query builder, not even for a type", () => {
+    expect(
+      planted(
+        "server/worker/example.ts",
+        'import Database from "better-sqlite3";',
+        'import { Pool } from "pg";',
+        'import type { SQL } from "drizzle-orm";',
+        'const { eq } = await import("drizzle-orm/sql");',
+        'import { z } from "zod";',
+      ),
+    ).toEqual([
+      "layout 1: better-sqlite3: server/worker never touches the database: no database packages",
+      "layout 2: pg: server/worker never touches the database: no database packages",
+      "layout 3: drizzle-orm: server/worker never touches the database: no database packages",
+      "layout 4: drizzle-orm/sql: server/worker never touches the database: no database packages",
+    ]);
+    expect(planted("server/session/example.ts", 'import postgres from "postgres";')).toEqual(["layout 1: postgres: server/session never touches the database: no database packages"]);
+    expect(planted("server/store/example.ts", 'import Database from "better-sqlite3";', 'import { eq } from "drizzle-orm";')).toEqual([]);
   });
 
   it("server/worker: never server/db, server/store or server/services, not even their types", () => {
@@ -206,6 +290,22 @@ describe("every rule can fail", () => {
     expect(Object.keys(LAYOUT)).toContain("server/store");
   });
 
+  it("the layout table: an allowance no import uses and a cycle in `may` outside the named exceptions are reported", () => {
+    const table: Record<string, AreaRule> = {
+      "server/a": { may: ["lib", "server/b"], node: true },
+      "server/b": { may: ["server/c"], typesFrom: ["server/d"], node: true },
+      "server/c": { may: ["server/a", "server/c"], node: true },
+      "server/d": { may: ["server/b"], node: true },
+      "server/cli": { may: ["server/db", "server/web"], node: true },
+    };
+    expect(mayCycles(table, [])).toEqual(["server/a -> server/b -> server/c -> server/a", "server/b -> server/c -> server/a -> server/b", "server/c -> server/a -> server/b -> server/c"]);
+    expect(mayCycles(table, [{ from: "server/c", to: "server/a" }])).toEqual([]);
+    expect(mayPath(table, "server/a", "server/c")).toEqual(["server/a", "server/b", "server/c"]);
+    expect(mayPath(table, "server/a", "server/c", [{ from: "server/b", to: "server/c" }])).toBeNull();
+    const used = new Set(["server/a -> server/b", "server/b -> server/c", "server/c -> server/a", "server/d -> server/b"]);
+    expect(unusedAllowances(table, used)).toEqual(["server/a -> lib", "server/b -> server/d (types)", "server/c -> server/c"]);
+  });
+
   it("lib/openjd through its index; lib/openjd/testing only from tests and benchmarks", () => {
     expect(
       planted(
@@ -232,20 +332,25 @@ describe("every rule can fail", () => {
     expect(planted("server/services/example.test.ts", reads)).toEqual([]);
   });
 
-  it("SQL outside server/store and server/db: prepared statements, drizzle query building and SQL text", () => {
-    const sql = (path: string, ...lines: string[]) => sqlFindings({ path, source: lines.join("\n") }, options);
-    expect(sql("server/services/example.ts", 'const row = farm.sqlite.prepare<[string], { id: string }>("SELECT id FROM jobs WHERE id = ?").get(id);')).toEqual([".prepare(", "SQL text"]);
-    expect(sql("server/queries/example.ts", 'import { eq } from "drizzle-orm";', "const rows = farm.db.select().from(jobs).where(eq(jobs.id, id)).all();")).toEqual([
-      "drizzle query",
-      "drizzle-orm import",
-    ]);
-    expect(sql("server/services/example.ts", "const stmt = `\n  UPDATE tasks SET status = ? WHERE id = ?`;")).toEqual(["SQL text"]);
-    expect(sql("server/router/example.ts", "const total = sql`count(*)`;")).toEqual(["sql`…`"]);
-    expect(sql("server/store/jobs.ts", 'const find = sqlite.prepare("SELECT * FROM jobs");')).toEqual([]);
-    expect(sql("server/db/connection.ts", 'sqlite.prepare("PRAGMA journal_mode")')).toEqual([]);
-    expect(sql("server/services/example.test.ts", 'farm.sqlite.prepare("DELETE FROM jobs").run();')).toEqual([]);
+  it("process.env however process is reached: imported by name or whole, required, imported late, aliased, or indexed", () => {
     expect(
-      sql("server/web/example.ts", "await app.prepare();", "// farm.sqlite.prepare(...) lives in server/store", 'const label = "Select a job";', 'import type { SQL } from "drizzle-orm";'),
-    ).toEqual([]);
+      planted(
+        "server/services/example.ts",
+        'import { env } from "node:process";',
+        'import * as proc from "process";',
+        "const home = proc.env.HOME;",
+        'const { env: required } = require("process");',
+        'const viaRequire = require("node:process").env;',
+        'const late = (await import("node:process")).env;',
+        "const p = globalThis.process;",
+        "const viaAlias = p.env;",
+        'const computed = process["env"];',
+        'import { argv } from "node:process";',
+        "const args = process.argv.slice(2);",
+        "const q = process;",
+        "const exit = q.exitCode;",
+      ),
+    ).toEqual([1, 3, 4, 5, 6, 8, 9].map((line) => `env ${line}: process.env: only server/env.ts reads it`));
+    expect(planted("server/env.ts", 'import { env } from "node:process";')).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The PostgreSQL migrations (drizzle/postgres, generated from schema-postgres.ts) applied to a
- * fresh database on the test server: they create what the schema declares, job numbers come from
- * the engine, rows round-trip with the drizzle types, and claims have their partial index.
+ * fresh database on the test server: they create what the schema declares (with the declared
+ * widths: a Windows exit code or a worker's log sequence number past 2^31 fits), job numbers come
+ * from the engine, rows round-trip with the drizzle types, and claims have their partial index.
  */
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
@@ -14,10 +15,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { emptyCounts } from "../../lib/farm/statuses";
 import { freshTestDatabase, type TestDatabase } from "./postgres-test-support";
 import * as schema from "./schema-postgres";
-import { postgresShape } from "./schema-shape";
+import { postgresShape, type ColumnShape } from "./schema-shape";
 import { countsFromValues, countValues } from "./status-counts";
 
 const MIGRATIONS = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "drizzle", "postgres");
+
+/** information_schema's data_type for a column of that shape. */
+function dataType(column: ColumnShape): string {
+  if (column.kind === "integer") return { 16: "smallint", 32: "integer", 64: "bigint" }[column.bits!]!;
+  if (column.kind === "real") return column.bits === 32 ? "real" : "double precision";
+  return column.kind === "json" ? "text" : column.kind;
+}
 
 describe("PostgreSQL migrations on a fresh database", () => {
   let database: TestDatabase | undefined;
@@ -37,15 +45,18 @@ describe("PostgreSQL migrations on a fresh database", () => {
     await database?.drop();
   }, 60_000);
 
-  it("create every table, column (with its nullability) and index that schema-postgres.ts declares", async () => {
+  it("create every table, column (with its type and nullability) and index that schema-postgres.ts declares", async () => {
     const shape = postgresShape(schema);
-    const columns = await query<{ table_name: string; column_name: string; is_nullable: string }>(
-      "SELECT table_name, column_name, is_nullable FROM information_schema.columns WHERE table_schema = 'public'",
+    const columns = await query<{ table_name: string; column_name: string; is_nullable: string; data_type: string }>(
+      "SELECT table_name, column_name, is_nullable, data_type FROM information_schema.columns WHERE table_schema = 'public'",
     );
-    const actual: Record<string, Record<string, boolean>> = {};
-    for (const c of columns) (actual[c.table_name] ??= {})[c.column_name] = c.is_nullable === "NO";
-    const declared = Object.fromEntries(Object.entries(shape).map(([table, t]) => [table, Object.fromEntries(Object.entries(t.columns).map(([name, c]) => [name, c.notNull]))]));
+    const actual: Record<string, Record<string, string>> = {};
+    for (const c of columns) (actual[c.table_name] ??= {})[c.column_name] = `${c.data_type}${c.is_nullable === "NO" ? " not null" : ""}`;
+    const declared = Object.fromEntries(
+      Object.entries(shape).map(([table, t]) => [table, Object.fromEntries(Object.entries(t.columns).map(([name, c]) => [name, `${dataType(c)}${c.notNull ? " not null" : ""}`]))]),
+    );
     expect(actual).toEqual(declared);
+    expect(actual.session_actions!.exit_code).toBe("bigint");
 
     const indexes = await query<{ tablename: string; indexname: string; indexdef: string }>("SELECT tablename, indexname, indexdef FROM pg_indexes WHERE schemaname = 'public'");
     const names = new Set(indexes.map((i) => `${i.tablename}.${i.indexname}`));
@@ -145,6 +156,30 @@ describe("PostgreSQL migrations on a fresh database", () => {
       client.release();
     }
     expect(await query("SELECT 1 FROM pg_indexes WHERE indexname = 'tasks_dispatch'")).toHaveLength(1);
+  });
+
+  it("hold the numbers SQLite holds: a Windows exit code, a log sequence number past 2^31, no limit on failed tasks", async () => {
+    const now = 1_700_000_000_123;
+    await db.insert(schema.workers).values({ id: "worker-1", poolId: "pool-1", name: "w1", status: "IDLE", capabilities: {}, lastHeartbeatAt: now, registeredAt: now });
+    await db.insert(schema.sessions).values({ id: "session-1", jobId: "job-1", workerId: "worker-1", leaseEpoch: 1, state: "ACTIVE", reserved: {}, startedAt: now });
+    // 0xC0000005 (access violation) as Windows reports it, unsigned: past 2^31.
+    const exitCodes = [0xffffffff, 0xc0000005, -1];
+    await db
+      .insert(schema.sessionActions)
+      .values(exitCodes.map((exitCode, seq) => ({ id: `action-${seq}`, sessionId: "session-1", seq, kind: "TASK_RUN" as const, status: "FAILED" as const, exitCode })));
+    const seq = 2 ** 40;
+    await db.insert(schema.logLines).values({ sessionId: "session-1", jobId: "job-1", seq, actionId: "action-0", time: now, line: "late line" });
+    await db
+      .update(schema.sessions)
+      .set({ logDropped: 2 ** 33 })
+      .where(eq(schema.sessions.id, "session-1"));
+    await db.update(schema.jobs).set({ maxFailedTasks: Number.MAX_SAFE_INTEGER }).where(eq(schema.jobs.id, "job-1"));
+
+    const actions = await db.select().from(schema.sessionActions).orderBy(asc(schema.sessionActions.seq));
+    expect(actions.map((a) => a.exitCode)).toEqual(exitCodes);
+    expect((await db.select().from(schema.logLines))[0]).toMatchObject({ seq, time: now });
+    expect((await db.select().from(schema.sessions))[0]!.logDropped).toBe(2 ** 33);
+    expect((await db.select().from(schema.jobs))[0]!.maxFailedTasks).toBe(Number.MAX_SAFE_INTEGER);
   });
 
   it("are applied once: migrating again changes nothing", async () => {

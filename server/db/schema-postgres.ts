@@ -3,10 +3,15 @@
  * as schema.ts, which stays the reference (schema-parity.test.ts compares the two). Migrations
  * are generated from this file into drizzle/postgres/ (drizzle.postgres.config.ts).
  *
- * Types follow what the values hold: times are epoch milliseconds (bigint, read as numbers),
- * so are sums that outgrow 2^31 (runtimes, log characters) and ids a busy farm counts past it
- * (tasks, log lines, audit rows); flags are booleans; JSON stays text, written and read by
- * drizzle as the SQLite schema does, so both give rows of the same TypeScript types.
+ * Types follow what the values hold. SQLite keeps every integer in 64 bits, so a column is
+ * bigint (read as a number) unless its values are bounded below 2^31: times are epoch
+ * milliseconds; so are sums (runtimes, log characters), ids and numbers a busy farm counts past
+ * 2^31 (tasks, log lines, audit rows, job numbers), what a worker reports (exit codes, Windows'
+ * up to 0xFFFFFFFF; log sequence numbers), counters nothing caps (dropped log lines, failures of
+ * a job on a worker, successful runs of a step) and limits that may be "no limit"
+ * (max_failed_tasks). The integer columns left, and what bounds each, are listed in
+ * schema-parity.test.ts. Flags are booleans; JSON stays text, written and read by drizzle as the
+ * SQLite schema does, so both give rows of the same TypeScript types.
  *
  * Only here: tasks_ready, the partial index of READY tasks that claims (FOR UPDATE SKIP LOCKED)
  * walk, listed as PostgreSQL-only in the parity test.
@@ -17,8 +22,10 @@ import type { Role, TokenScope } from "../../lib/farm/access";
 import type { ActionKind, ActionStatus, DrainMode, SessionState, TaskStatus, WorkerStatus } from "../../lib/farm/statuses";
 import { statusCountColumns } from "./status-counts";
 
-/** Epoch milliseconds (and other values past 2^31) as bigint, read back as a JavaScript number. */
+/** Epoch milliseconds as bigint, read back as a JavaScript number. */
 const epochMs = (name: string) => bigint(name, { mode: "number" });
+/** An integer SQLite may hold past 2^31 (a count, an id, a worker's number) as bigint, read back as a JavaScript number. */
+const wide = (name: string) => bigint(name, { mode: "number" });
 
 /** JSON kept as text, as SQLite's `text(name, { mode: "json" })`. */
 function jsonText<T = unknown>(name: string) {
@@ -118,7 +125,7 @@ export const accessTokens = pgTable(
 export const auditLog = pgTable(
   "audit_log",
   {
-    id: bigint("id", { mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
+    id: wide("id").primaryKey().generatedByDefaultAsIdentity(),
     time: epochMs("time").notNull(),
     actorKind: text("actor_kind").notNull(),
     actorId: text("actor_id"),
@@ -152,7 +159,7 @@ export const jobs = pgTable(
   "jobs",
   {
     id: text("id").primaryKey(),
-    seq: integer("seq").notNull().unique(),
+    seq: wide("seq").notNull().unique(),
     name: text("name").notNull(),
     description: text("description"),
     submitter: text("submitter").notNull().default("anonymous"),
@@ -168,7 +175,7 @@ export const jobs = pgTable(
     ...statusCountColumns((name) => integer(name).notNull().default(0)),
     taskCount: integer("task_count").notNull(),
     maxRetriesPerTask: integer("max_retries_per_task").notNull(),
-    maxFailedTasks: integer("max_failed_tasks").notNull(),
+    maxFailedTasks: wide("max_failed_tasks").notNull(),
     failedTaskCount: integer("failed_task_count").notNull().default(0),
     retryDelaySeconds: integer("retry_delay_seconds").notNull().default(5),
     maxWorkerFailures: integer("max_worker_failures").notNull().default(3),
@@ -181,7 +188,7 @@ export const jobs = pgTable(
 
 /** Job numbers from the identity's sequence: `INSERT INTO job_numbers DEFAULT VALUES RETURNING number`, as on SQLite. */
 export const jobNumbers = pgTable("job_numbers", {
-  number: integer("number").primaryKey().generatedByDefaultAsIdentity(),
+  number: wide("number").primaryKey().generatedByDefaultAsIdentity(),
 });
 
 export const requests = pgTable("requests", {
@@ -210,7 +217,7 @@ export const steps = pgTable(
     taskCount: integer("task_count").notNull(),
     incompatibleReason: text("incompatible_reason"),
     runtimeTotalMs: epochMs("runtime_total_ms").notNull().default(0),
-    runtimeCount: integer("runtime_count").notNull().default(0),
+    runtimeCount: wide("runtime_count").notNull().default(0),
   },
   (t) => [uniqueIndex("steps_job_index").on(t.jobId, t.stepIndex), uniqueIndex("steps_job_name").on(t.jobId, t.name)],
 );
@@ -218,7 +225,7 @@ export const steps = pgTable(
 export const tasks = pgTable(
   "tasks",
   {
-    id: bigint("id", { mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
+    id: wide("id").primaryKey().generatedByDefaultAsIdentity(),
     jobId: text("job_id")
       .notNull()
       .references(() => jobs.id, { onDelete: "cascade" }),
@@ -260,7 +267,7 @@ export const workerJobFailures = pgTable(
     workerId: text("worker_id")
       .notNull()
       .references(() => workers.id, { onDelete: "cascade" }),
-    failures: integer("failures").notNull().default(0),
+    failures: wide("failures").notNull().default(0),
     lastFailureAt: epochMs("last_failure_at").notNull(),
     lastMessage: text("last_message"),
     blockedAt: epochMs("blocked_at"),
@@ -285,8 +292,8 @@ export const sessions = pgTable(
     reserved: jsonText<Record<string, number>>("reserved").notNull(),
     startedAt: epochMs("started_at").notNull(),
     endedAt: epochMs("ended_at"),
-    logChars: bigint("log_chars", { mode: "number" }).notNull().default(0),
-    logDropped: integer("log_dropped").notNull().default(0),
+    logChars: wide("log_chars").notNull().default(0),
+    logDropped: wide("log_dropped").notNull().default(0),
   },
   (t) => [index("sessions_worker").on(t.workerId, t.state), index("sessions_job").on(t.jobId)],
 );
@@ -302,16 +309,16 @@ export const sessionActions = pgTable(
     kind: text("kind").$type<ActionKind>().notNull(),
     environmentId: text("environment_id"),
     stepId: text("step_id"),
-    taskId: bigint("task_id", { mode: "number" }),
+    taskId: wide("task_id"),
     status: text("status").$type<ActionStatus>().notNull(),
-    exitCode: integer("exit_code"),
+    exitCode: wide("exit_code"),
     progress: doublePrecision("progress"),
     statusMessage: text("status_message"),
     failMessage: text("fail_message"),
     startedAt: epochMs("started_at"),
     endedAt: epochMs("ended_at"),
     assignedAt: epochMs("assigned_at"),
-    logChars: bigint("log_chars", { mode: "number" }).notNull().default(0),
+    logChars: wide("log_chars").notNull().default(0),
   },
   (t) => [
     uniqueIndex("session_actions_seq").on(t.sessionId, t.seq),
@@ -328,12 +335,12 @@ export const sessionActions = pgTable(
 export const logLines = pgTable(
   "log_lines",
   {
-    id: bigint("id", { mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
+    id: wide("id").primaryKey().generatedByDefaultAsIdentity(),
     sessionId: text("session_id")
       .notNull()
       .references(() => sessions.id, { onDelete: "cascade" }),
     jobId: text("job_id"),
-    seq: integer("seq").notNull(),
+    seq: wide("seq").notNull(),
     actionId: text("action_id"),
     time: epochMs("time").notNull(),
     line: text("line").notNull(),

@@ -1,18 +1,25 @@
 /**
  * What a drizzle schema declares, in terms both dialects share: tables, their columns (kind,
- * nullability, key, uniqueness, default, generated numbers), primary keys, indexes (columns,
- * uniqueness, partial condition) and foreign keys. schema-parity.test.ts compares the SQLite
- * schema's shape with the PostgreSQL one's, so a change made to one and not the other fails.
+ * width of numbers, nullability, key, uniqueness, default, generated numbers), primary keys,
+ * unique and check constraints, indexes (columns in order with their direction, uniqueness,
+ * method, partial condition) and foreign keys (with their delete and update actions).
+ * schema-parity.test.ts compares the SQLite schema's shape with the PostgreSQL one's, so a change
+ * made to one and not the other fails.
  */
-import { getTableName, is, type SQL } from "drizzle-orm";
+import { getTableName, is, SQL } from "drizzle-orm";
 import { getTableConfig as pgTableConfig, PgDialect, PgTable } from "drizzle-orm/pg-core";
 import { getTableConfig as sqliteTableConfig, SQLiteSyncDialect, SQLiteTable } from "drizzle-orm/sqlite-core";
 
-/** A column's kind across dialects: SQLite integers are PostgreSQL integer or bigint; flags and JSON are kinds of their own. */
+/** A column's kind across dialects: SQLite integers are PostgreSQL smallint, integer or bigint; flags and JSON are kinds of their own. */
 export type ColumnKind = "text" | "json" | "integer" | "real" | "boolean";
 
 export interface ColumnShape {
   kind: ColumnKind;
+  /**
+   * Bits of a number (integer, real): SQLite stores every integer and real in 64; a PostgreSQL
+   * integer holds 32, so a value past 2^31 that SQLite keeps fails there (null: not a number).
+   */
+  bits: number | null;
   notNull: boolean;
   unique: boolean;
   /** The default as JSON (null: none). */
@@ -22,8 +29,11 @@ export interface ColumnShape {
 }
 
 export interface IndexShape {
+  /** In index order: `time`, `time desc`, `name text_pattern_ops`, or an expression's SQL. */
   columns: string[];
   unique: boolean;
+  /** The access method when not the engine's default b-tree (PostgreSQL `using`). */
+  method: string | null;
   /** A partial index's condition, whitespace collapsed (null: the whole table). */
   where: string | null;
 }
@@ -31,8 +41,12 @@ export interface IndexShape {
 export interface TableShape {
   columns: Record<string, ColumnShape>;
   primaryKey: string[];
+  /** Table-level unique constraints: `name (a, b)` (column-level ones are ColumnShape.unique). */
+  uniques: string[];
+  /** Check constraints: `name: condition`. */
+  checks: string[];
   indexes: Record<string, IndexShape>;
-  /** `job_id -> jobs(id) on delete cascade` */
+  /** `job_id -> jobs(id) on delete cascade`, then ` on update …` when it is not `no action`. */
   foreignKeys: string[];
 }
 
@@ -43,6 +57,8 @@ export interface EngineOnly {
   tables: readonly string[];
   columns: readonly string[];
   indexes: readonly string[];
+  /** Number columns (`table.column`) this engine keeps narrower than the other, each with what bounds its values. */
+  narrower?: Readonly<Record<string, string>>;
 }
 
 interface RawColumn {
@@ -55,17 +71,33 @@ interface RawColumn {
   getSQLType(): string;
 }
 
-function sqlText(where: SQL | undefined, dialect: { sqlToQuery(sql: SQL): { sql: string } }): string | null {
-  return where ? dialect.sqlToQuery(where).sql.replace(/\s+/g, " ").trim() : null;
+type Dialect = { sqlToQuery(sql: SQL, invokeSource?: "indexes"): { sql: string } };
+
+/** SQL as both dialects write it alike: identifiers unquoted, parameters as `?`, whitespace collapsed. */
+function sqlText(value: SQL, dialect: Dialect): string {
+  return dialect.sqlToQuery(value, "indexes").sql.replace(/"/g, "").replace(/\$\d+/g, "?").replace(/\s+/g, " ").trim();
+}
+
+function whereText(where: SQL | undefined, dialect: Dialect): string | null {
+  return where ? sqlText(where, dialect) : null;
 }
 
 function defaultText(value: unknown): string | null {
   return value === undefined ? null : JSON.stringify(value);
 }
 
-function indexColumnName(column: unknown): string {
-  const name = (column as { name?: string }).name;
-  return typeof name === "string" ? name : "<expression>";
+/** An index column: its name with its direction (ascending and the drizzle default `nulls last` left out), or an expression's SQL. */
+function indexColumnText(column: unknown, dialect: Dialect): string {
+  if (is(column, SQL))
+    return sqlText(column, dialect)
+      .replace(/\s+asc$/i, "")
+      .replace(/\s+(desc)$/i, " desc");
+  const { name, indexConfig } = column as { name: string; indexConfig?: { order?: string; nulls?: string; opClass?: string } };
+  let text = name;
+  if (indexConfig?.opClass) text += ` ${indexConfig.opClass}`;
+  if (indexConfig?.order === "desc") text += " desc";
+  if (indexConfig?.nulls === "first") text += " nulls first";
+  return text;
 }
 
 function sqliteKind(column: RawColumn): ColumnKind {
@@ -75,22 +107,56 @@ function sqliteKind(column: RawColumn): ColumnKind {
   return type === "real" ? "real" : type === "text" ? "text" : "integer";
 }
 
+const PG_NUMBERS: Record<string, { kind: ColumnKind; bits: number }> = {
+  smallint: { kind: "integer", bits: 16 },
+  smallserial: { kind: "integer", bits: 16 },
+  integer: { kind: "integer", bits: 32 },
+  serial: { kind: "integer", bits: 32 },
+  bigint: { kind: "integer", bits: 64 },
+  bigserial: { kind: "integer", bits: 64 },
+  real: { kind: "real", bits: 32 },
+  "double precision": { kind: "real", bits: 64 },
+};
+
 function pgKind(column: RawColumn): ColumnKind {
   if (column.dataType === "boolean") return "boolean";
   // JSON is text written and read through a custom type (schema-postgres.ts jsonText).
   if (column.dataType === "custom" && column.getSQLType() === "text") return "json";
   const type = column.getSQLType();
-  if (type === "double precision") return "real";
-  if (type === "integer" || type === "bigint") return "integer";
-  return type === "text" ? "text" : (type as ColumnKind);
+  return PG_NUMBERS[type]?.kind ?? (type === "text" ? "text" : (type as ColumnKind));
 }
 
-type ForeignKeyLike = { reference(): { columns: Array<{ name: string }>; foreignColumns: Array<{ name: string }>; foreignTable: unknown }; onDelete: string | undefined };
+type ForeignKeyLike = {
+  reference(): { columns: Array<{ name: string }>; foreignColumns: Array<{ name: string }>; foreignTable: unknown };
+  onDelete: string | undefined;
+  onUpdate: string | undefined;
+};
 
 function foreignKeyText(fk: ForeignKeyLike): string {
   const ref = fk.reference();
   const table = getTableName(ref.foreignTable as Parameters<typeof getTableName>[0]);
-  return `${ref.columns.map((c) => c.name).join(", ")} -> ${table}(${ref.foreignColumns.map((c) => c.name).join(", ")}) on delete ${fk.onDelete ?? "no action"}`;
+  const onUpdate = fk.onUpdate && fk.onUpdate !== "no action" ? ` on update ${fk.onUpdate}` : "";
+  return `${ref.columns.map((c) => c.name).join(", ")} -> ${table}(${ref.foreignColumns.map((c) => c.name).join(", ")}) on delete ${fk.onDelete ?? "no action"}${onUpdate}`;
+}
+
+/** What both dialects' table configs give alike. */
+interface TableConfigLike {
+  name: string;
+  columns: Array<{ name: string; primary: boolean }>;
+  primaryKeys: Array<{ columns: Array<{ name: string }> }>;
+  uniqueConstraints: Array<{ columns: Array<{ name: string }>; getName(): string | undefined; nullsNotDistinct?: boolean }>;
+  checks: Array<{ name: string; value: SQL }>;
+  foreignKeys: unknown[];
+}
+
+/** The table-level parts both dialects declare the same way: keys, constraints and foreign keys. */
+function tableParts(config: TableConfigLike, dialect: Dialect): Omit<TableShape, "columns" | "indexes"> {
+  return {
+    primaryKey: [...config.columns.filter((c) => c.primary).map((c) => c.name), ...config.primaryKeys.flatMap((pk) => pk.columns.map((c) => c.name))],
+    uniques: config.uniqueConstraints.map((u) => `${u.getName()} (${u.columns.map((c) => c.name).join(", ")})${u.nullsNotDistinct ? " nulls not distinct" : ""}`).sort(),
+    checks: config.checks.map((c) => `${c.name}: ${sqlText(c.value, dialect)}`).sort(),
+    foreignKeys: config.foreignKeys.map((fk) => foreignKeyText(fk as ForeignKeyLike)).sort(),
+  };
 }
 
 /** The shape of a SQLite schema module (every SQLiteTable it exports). */
@@ -102,16 +168,21 @@ export function sqliteShape(schema: Record<string, unknown>): SchemaShape {
     const config = sqliteTableConfig(value);
     const columns: Record<string, ColumnShape> = {};
     for (const column of config.columns as unknown as Array<RawColumn & { autoIncrement?: boolean }>) {
-      columns[column.name] = { kind: sqliteKind(column), notNull: column.notNull, unique: column.isUnique, default: defaultText(column.default), generated: column.autoIncrement === true };
+      const kind = sqliteKind(column);
+      columns[column.name] = {
+        kind,
+        bits: kind === "integer" || kind === "real" ? 64 : null,
+        notNull: column.notNull,
+        unique: column.isUnique,
+        default: defaultText(column.default),
+        generated: column.autoIncrement === true,
+      };
     }
     const indexes: Record<string, IndexShape> = {};
-    for (const { config: index } of config.indexes) indexes[index.name] = { columns: index.columns.map(indexColumnName), unique: index.unique, where: sqlText(index.where, dialect) };
-    shape[config.name] = {
-      columns,
-      primaryKey: [...config.columns.filter((c) => c.primary).map((c) => c.name), ...config.primaryKeys.flatMap((pk) => pk.columns.map((c) => c.name))],
-      indexes,
-      foreignKeys: config.foreignKeys.map((fk) => foreignKeyText(fk as unknown as ForeignKeyLike)).sort(),
-    };
+    for (const { config: index } of config.indexes) {
+      indexes[index.name] = { columns: index.columns.map((c) => indexColumnText(c, dialect)), unique: index.unique, method: null, where: whereText(index.where, dialect) };
+    }
+    shape[config.name] = { columns, indexes, ...tableParts(config as unknown as TableConfigLike, dialect) };
   }
   return shape;
 }
@@ -125,19 +196,23 @@ export function postgresShape(schema: Record<string, unknown>): SchemaShape {
     const config = pgTableConfig(value);
     const columns: Record<string, ColumnShape> = {};
     for (const column of config.columns as unknown as Array<RawColumn & { generatedIdentity?: unknown }>) {
-      columns[column.name] = { kind: pgKind(column), notNull: column.notNull, unique: column.isUnique, default: defaultText(column.default), generated: column.generatedIdentity !== undefined };
+      const kind = pgKind(column);
+      columns[column.name] = {
+        kind,
+        bits: kind === "integer" || kind === "real" ? (PG_NUMBERS[column.getSQLType()]?.bits ?? null) : null,
+        notNull: column.notNull,
+        unique: column.isUnique,
+        default: defaultText(column.default),
+        generated: column.generatedIdentity !== undefined,
+      };
     }
     const indexes: Record<string, IndexShape> = {};
     for (const { config: index } of config.indexes) {
       if (!index.name) throw new Error(`an index of ${config.name} has no name: name every index, as SQLite must`);
-      indexes[index.name] = { columns: index.columns.map(indexColumnName), unique: index.unique, where: sqlText(index.where, dialect) };
+      const method = index.method && index.method !== "btree" ? index.method : null;
+      indexes[index.name] = { columns: index.columns.map((c) => indexColumnText(c, dialect)), unique: index.unique, method, where: whereText(index.where, dialect) };
     }
-    shape[config.name] = {
-      columns,
-      primaryKey: [...config.columns.filter((c) => c.primary).map((c) => c.name), ...config.primaryKeys.flatMap((pk) => pk.columns.map((c) => c.name))],
-      indexes,
-      foreignKeys: config.foreignKeys.map((fk) => foreignKeyText(fk as unknown as ForeignKeyLike)).sort(),
-    };
+    shape[config.name] = { columns, indexes, ...tableParts(config as unknown as TableConfigLike, dialect) };
   }
   return shape;
 }
@@ -150,7 +225,8 @@ function same(a: unknown, b: unknown): boolean {
 
 /**
  * Every difference between two shapes, as sentences naming the table and what differs (empty:
- * they declare the same). What `onlyA` / `onlyB` list may exist on that side alone, and must.
+ * they declare the same). What `onlyA` / `onlyB` list may exist on that side alone, and must;
+ * the columns their `narrower` lists may hold fewer bits on that side, and must.
  */
 export function shapeDifferences(a: SchemaShape, b: SchemaShape, names: { a: string; b: string }, onlyA: EngineOnly = NO_EXCEPTIONS, onlyB: EngineOnly = NO_EXCEPTIONS): string[] {
   const problems: string[] = [];
@@ -168,6 +244,11 @@ export function shapeDifferences(a: SchemaShape, b: SchemaShape, names: { a: str
   const allIndexes = (shape: SchemaShape) => tablesA.flatMap((t) => qualified(t, Object.keys(shape[t]!.indexes)));
   compareSets("column", allColumns(a), allColumns(b), onlyIn(onlyA.columns, tablesA), onlyIn(onlyB.columns, tablesA));
   compareSets("index", allIndexes(a), allIndexes(b), onlyIn(onlyA.indexes, tablesA), onlyIn(onlyB.indexes, tablesA));
+  const narrowerA = Object.keys(onlyA.narrower ?? {});
+  const narrowerB = Object.keys(onlyB.narrower ?? {});
+  const bitsOf = (shape: SchemaShape, name: string) => shape[name.split(".")[0]!]?.columns[name.split(".")[1]!]?.bits ?? null;
+  for (const name of narrowerA) if (!((bitsOf(a, name) ?? Infinity) < (bitsOf(b, name) ?? -Infinity))) problems.push(`column ${name}: listed as narrower in ${names.a}, but it is not`);
+  for (const name of narrowerB) if (!((bitsOf(b, name) ?? Infinity) < (bitsOf(a, name) ?? -Infinity))) problems.push(`column ${name}: listed as narrower in ${names.b}, but it is not`);
   for (const table of tablesA) {
     const ta = a[table]!;
     const tb = b[table]!;
@@ -175,7 +256,9 @@ export function shapeDifferences(a: SchemaShape, b: SchemaShape, names: { a: str
       const other = tb.columns[name];
       if (!other) continue;
       for (const key of Object.keys(column) as Array<keyof ColumnShape>) {
-        if (!same(column[key], other[key])) problems.push(`column ${table}.${name}: ${key} is ${JSON.stringify(column[key])} in ${names.a}, ${JSON.stringify(other[key])} in ${names.b}`);
+        if (same(column[key], other[key])) continue;
+        if (key === "bits" && (narrowerA.includes(`${table}.${name}`) || narrowerB.includes(`${table}.${name}`))) continue;
+        problems.push(`column ${table}.${name}: ${key} is ${JSON.stringify(column[key])} in ${names.a}, ${JSON.stringify(other[key])} in ${names.b}`);
       }
     }
     if (!same(ta.primaryKey, tb.primaryKey)) problems.push(`table ${table}: primary key (${ta.primaryKey.join(", ")}) in ${names.a}, (${tb.primaryKey.join(", ")}) in ${names.b}`);
@@ -183,7 +266,10 @@ export function shapeDifferences(a: SchemaShape, b: SchemaShape, names: { a: str
       const other = tb.indexes[name];
       if (other && !same(index, other)) problems.push(`index ${table}.${name}: ${JSON.stringify(index)} in ${names.a}, ${JSON.stringify(other)} in ${names.b}`);
     }
-    if (!same(ta.foreignKeys, tb.foreignKeys)) problems.push(`table ${table}: foreign keys ${JSON.stringify(ta.foreignKeys)} in ${names.a}, ${JSON.stringify(tb.foreignKeys)} in ${names.b}`);
+    for (const part of ["uniques", "checks", "foreignKeys"] as const) {
+      const what = { uniques: "unique constraints", checks: "checks", foreignKeys: "foreign keys" }[part];
+      if (!same(ta[part], tb[part])) problems.push(`table ${table}: ${what} ${JSON.stringify(ta[part])} in ${names.a}, ${JSON.stringify(tb[part])} in ${names.b}`);
+    }
   }
   return problems;
 }

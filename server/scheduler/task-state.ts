@@ -49,11 +49,14 @@ export class TaskState {
   assign(tasks: readonly TaskRow[], stepId: string, sessionId: string, workerId: string): void {
     if (tasks.length === 0) return;
     for (const task of tasks) if (!canMove(task.status, "ASSIGNED")) throw new TransitionRefused(task.status, "ASSIGNED", `task ${task.id}`);
-    this.rows.assign(
+    const bound = this.rows.assign(
       tasks.map((t) => t.id),
       sessionId,
       workerId,
     );
+    // Counts follow what moved: a task that stopped being READY since it was read (another unit
+    // claimed it) must not be counted, nor handed out; the unit rolls back and the sync is retried.
+    if (bound !== tasks.length) throw new Error(`claim lost: ${tasks.length - bound} of ${tasks.length} task(s) of step ${stepId} were no longer READY`);
     this.count(stepId, "READY", -tasks.length);
     this.count(stepId, "ASSIGNED", tasks.length);
   }

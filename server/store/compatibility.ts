@@ -6,6 +6,7 @@
  */
 import type Database from "better-sqlite3";
 import { TASK_STATUSES, type TaskStatus } from "../../lib/farm/statuses";
+import { assertMoves } from "../../lib/farm/task-transitions";
 import type { steps, workers } from "../db/schema";
 import { countSumSql } from "../db/status-counts";
 import { repository } from "./repository";
@@ -41,6 +42,7 @@ export const compatibilityRepository = repository((sqlite) => {
     },
     /** Moves the step's tasks in one of `from` to `to`. */
     moveStepTasks(stepId: string, from: readonly TaskStatus[], to: TaskStatus): void {
+      assertMoves(from, to, `step ${stepId}`);
       const key = `${to}<${from.join(",")}`;
       let statement = moves.get(key);
       if (!statement) moves.set(key, (statement = sqlite.prepare<[string]>(`UPDATE tasks SET status = ${statusList([to])} WHERE step_id = ? AND status IN (${statusList(from)})`)));

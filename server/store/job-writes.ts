@@ -5,10 +5,9 @@
  * `job-creating:<id>` markers in server_state, and the job row's switches (canceled, suspended,
  * priority, reopened by a requeue).
  */
-import { lt } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import { TASK_STATUSES, type StatusCounts, type TaskStatus } from "../../lib/farm/statuses";
-import { jobNumbers, jobs, steps } from "../db/schema";
+import { jobs, steps, type jobNumbers } from "../db/schema";
 import { countColumn } from "../db/status-counts";
 import { repository } from "./repository";
 import type { RawPick } from "./rows";
@@ -27,6 +26,8 @@ const countsInOrder = (counts: Readonly<StatusCounts>) => TASK_STATUSES.map((sta
 export const jobWritesRepository = repository((sqlite) => {
   // The query builder, for the rows with JSON and boolean columns; the same connection.
   const db = drizzle(sqlite);
+  const takeJobNumber = sqlite.prepare<[], RawPick<typeof jobNumbers, "number">>("INSERT INTO job_numbers DEFAULT VALUES RETURNING number");
+  const dropJobNumbersBelow = sqlite.prepare<[number]>("DELETE FROM job_numbers WHERE number < ?");
   const insertTasks = sqlite.prepare<[string, string, number, TaskStatus, string]>(
     "INSERT INTO tasks (job_id, step_id, task_index, parameters, status) SELECT ?, ?, ? + key, value, ? FROM json_each(?)",
   );
@@ -46,12 +47,12 @@ export const jobWritesRepository = repository((sqlite) => {
   return {
     /**
      * The next job number, from the engine (job_numbers' AUTOINCREMENT; PostgreSQL: its
-     * identity), so concurrent submissions never need a lock to number their jobs. Older rows
-     * are dropped.
+     * identity), so concurrent submissions never need a lock to number their jobs. The rows
+     * below it are dropped now and then (AUTOINCREMENT remembers the highest number anyway).
      */
     nextJobNumber(): number {
-      const { number } = db.insert(jobNumbers).values({}).returning({ number: jobNumbers.number }).get();
-      db.delete(jobNumbers).where(lt(jobNumbers.number, number)).run();
+      const { number } = takeJobNumber.get() as RawPick<typeof jobNumbers, "number">;
+      if (number % 64 === 0) dropJobNumbersBelow.run(number);
       return number;
     },
     insertJob(job: NewJob): void {

@@ -159,6 +159,30 @@ describe("store.transaction and events published in it", () => {
     expect(calls).toEqual(["inner rollback", "outer after"]);
   });
 
+  it("a throwing after-commit callback is logged, the others still run, and the committed unit returns normally", () => {
+    const store = scratchStore();
+    const calls: string[] = [];
+    const logged: unknown[] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => void logged.push(args);
+    try {
+      const result = store.transaction(() => {
+        write(store, "a");
+        store.afterCommit(() => {
+          throw new Error("late bug");
+        });
+        store.afterCommit(() => calls.push("second"));
+        return "done";
+      });
+      expect(result).toBe("done");
+    } finally {
+      console.error = original;
+    }
+    expect(calls).toEqual(["second"]);
+    expect(rows(store)).toEqual(["a"]);
+    expect(String(logged[0])).toContain("after a commit failed");
+  });
+
   it("still delivers every event when a listener throws, and the publisher's unit stays committed", () => {
     const store = scratchStore();
     const { bus, seen } = listened(store);

@@ -82,10 +82,8 @@ export const tasksRepository = repository((sqlite) => {
       update(sets.join(", ")).run(...values, id);
     },
 
-    /** Binds these tasks to a Session, those still READY (one UPDATE). */
-    assign(taskIds: readonly number[], sessionId: string, workerId: string): void {
-      assign.run(sessionId, workerId, JSON.stringify(taskIds));
-    },
+    /** Binds these tasks to a Session, those still READY (one UPDATE); returns how many it bound. */
+    assign: (taskIds: readonly number[], sessionId: string, workerId: string): number => assign.run(sessionId, workerId, JSON.stringify(taskIds)).changes,
 
     /** Makes the step's PENDING tasks READY; returns how many moved. */
     releasePending: (stepId: string): number => release.run(stepId).changes,

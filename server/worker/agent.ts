@@ -12,10 +12,13 @@
  * lease makes meaningless and log lines past the server's caps (log-shipper.ts).
  *
  * Given several servers (replicas of one farm), the client moves to the next when the current one
- * stops answering (worker-client.ts) and the agent tries it at once; the backoff applies between
- * rounds of the list. The lease, the credential, the Sessions, the unsent updates and the
- * unacknowledged lines are the farm's, not a replica's: they go to the new server as they would
- * have gone to the old one after it came back.
+ * stops answering (worker-client.ts), and the agent tries it at once when the cycle's last request
+ * is the one that moved. The backoff applies between rounds of the list, and after a cycle whose
+ * sync went through but whose log upload failed (a proxy timing out log ingests on every replica
+ * would otherwise be retried in a tight loop). A refused registration is tried on the next server;
+ * the agent stops only when every server refused it in one round. The lease, the credential, the
+ * Sessions, the unsent updates and the unacknowledged lines are the farm's, not a replica's: they
+ * go to the new server as they would have gone to the old one after it came back.
  */
 import { randomUUID } from "node:crypto";
 import { MAX_WORKER_BODY_BYTES, type ActionUpdate } from "../../lib/farm/protocol";
@@ -26,7 +29,7 @@ import { LogPump } from "./log-pump";
 import { LogShipper } from "./log-shipper";
 import { SessionExecutor } from "./session-executor";
 import type { ExecutorNotice, SessionRuntimeOptions } from "./session-host";
-import { CredentialRefusedError, LeaseConflictError, RequestRefusedError, ServerUnavailableError, WorkerClient } from "./worker-client";
+import { CredentialRefusedError, LeaseConflictError, RequestRefusedError, ServerMisdirectedError, ServerUnavailableError, WorkerClient } from "./worker-client";
 
 export type AgentStopReason = "drained" | "stopped" | "refused";
 
@@ -37,7 +40,7 @@ export type AgentNotice =
   /** The first failure of a streak (the agent keeps retrying); `refused`: the server answered 4xx. */
   | { type: "server_unavailable"; message: string; retryInMs: number; refused: boolean }
   | { type: "server_available" }
-  /** The server in use stopped answering; the next requests go to `to` (several servers given). */
+  /** The server in use stopped answering, or refused a registration another may take; the next requests go to `to` (several servers given). */
   | { type: "server_moved"; from: string; to: string; reason: string }
   | { type: "lease_conflict"; message: string }
   /** 401 on sync or logs: everything running was stopped; enrolling again (with the token file reread when there is one). */
@@ -78,7 +81,7 @@ const ENVELOPE_BYTES = 4_096;
 const BATCHES_PER_CYCLE = 10;
 /** Protocol limit on updates per sync; the rest wait for the next one. */
 const MAX_UPDATES_PER_SYNC = 10_000;
-/** The longest an idle sync may be held by the server (below the client's request timeout). */
+/** The longest an idle sync may be held by the server (the client's request timeout counts from its end). */
 const MAX_WAIT_SECONDS = 20;
 /** An idle long poll that came back empty sooner than this is followed by a pause this long. */
 const MIN_WAIT_MS = 1_000;
@@ -115,6 +118,8 @@ export class WorkerAgent {
   /** The Retry-After of the last refusal, when the server gave one (a full store): it beats the backoff. */
   private serverRetryAfterMs: number | null = null;
   private drainRequests = 0;
+  /** Servers that refused the registration since it last got another answer: when all of them did, the agent stops. */
+  private readonly refusedBy = new Set<string>();
   private stopReason: AgentStopReason | null = null;
   private stopMessage: string | undefined;
   private loop: Promise<AgentStopReason> | null = null;
@@ -210,11 +215,13 @@ export class WorkerAgent {
   }
 
   private async cycleOnce(signal: AbortSignal): Promise<"ok" | "failed" | "again"> {
+    const server = this.client.serverUrl;
+    let unshipped: ServerUnavailableError | null = null;
     try {
       const lease = this.lease ?? (await this.register(signal));
       // Lines the server cannot take now (503: its disk is full) stay held; the sync still goes,
       // so the server keeps hearing from this worker and gets its reports as soon as it can.
-      const unshipped = await this.shipLogs(lease, signal).then(
+      unshipped = await this.shipLogs(lease, signal).then(
         () => null,
         (error: unknown) => {
           if (error instanceof ServerUnavailableError && !signal.aborted) return error;
@@ -228,33 +235,59 @@ export class WorkerAgent {
       return "ok";
     } catch (error) {
       if (signal.aborted) return "failed";
-      // Another replica that has not failed since the last answer: straight to it, no backoff.
-      if (error instanceof ServerUnavailableError && error.nextServer !== null) return "again";
+      const message = error instanceof Error ? error.message : String(error);
+      const enrolled = this.lease !== null;
+      if (!enrolled) {
+        const next = this.registrationFailed(error, server, message);
+        if (next !== null) return next;
+      } else if (error instanceof ServerUnavailableError && error.nextServer !== null && error !== unshipped) {
+        // Another replica that has not failed since the last answer: straight to it, no backoff —
+        // unless a sync went through after the upload that moved (the upload's failure is then
+        // one like any other: without a backoff it would be retried in a tight loop).
+        return "again";
+      }
       if (error instanceof LeaseConflictError) {
         await this.fenced(error.message);
         return "again";
       }
-      const message = error instanceof Error ? error.message : String(error);
-      const enrolled = this.lease !== null;
       if (error instanceof CredentialRefusedError && enrolled) {
         // A 401 before any sync went through since enrolling is not cured by enrolling at once: back off first.
         const promptly = this.syncedSinceEnrollment;
         await this.credentialRefused(message);
         if (promptly) return "again";
       }
-      // 409 at registration: another agent holds this name; it may stop or time out, so keep trying.
-      if (error instanceof RequestRefusedError && !enrolled && error.status !== 409) {
-        // A refused registration (bad token, bad capabilities) will not succeed by retrying.
-        this.stopReason = "refused";
-        this.stopMessage = message;
-        this.stopping.abort();
-        return "failed";
-      }
       this.failures++;
       this.serverRetryAfterMs = error instanceof ServerUnavailableError ? error.retryAfterMs : null;
-      if (this.failures === 1) this.notice({ type: "server_unavailable", message, retryInMs: this.backoffMs(), refused: error instanceof RequestRefusedError });
+      const refused = error instanceof RequestRefusedError || error instanceof ServerMisdirectedError;
+      if (this.failures === 1) this.notice({ type: "server_unavailable", message, retryInMs: this.backoffMs(), refused });
       return "failed";
     }
+  }
+
+  /**
+   * What follows a failed registration, or null for the usual backoff. A refused one (bad token,
+   * bad capabilities; with several servers also a proxy's 403/404) will not succeed by retrying on
+   * the same server, but another may take it (a replica mid-upgrade): the agent tries the next, and
+   * stops once every server refused in one round. A 409 is no refusal: another agent holds this
+   * name, and it may stop or time out.
+   */
+  private registrationFailed(error: unknown, server: string, message: string): "again" | "failed" | null {
+    const refused = error instanceof ServerMisdirectedError || (error instanceof RequestRefusedError && error.status !== 409);
+    if (!refused) {
+      this.refusedBy.clear();
+      return error instanceof ServerUnavailableError && error.nextServer !== null ? "again" : null;
+    }
+    this.refusedBy.add(server);
+    if (this.refusedBy.size >= this.client.serverCount) {
+      this.refusedBy.clear();
+      this.stopReason = "refused";
+      this.stopMessage = message;
+      this.stopping.abort();
+      return "failed";
+    }
+    // The client moved on from a misdirected answer itself; from a refusal the agent makes it.
+    const next = error instanceof ServerMisdirectedError ? error.nextServer : this.client.leave((error as RequestRefusedError).reason);
+    return next !== null ? "again" : null;
   }
 
   private async register(signal: AbortSignal): Promise<Lease> {
@@ -262,6 +295,7 @@ export class WorkerAgent {
     this.lease = { workerId: response.workerId, leaseEpoch: response.leaseEpoch };
     this.credential = response.credential;
     this.syncedSinceEnrollment = false;
+    this.refusedBy.clear();
     if (response.logLimits) this.logs.setLimits(response.logLimits);
     this.intervalMs = intervalMs(response.syncIntervalSeconds, this.intervalMs);
     this.reported = { sessions: 0, draining: false };

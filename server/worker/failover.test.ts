@@ -2,89 +2,38 @@
  * A worker given several servers (replicas of one farm): two listeners of one fake farm sharing
  * its state, as two `loom serve` on one database. The worker moves to the next server when the
  * one it uses dies (connections cut, mid-task or mid long poll), hangs (the request timeout),
- * or answers 502/503/504 without Retry-After; it stays when a 503 says when to come back; it
- * starts on the second when the first is down; it backs off between rounds when all are down.
- * What it held goes to the new server: nothing lost, nothing twice.
+ * or answers 502/503/504 without Retry-After; it stays when a 503 says when to come back, and
+ * while a loaded server holds a long poll a little past its wait; it starts on the second when
+ * the first is down; it backs off between rounds when all are down, and when log uploads fail
+ * while syncs go through. What it held goes to the new server: nothing lost, nothing twice.
+ * (Refusals: failover-refusals.test.ts; requests applied twice: failover-repeats.test.ts.)
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { PROTOCOL_PATHS, type ActionUpdate, type LogsRequest, type SyncRequest } from "../../lib/farm/protocol";
-import { py, sh, TEST_PATH, tempRoot } from "../session/session-test-support";
-import { WorkerAgent, type AgentNotice, type WorkerAgentOptions } from "./agent";
+import { PROTOCOL_PATHS, type SyncRequest } from "../../lib/farm/protocol";
+import { tempRoot } from "../session/session-test-support";
 import { FakeFarm, type FakeReplica } from "./fake-farm";
-import { assignment, deadUrl, definition, enter, exit, task, waitUntil } from "./worker-test-support";
-
-/** A task printing BEFORE lines, waiting for a file, then printing AFTER lines. */
-const JOB = definition(
-  "job-failover",
-  `
-  specificationVersion: jobtemplate-2023-09
-  name: Failover
-  jobEnvironments:
-  - name: Farm
-    script:
-      actions:
-        onEnter: ${sh("echo FARM_ENTER")}
-        onExit: ${sh("echo FARM_EXIT")}
-  steps:
-  - name: Work
-    parameterSpace:
-      taskParameterDefinitions:
-      - { name: Trigger, type: STRING, range: ["-"] }
-    script:
-      actions:
-        onRun: ${py(
-          "import os, sys, time\nfor i in range(5): print('BEFORE', i, flush=True)\nwhile sys.argv[1] != '-' and not os.path.exists(sys.argv[1]): time.sleep(0.02)\nfor i in range(5): print('AFTER', i, flush=True)",
-          {},
-          "{{Task.Param.Trigger}}",
-        )}
-  `,
-);
-/** A Session entering the environment, running the task and exiting: actions e-, t- and x-<sessionId>. */
-const SESSION = (sessionId: string, trigger = "-") =>
-  assignment(sessionId, JOB, [enter(`e-${sessionId}`, "job:Farm"), task(`t-${sessionId}`, "Work", { Trigger: trigger }, "STRING"), exit(`x-${sessionId}`, "job:Farm")], true);
+import * as support from "./failover-test-support";
+import { ended, SESSION, sleep, stopAgents } from "./failover-test-support";
+import { deadUrl, waitUntil } from "./worker-test-support";
 
 let farm: FakeFarm;
-const agents: WorkerAgent[] = [];
 afterEach(async () => {
-  await Promise.all(agents.splice(0).map((a) => a.stop()));
+  await stopAgents();
   await farm?.close();
 });
 
-/** A farm with two replicas. */
 async function twoReplicas(): Promise<[FakeReplica, FakeReplica]> {
-  farm = await new FakeFarm().start();
-  const b = await farm.replica();
-  return [farm.replicas[0] as FakeReplica, b];
+  const replicas = await support.twoReplicas();
+  farm = replicas.farm;
+  return [replicas.a, replicas.b];
 }
 
-type Timed = { notice: AgentNotice; at: number };
-
-function makeAgent(serverUrl: string[], options: Partial<WorkerAgentOptions> = {}) {
-  const notices: Timed[] = [];
-  const agent = new WorkerAgent({
-    serverUrl,
-    token: farm.token,
-    name: "failover-worker",
-    capabilities: { amounts: { "amount.worker.vcpu": 2 }, attributes: { "attr.worker.os.family": ["linux"] } },
-    rootDirectory: tempRoot(),
-    baseEnvironment: { PATH: TEST_PATH },
-    retry: { initialMs: 200, maxMs: 400 },
-    onNotice: (notice) => notices.push({ notice, at: performance.now() }),
-    ...options,
-  });
-  agents.push(agent);
-  void agent.start();
-  const moves = () => notices.flatMap(({ notice, at }) => (notice.type === "server_moved" ? [{ ...notice, at }] : []));
-  return { agent, notices, moves };
-}
-
-/** The requests `replica` answered on `path`. */
-const answered = (replica: FakeReplica, path: string) => farm.requests.filter((r) => r.replica === replica.index && r.path === path && r.status === 200);
-const updatesAt = (replica: FakeReplica): ActionUpdate[] => answered(replica, PROTOCOL_PATHS.sync).flatMap((r) => (r.body as SyncRequest).updates);
-const seqsAt = (replica: FakeReplica): number[] => answered(replica, PROTOCOL_PATHS.logs).flatMap((r) => (r.body as LogsRequest).lines.map((l) => l.seq));
-const ended = (u: ActionUpdate) => u.status !== "RUNNING";
+const makeAgent = (serverUrl: string[], options: Parameters<typeof support.startAgent>[2] = {}) => support.startAgent(farm, serverUrl, options);
+const answered = (replica: FakeReplica, path: string) => support.answered(farm, replica, path);
+const updatesAt = (replica: FakeReplica) => support.updatesAt(farm, replica);
+const seqsAt = (replica: FakeReplica) => support.seqsAt(farm, replica);
 
 describe("a worker with several servers", () => {
   it("moves to B when A dies mid-task, keeps its lease, and the task's end and every line reach B exactly once", async () => {
@@ -155,8 +104,8 @@ describe("a worker with several servers", () => {
     const hung = performance.now();
     await waitUntil(() => moves().length === 1, "the move to B", 10_000);
     expect(moves()[0]).toMatchObject({ from: a.url, to: b.url, reason: "no answer in time" });
-    // A held long poll (1 s) may finish first; the next request waits out the timeout (1.5 s).
-    expect(moves()[0]!.at - hung).toBeLessThan(4_000);
+    // A held long poll (1 s) may finish first; the next, an idle sync, waits out the timeout after its wait (1.5 s + 1 s).
+    expect(moves()[0]!.at - hung).toBeLessThan(5_000);
     farm.assignments = [SESSION("s2")];
     await waitUntil(() => updatesAt(b).some((u) => u.actionId === "x-s2" && ended(u)), "the second Session's end at B", 10_000);
     expect(farm.finalStatus("t-s2")).toBe("SUCCEEDED");
@@ -210,5 +159,44 @@ describe("a worker with several servers", () => {
     await waitUntil(() => farm.registrations.length === 1, "enrollment at the revived B", 5_000);
     expect(farm.requests.every((r) => r.replica === revived.index)).toBe(true);
     expect(moves().at(-1)?.to).toBe(b.url);
+  });
+
+  it.each(["every server", "A alone"])("when log uploads get 504 from %s while syncs go through, it backs off (no tight loop) and ships once uploads are taken", async (where) => {
+    const [a, b] = await twoReplicas();
+    const failing = where === "A alone" ? [a] : [a, b];
+    // A proxy timing out slow log ingests: uploads fail, the small syncs pass.
+    for (const replica of failing) replica.script(PROTOCOL_PATHS.logs, ...Array.from({ length: 10_000 }, () => ({ status: 504, body: "Gateway Timeout" })));
+    farm.assignments = [SESSION("s1")];
+    const { agent, moves, count } = makeAgent([a.url, b.url], { retry: { initialMs: 500, maxMs: 1_000 } });
+    await waitUntil(() => farm.requests.some((r) => r.status === 504), "a failed upload");
+    if (where === "every server") {
+      const first = farm.requests.length;
+      const began = performance.now();
+      await sleep(2_000);
+      const perSecond = (farm.requests.length - first) / ((performance.now() - began) / 1000);
+      expect(perSecond).toBeLessThan(10);
+      expect(moves().length).toBeLessThan(10);
+      expect(count("server_unavailable")).toBe(1);
+      for (const replica of failing) replica.unscript();
+    }
+    await waitUntil(() => farm.finalStatus("x-s1") !== undefined && agent.logs.pending === 0, "every line stored", 10_000);
+    const text = farm.storedText("s1");
+    expect(farm.storedSeqs("s1")).toEqual(text.map((_, i) => i));
+    expect(text).toEqual(expect.arrayContaining(["FARM_ENTER", "BEFORE 0", "AFTER 4", "FARM_EXIT"]));
+    // A failing alone: one move, to B, where the lines went.
+    if (where === "A alone") expect(moves().map((m) => [m.from, m.to])).toEqual([[a.url, b.url]]);
+  });
+
+  it("waits for a long poll that a loaded server answers a little after its wait, instead of leaving it", async () => {
+    const [a, b] = await twoReplicas();
+    farm.longPoll = true;
+    farm.syncIntervalSeconds = 2;
+    // Each idle sync is held its 2 s, then answered 0.5 s late: past the 1 s timeout, within 1 s + the wait.
+    a.lateMs = 500;
+    const { moves } = makeAgent([a.url, b.url], { requestTimeoutMs: 1_000 });
+    const polls = () => answered(a, PROTOCOL_PATHS.sync).filter((r) => (r.body as SyncRequest).waitSeconds === 2).length;
+    await waitUntil(() => polls() >= 2 || moves().length > 0, "two long polls answered late, or a move", 10_000);
+    expect(moves()).toEqual([]);
+    expect(farm.requests.filter((r) => r.replica === b.index)).toEqual([]);
   });
 });

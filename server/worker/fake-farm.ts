@@ -4,10 +4,17 @@
  * logs take only the latest credential (401 otherwise), sync hands out queued assignments and
  * fences stale epochs with 409, logs stores lines by seq and acknowledges the contiguous prefix —
  * and it checks every request body against the protocol's zod schemas. Scripted answers (503s,
- * refusals) go first. `replica()` opens another listener on the same state, as another replica
- * of one farm on one database would be; a replica can be closed (a dead server) or frozen (a hung
- * one: it takes requests and never answers). With `longPoll`, an idle sync is held as the real
- * server holds it.
+ * refusals) go first, a replica's own (a proxy in front of it) before the farm's. `replica()`
+ * opens another listener on the same state, as another replica of one farm on one database would
+ * be; a replica can be closed (a dead server), frozen (a hung one: it takes requests and never
+ * answers), late (a loaded one holding long polls past their wait), or given a fault for one
+ * request: applied, then its connection dropped before the answer, or applied only after the
+ * worker gave up on it. With `longPoll`, an idle sync is held as the real server holds it.
+ *
+ * What is applied twice changes nothing twice, as on the real server: an action keeps its first
+ * ending and nothing after it (server/scheduler/apply-updates.ts), a Session keeps the first line
+ * of each seq (server/store/log-lines.ts, INSERT OR IGNORE). `updates` and `received` keep
+ * everything that arrived; `actions` and `lines` are what the farm stored.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -25,6 +32,15 @@ import {
 } from "../../lib/farm/protocol";
 
 type Line = LogsRequest["lines"][number];
+type Answer = { status: number; body: unknown; headers?: Record<string, string> };
+
+/**
+ * What a replica does to the next request `on` picks, after which it behaves again: "drop" applies
+ * it and cuts the connection before answering (the host died right after its commit); "slow"
+ * holds it `ms` (longer than the worker's timeout) and only then applies it, after the worker
+ * sent it elsewhere.
+ */
+export type Fault = { on: (path: string, body: unknown) => boolean } & ({ mode: "drop" } | { mode: "slow"; ms: number });
 export interface Recorded {
   /** Which listener took it (0: the first). */
   replica: number;
@@ -40,6 +56,12 @@ export interface Recorded {
 export class FakeReplica {
   /** Takes requests and never answers them (a hung host; the connection stays open). */
   frozen = false;
+  /** Holds a long poll this much past its wait before answering (a healthy but loaded replica). */
+  lateMs = 0;
+  fault: Fault | null = null;
+  /** Requests a fault was applied to. */
+  faulted = 0;
+  private readonly scripted = new Map<string, Answer[]>();
   private readonly closing: Promise<void>;
   private closed!: () => void;
 
@@ -58,6 +80,21 @@ export class FakeReplica {
 
   get listening(): boolean {
     return this.server.listening;
+  }
+
+  /** This replica's next answers to `path`, whatever the request (a proxy in front of it), before the farm's. */
+  script(path: string, ...answers: Array<{ status: number; body?: unknown; headers?: Record<string, string> }>): void {
+    this.scripted.set(path, [...(this.scripted.get(path) ?? []), ...answers.map(withBody)]);
+  }
+
+  /** Forgets the scripted answers left (the proxy recovered). */
+  unscript(): void {
+    this.scripted.clear();
+  }
+
+  /** The next scripted answer to `path`, if any. */
+  scriptedAnswer(path: string): Answer | undefined {
+    return this.scripted.get(path)?.shift();
   }
 
   /** Resolves when the replica closes (a frozen one never answers before). */
@@ -82,7 +119,10 @@ export class FakeFarm {
   logLimits: LogLimits = { actionChars: 64 * 1024 * 1024, sessionChars: 256 * 1024 * 1024 };
   private revoked = false;
   readonly requests: Recorded[] = [];
+  /** Every update received, repeats included. */
   readonly updates: ActionUpdate[] = [];
+  /** Each action's latest stored update: an ended action keeps its first ending. */
+  readonly actions = new Map<string, ActionUpdate>();
   /** When each of `updates` arrived (Date.now()), by index. */
   readonly updateArrivals: number[] = [];
   readonly syncs: SyncRequest[] = [];
@@ -105,7 +145,7 @@ export class FakeFarm {
   /** Syncs being held now (longPoll). */
   waiting = 0;
   readonly replicas: FakeReplica[] = [];
-  private readonly scripted = new Map<string, Array<{ status: number; body: unknown; headers?: Record<string, string> }>>();
+  private readonly scripted = new Map<string, Answer[]>();
 
   /** The first replica's URL. */
   get url(): string {
@@ -116,7 +156,7 @@ export class FakeFarm {
 
   /** The next answers to `path` (oldest first), before the normal behaviour resumes. */
   script(path: string, ...answers: Array<{ status: number; body?: unknown; headers?: Record<string, string> }>): void {
-    this.scripted.set(path, [...(this.scripted.get(path) ?? []), ...answers.map((a) => ({ ...a, body: a.body ?? { error: "UNAVAILABLE", message: "try later" } }))]);
+    this.scripted.set(path, [...(this.scripted.get(path) ?? []), ...answers.map(withBody)]);
   }
 
   /** The worker's credential stops working (removed, rotated out): its next sync or upload gets 401. */
@@ -137,8 +177,10 @@ export class FakeFarm {
     return this.storedSeqs(sessionId).map((seq) => this.lines.get(sessionId)?.get(seq)?.line ?? "");
   }
 
+  /** The action's stored ending, if it ended. */
   finalStatus(actionId: string): string | undefined {
-    return this.updates.find((u) => u.actionId === actionId && u.status !== "RUNNING")?.status;
+    const stored = this.actions.get(actionId);
+    return stored && stored.status !== "RUNNING" ? stored.status : undefined;
   }
 
   async start(): Promise<this> {
@@ -170,19 +212,28 @@ export class FakeFarm {
     if (replica.frozen) return void (await replica.gone);
     const body: unknown = text ? JSON.parse(text) : null;
     const path = req.url ?? "";
-    if (path === PROTOCOL_PATHS.sync && this.longPoll) await this.idleWait(body, req);
-    if (req.socket.destroyed) return;
-    const answer = this.answer(path, req.headers.authorization, body);
+    const fault = replica.fault?.on(path, body) ? replica.fault : null;
+    if (fault) replica.fault = null;
+    if (fault?.mode === "slow") await new Promise((resolve) => setTimeout(resolve, fault.ms));
+    else if (path === PROTOCOL_PATHS.sync && this.longPoll && (await this.idleWait(body, req)) && replica.lateMs > 0) {
+      await new Promise((resolve) => setTimeout(resolve, replica.lateMs));
+    }
+    // A client gone before the answer: an idle long poll ends there; a faulty request is applied all the same.
+    if (req.socket.destroyed && !fault) return;
+    const answer = replica.scriptedAnswer(path) ?? this.answer(path, req.headers.authorization, body);
     this.requests.push({ replica: replica.index, path, authorization: req.headers.authorization, body, status: answer.status, at: performance.now() });
+    if (fault) replica.faulted++;
+    if (fault?.mode === "drop") req.socket.destroy();
+    if (req.socket.destroyed) return;
     res.writeHead(answer.status, { "content-type": "application/json", ...answer.headers });
     res.end(JSON.stringify(answer.body));
   }
 
-  /** An idle sync that may wait: until there is work, a cancel or a stop, its time is up, or its connection is cut. */
-  private async idleWait(body: unknown, req: IncomingMessage): Promise<void> {
+  /** An idle sync that may wait: until there is work, a cancel or a stop, its time is up, or its connection is cut. Whether it waited. */
+  private async idleWait(body: unknown, req: IncomingMessage): Promise<boolean> {
     const request = body as Partial<SyncRequest> | null;
     const waitMs = (request?.waitSeconds ?? 0) * 1000;
-    if (waitMs <= 0 || (request?.updates?.length ?? 0) > 0) return;
+    if (waitMs <= 0 || (request?.updates?.length ?? 0) > 0) return false;
     const until = performance.now() + waitMs;
     this.waiting++;
     try {
@@ -192,9 +243,10 @@ export class FakeFarm {
     } finally {
       this.waiting--;
     }
+    return true;
   }
 
-  private answer(path: string, authorization: string | undefined, body: unknown): { status: number; body: unknown; headers?: Record<string, string> } {
+  private answer(path: string, authorization: string | undefined, body: unknown): Answer {
     const expected = path === PROTOCOL_PATHS.register ? this.token : this.revoked ? null : this.credentials.at(-1);
     if (expected === undefined || expected === null || authorization !== `Bearer ${expected}`) {
       return { status: 401, body: { error: "UNAUTHORIZED", message: path === PROTOCOL_PATHS.register ? "unknown worker token" : "unknown or revoked worker credential" } };
@@ -219,6 +271,10 @@ export class FakeFarm {
         this.syncs.push(request);
         this.updates.push(...request.updates);
         this.updateArrivals.push(...request.updates.map(() => Date.now()));
+        for (const update of request.updates) {
+          const stored = this.actions.get(update.actionId);
+          if (!stored || stored.status === "RUNNING") this.actions.set(update.actionId, update);
+        }
         this.onSync?.(request);
         const response = { leaseEpoch: this.epoch, syncIntervalSeconds: this.syncIntervalSeconds, assignments: this.assignments, cancel: this.cancels, stop: this.stop };
         this.assignments = [];
@@ -245,4 +301,8 @@ export class FakeFarm {
         return { status: 404, body: { error: "NOT_FOUND", message: path } };
     }
   }
+}
+
+function withBody(answer: { status: number; body?: unknown; headers?: Record<string, string> }): Answer {
+  return { ...answer, body: answer.body ?? { error: "UNAVAILABLE", message: "try later" } };
 }

@@ -8,10 +8,13 @@
  *
  * Given several servers (replicas of one farm on one database), the client talks to one at a
  * time and moves to the next in the list when the current one stops answering: no connection, no
- * answer in time, or 502/503/504 without a Retry-After (a gateway in front of a dead replica). A
- * 503 with Retry-After comes from a replica that is up (its store is full) and says when to come
- * back, so the client stays. Nothing of the worker's is tied to a replica: its credential, lease,
- * Sessions and log seqs live in the farm's database, so the next request simply goes elsewhere.
+ * answer in time, 502/503/504 without a Retry-After (a gateway in front of a dead replica), or
+ * 403/404/405/421 (not the farm there: a proxy's page, a replica mid-upgrade; with one server
+ * these are refusals). A 503 with Retry-After comes from a replica that is up (its store is full)
+ * and says when to come back, so the client stays. A long poll's timeout counts from the end of
+ * the wait it asked for (a loaded replica answering late is not a dead one). Nothing of the
+ * worker's is tied to a replica: its credential, lease, Sessions and log seqs live in the farm's
+ * database, so the next request simply goes elsewhere.
  */
 import { PROTOCOL_PATHS, type LogsRequest, type LogsResponse, type RegisterRequest, type RegisterResponse, type SyncRequest, type SyncResponse } from "../../lib/farm/protocol";
 
@@ -22,6 +25,8 @@ export class RequestRefusedError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The answer without the URL, e.g. `HTTP 401: unknown pool token`. */
+    readonly reason = message,
   ) {
     super(message);
   }
@@ -47,7 +52,18 @@ export class ServerUnavailableError extends Error {
   }
 }
 
-/** The client left a server that stopped answering. */
+/** 403/404/405/421 from one of several servers: the farm is not there (the client moved on). */
+export class ServerMisdirectedError extends ServerUnavailableError {
+  constructor(
+    readonly status: number,
+    message: string,
+    nextServer: string | null,
+  ) {
+    super(message, null, nextServer);
+  }
+}
+
+/** The client left a server that stopped answering (or that refused a registration: WorkerClient.leave). */
 export interface ServerMove {
   from: string;
   to: string;
@@ -67,7 +83,7 @@ export interface WorkerClientOptions {
   /** The pool's enrollment token. */
   token: string;
   fetch?: typeof fetch;
-  /** Per request (default 30 s). */
+  /** Per request (default 30 s); a long poll gets its wait on top. */
   timeoutMs?: number;
   /** Called once per move to the next server. */
   onServerMoved?: (move: ServerMove) => void;
@@ -75,6 +91,8 @@ export interface WorkerClientOptions {
 
 /** Answers that mean "this server is gone", not "this server refuses". */
 const GATEWAY_FAILURES = new Set([502, 503, 504]);
+/** With several servers, answers that mean "the farm is not here" (a proxy's 403/404, a replica mid-upgrade, a misdirected request). */
+const NOT_THE_FARM = new Set([403, 404, 405, 421]);
 
 export class WorkerClient {
   private readonly fetchImpl: typeof fetch;
@@ -97,6 +115,11 @@ export class WorkerClient {
     return this.servers[this.current] as string;
   }
 
+  /** How many servers the client was given. */
+  get serverCount(): number {
+    return this.servers.length;
+  }
+
   /** The admin rotated the pool's token (the agent reread its token file). */
   setEnrollmentToken(token: string): void {
     this.enrollmentToken = token;
@@ -107,17 +130,26 @@ export class WorkerClient {
   }
 
   sync(credential: string, request: SyncRequest, signal?: AbortSignal): Promise<SyncResponse> {
-    return this.post(PROTOCOL_PATHS.sync, credential, request, signal);
+    // The server holds a long poll up to waitSeconds by design: the timeout starts after that.
+    return this.post(PROTOCOL_PATHS.sync, credential, request, signal, (request.waitSeconds ?? 0) * 1000);
   }
 
   logs(credential: string, request: LogsRequest, signal?: AbortSignal): Promise<LogsResponse> {
     return this.post(PROTOCOL_PATHS.logs, credential, request, signal);
   }
 
-  private async post<T>(path: string, token: string, body: unknown, signal?: AbortSignal): Promise<T> {
+  /**
+   * The agent leaves the server in use although it answered (it refused a registration another
+   * may take): as when it stops answering. Returns the server to try at once, or null.
+   */
+  leave(reason: string): string | null {
+    return this.stoppedAnswering(this.current, reason);
+  }
+
+  private async post<T>(path: string, token: string, body: unknown, signal?: AbortSignal, waitMs = 0): Promise<T> {
     const server = this.current;
     const url = new URL(path, this.serverUrl).toString();
-    const timeout = AbortSignal.timeout(this.options.timeoutMs ?? 30_000);
+    const timeout = AbortSignal.timeout((this.options.timeoutMs ?? 30_000) + waitMs);
     let response: Response;
     let text: string;
     try {
@@ -134,10 +166,13 @@ export class WorkerClient {
       throw new ServerUnavailableError(`${url}: ${reason}`, null, this.stoppedAnswering(server, reason));
     }
     const retryAfter = retryAfterMs(response.headers.get("retry-after"));
-    if (GATEWAY_FAILURES.has(response.status) && retryAfter === null) {
+    const gone = GATEWAY_FAILURES.has(response.status) && retryAfter === null;
+    const elsewhere = this.servers.length > 1 && NOT_THE_FARM.has(response.status);
+    if (gone || elsewhere) {
       const detail = errorDetail(text);
       const reason = `HTTP ${response.status}${detail.message ? `: ${detail.message}` : ""}`;
-      throw new ServerUnavailableError(`${url}: ${reason}`, null, this.stoppedAnswering(server, reason));
+      const next = this.stoppedAnswering(server, reason);
+      throw gone ? new ServerUnavailableError(`${url}: ${reason}`, null, next) : new ServerMisdirectedError(response.status, `${url}: ${reason}`, next);
     }
     // Whatever else it says, the server is there.
     this.movesUnanswered = 0;
@@ -150,10 +185,11 @@ export class WorkerClient {
     }
     const detail = errorDetail(text);
     if (response.status === 409 && detail.code === "LEASE_CONFLICT") throw new LeaseConflictError(detail.message ?? "lease conflict");
-    const message = `${url}: HTTP ${response.status}${detail.message ? `: ${detail.message}` : ""}`;
-    if (response.status === 401) throw new CredentialRefusedError(response.status, message);
+    const reason = `HTTP ${response.status}${detail.message ? `: ${detail.message}` : ""}`;
+    const message = `${url}: ${reason}`;
+    if (response.status === 401) throw new CredentialRefusedError(response.status, message, reason);
     if (response.status >= 400 && response.status < 500 && response.status !== 408 && response.status !== 429) {
-      throw new RequestRefusedError(response.status, message);
+      throw new RequestRefusedError(response.status, message, reason);
     }
     throw new ServerUnavailableError(message, retryAfter);
   }
