@@ -1,0 +1,287 @@
+/**
+ * The farm and the actors of state-machine.property.test.ts: a real SQLite farm whose task status
+ * changes the database itself records (so no code path escapes the checks), the job templates the
+ * events submit, workers played as an agent plays one, and the helpers of its events and checks.
+ */
+import { expect, vi } from "vitest";
+import type { ActionUpdate, RegisterRequest, SyncRequest, SyncResponse } from "../../lib/farm/protocol";
+import { emptyCounts, rollUpStatus, TASK_STATUSES, type StatusCounts, type TaskStatus } from "../../lib/farm/statuses";
+import { AppError } from "../context/errors";
+import type { Farm } from "../context/farm";
+import { getJob } from "../queries/jobs";
+import { authenticateWorker, type WorkerIdentity } from "../services/authenticate-worker";
+import { framesJob, testFarm, type TestFarm } from "../services/farm-test-support";
+import { SLICE_MS } from "../services/in-slices";
+import { registerWorker } from "../services/register-worker";
+import { syncWorker } from "../services/sync-worker";
+import type { TaskTarget } from "../services/task-target";
+
+// ---------------------------------------------------------------------------------------------
+// The farm, and what the checks read of it: the engine-specific part (another engine's property
+// run takes another such function).
+
+export interface TaskMove {
+  task: number;
+  from: TaskStatus;
+  to: TaskStatus;
+}
+
+export interface PropertyFarm {
+  t: TestFarm;
+  /** Every task's status, by id. */
+  statuses(): Map<number, TaskStatus>;
+  /** A job's task ids, in order. */
+  taskIds(jobId: string): number[];
+  /** The jobs with a task running (on a worker, reported started), oldest first. */
+  runningJobs(): string[];
+  /** The ids of a wrangler target's tasks. */
+  targetIds(target: TaskTarget): number[];
+  /** Task rows grouped by step and status. */
+  recount(): Array<{ stepId: string; status: TaskStatus; n: number }>;
+  /** The status changes of task rows since the last call, in the order they were made (a rolled-back savepoint's are gone with it). */
+  takeMoves(): TaskMove[];
+}
+
+export const SETTINGS = { workerTimeoutSeconds: 120, assignedTimeoutSeconds: 60 };
+
+export function sqliteFarm(): PropertyFarm {
+  const t = testFarm(SETTINGS);
+  const sqlite = t.farm.store.sqlite;
+  sqlite.exec(`
+    CREATE TEMP TABLE task_moves (seq INTEGER PRIMARY KEY, task INTEGER NOT NULL, from_status TEXT NOT NULL, to_status TEXT NOT NULL);
+    CREATE TEMP TRIGGER task_moves_log AFTER UPDATE OF status ON main.tasks WHEN OLD.status IS NOT NEW.status
+    BEGIN INSERT INTO task_moves (task, from_status, to_status) VALUES (NEW.id, OLD.status, NEW.status); END;
+  `);
+  const all = sqlite.prepare<[], { id: number; status: TaskStatus }>("SELECT id, status FROM tasks");
+  const ofJob = sqlite.prepare<[string], { id: number }>("SELECT id FROM tasks WHERE job_id = ? ORDER BY id");
+  const ofStep = sqlite.prepare<[string], { id: number }>("SELECT id FROM tasks WHERE step_id = ? ORDER BY id");
+  const running = sqlite.prepare<[], { jobId: string }>("SELECT DISTINCT job_id AS jobId FROM tasks WHERE status = 'RUNNING' ORDER BY job_id");
+  const grouped = sqlite.prepare<[], { stepId: string; status: TaskStatus; n: number }>("SELECT step_id AS stepId, status, COUNT(*) AS n FROM tasks GROUP BY step_id, status");
+  const moves = sqlite.prepare<[], TaskMove>('SELECT task, from_status AS "from", to_status AS "to" FROM task_moves ORDER BY seq');
+  const forget = sqlite.prepare("DELETE FROM task_moves");
+  return {
+    t,
+    statuses: () => new Map(all.all().map((r) => [r.id, r.status])),
+    taskIds: (jobId) => ofJob.all(jobId).map((r) => r.id),
+    runningJobs: () => running.all().map((r) => r.jobId),
+    targetIds: ({ jobId, stepId, taskIds }) => {
+      const ids = (stepId === undefined ? ofJob.all(jobId) : ofStep.all(stepId)).map((r) => r.id);
+      if (!taskIds) return ids;
+      const listed = new Set(taskIds);
+      return ids.filter((id) => listed.has(id));
+    },
+    recount: () => grouped.all(),
+    takeMoves: () => {
+      const taken = moves.all();
+      forget.run();
+      return taken;
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Jobs.
+
+const STEP = (name: string, frames: number, extra = "") => `- name: ${name}
+  parameterSpace:
+    taskParameterDefinitions: [{name: F, type: INT, range: '1-${frames}'}]
+${extra}  script:
+    actions:
+      onRun: {command: echo}
+`;
+const needs = (family: string) => `  hostRequirements:\n    attributes: [{name: attr.worker.os.family, anyOf: [${family}]}]\n`;
+const after = (step: string) => `  dependencies: [{dependsOn: ${step}}]\n`;
+
+const WITH_ENVIRONMENT = `specificationVersion: jobtemplate-2023-09
+name: env
+jobEnvironments:
+- name: Venv
+  script:
+    actions:
+      onEnter: {command: setup}
+steps:
+${STEP("S", 2)}`;
+/** Runs only where the Windows worker is: NOT_COMPATIBLE while it is missing or disabled. */
+const WINDOWS_ONLY = `specificationVersion: jobtemplate-2023-09\nname: win\nsteps:\n${STEP("W", 2, needs("windows"))}`;
+/** A Windows step waiting (PENDING) on a Linux one: disabling the Windows worker moves PENDING tasks to NOT_COMPATIBLE. */
+const LINUX_THEN_WINDOWS = `specificationVersion: jobtemplate-2023-09\nname: mixed\nsteps:\n${STEP("L", 2)}${STEP("W", 2, needs("windows") + after("L"))}`;
+/** No worker ever meets it: NOT_COMPATIBLE until canceled or requeued. */
+const NOWHERE = `specificationVersion: jobtemplate-2023-09\nname: nowhere\nsteps:\n${STEP("M", 2, needs("macos"))}`;
+
+export const TEMPLATES = [framesJob(3), framesJob(2, { encode: true }), WITH_ENVIRONMENT, WINDOWS_ONLY, LINUX_THEN_WINDOWS, NOWHERE];
+
+/** More than one chunk of ids (task-target.ts moves 1,000 at a time): two steps of 600, the second waiting on the first. */
+export const BIG_JOB = `specificationVersion: jobtemplate-2023-09\nname: big\nsteps:\n${STEP("A", 600)}${STEP("B", 600, after("A"))}`;
+
+// ---------------------------------------------------------------------------------------------
+// Workers, played as an agent plays one: it holds what it was given, reports starts and ends,
+// cancels what it is told to, and registers again once it is refused as lost.
+
+export const LINUX = { amounts: { "amount.worker.vcpu": 4 }, attributes: { "attr.worker.os.family": ["linux"] } };
+export const WINDOWS = { amounts: { "amount.worker.vcpu": 4 }, attributes: { "attr.worker.os.family": ["windows"] } };
+
+/** A sync refused because the worker was declared lost (or its credential replaced): stop everything and register again. */
+export function isFence(error: unknown): boolean {
+  return error instanceof AppError && (error.code === "LEASE_CONFLICT" || error.code === "UNAUTHORIZED");
+}
+
+export class Agent {
+  workerId = "";
+  leaseEpoch = 0;
+  private credential = "";
+  /** Refused as lost (or never registered): it registers before its next sync. */
+  fenced = true;
+  /** Actions given and not ended, in the order they run; `running` once its start was reported. */
+  private open: Array<{ id: string; running: boolean }> = [];
+  private sessions = new Set<string>();
+  private pending: ActionUpdate[] = [];
+
+  constructor(
+    private readonly t: TestFarm,
+    private readonly registration: RegisterRequest,
+  ) {}
+
+  get registered(): boolean {
+    return this.workerId !== "";
+  }
+
+  /** What its next sync reports. */
+  get reports(): readonly ActionUpdate[] {
+    return this.pending;
+  }
+
+  register(): void {
+    const answer = registerWorker(this.t.farm, this.t.pool, this.registration);
+    this.workerId = answer.workerId;
+    this.leaseEpoch = answer.leaseEpoch;
+    this.credential = answer.credential;
+    this.fenced = false;
+    this.open = [];
+    this.sessions.clear();
+    this.pending = [];
+  }
+
+  /** Who its credential says it is (as the HTTP layer authenticates a sync). */
+  identity(): WorkerIdentity {
+    return authenticateWorker(this.t.farm, this.credential);
+  }
+
+  request(draining = false): SyncRequest {
+    return {
+      workerId: this.workerId,
+      leaseEpoch: this.leaseEpoch,
+      sessions: [...this.sessions],
+      actions: this.open.map((a) => a.id),
+      updates: [...this.pending],
+      ...(draining ? { draining: true } : {}),
+    };
+  }
+
+  answered(response: SyncResponse): void {
+    this.pending = [];
+    for (const assignment of response.assignments) {
+      this.sessions.add(assignment.sessionId);
+      for (const action of assignment.actions) if (!this.open.some((a) => a.id === action.actionId)) this.open.push({ id: action.actionId, running: false });
+    }
+    for (const id of response.cancel) {
+      const at = this.open.findIndex((a) => a.id === id);
+      if (at < 0) continue;
+      this.open.splice(at, 1);
+      this.pending.push({ actionId: id, status: "CANCELED", exitCode: null, endedAt: this.t.clock.now });
+    }
+  }
+
+  /** A sync that failed: refused as lost, it stops everything; any other failure keeps its reports for the next sync (as after a 500). */
+  refused(error: unknown): void {
+    if (isFence(error)) this.fenced = true;
+  }
+
+  /** One sync straight through syncWorker, its own transaction (a fenced agent waits for its registration). */
+  sync(draining = false): void {
+    if (this.fenced) return;
+    try {
+      this.answered(syncWorker(this.t.farm, this.identity(), this.request(draining)));
+    } catch (error) {
+      if (!isFence(error)) throw error;
+      this.refused(error);
+    }
+  }
+
+  /** Starts its next action (reported on its next sync); asks for work first when it holds none. */
+  start(): void {
+    if (this.open.length === 0) this.sync();
+    const next = this.open[0];
+    if (next && !next.running) {
+      next.running = true;
+      this.pending.push({ actionId: next.id, status: "RUNNING", startedAt: this.t.clock.now });
+    }
+  }
+
+  /** Ends its next action (one not started yet ends with its start folded in, as a short task's report does). */
+  end(status: "SUCCEEDED" | "FAILED" | "TIMEOUT" | "NEVER_ATTEMPTED"): void {
+    if (this.open.length === 0) this.sync();
+    const next = this.open.shift();
+    if (!next) return;
+    const outcome = status === "NEVER_ATTEMPTED" && next.running ? "FAILED" : status;
+    const startedAt = next.running || outcome === "NEVER_ATTEMPTED" ? {} : { startedAt: this.t.clock.now };
+    this.pending.push({ actionId: next.id, status: outcome, exitCode: outcome === "SUCCEEDED" ? 0 : outcome === "FAILED" ? 1 : null, endedAt: this.t.clock.now, ...startedAt });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers of the events and checks.
+
+/** A report no store takes (an id SQLite cannot bind), sent after the sender's genuine reports. */
+export const UNREADABLE: ActionUpdate = { actionId: {} as unknown as string, status: "RUNNING" };
+
+/** The tasks the reports are about that their Session still holds, with their status. */
+export function heldTasks(farm: Farm, reports: readonly ActionUpdate[]): Map<number, TaskStatus> {
+  const held = new Map<number, TaskStatus>();
+  for (const report of reports) {
+    const action = farm.sessions.action(report.actionId);
+    const task = action?.task_id == null ? undefined : farm.tasks.heldBy(action.task_id, action.session_id);
+    if (task) held.set(task.id, task.status);
+  }
+  return held;
+}
+
+/** A wrangler's target: a whole job, one of its steps, some of its tasks, or most of them (over 1,000 of the big job's). */
+export function targetOf(pf: PropertyFarm, jobId: string, scope: string, pick: number): TaskTarget {
+  const steps = getJob(pf.t.farm, jobId).steps;
+  const step = steps[pick % steps.length]!;
+  if (scope === "job") return { jobId };
+  if (scope === "step") return { jobId, stepId: step.id };
+  const ids = pf.taskIds(jobId);
+  if (scope === "most") return { jobId, taskIds: ids.filter((_, i) => i % 8 !== pick % 8) };
+  return { jobId, taskIds: ids.filter((_, i) => (i < 30 && (pick >> i) & 1) || i === pick % ids.length) };
+}
+
+/** Makes each slice of a chunked move one chunk (in-slices.ts times slices with performance.now), the same on every run. */
+export function oneChunkPerSlice(): () => void {
+  let now = 0;
+  const clock = vi.spyOn(performance, "now").mockImplementation(() => (now += SLICE_MS));
+  return () => clock.mockRestore();
+}
+
+function countsOf(rows: Array<{ status: TaskStatus; n: number }>): StatusCounts {
+  const counts = emptyCounts();
+  for (const row of rows) counts[row.status] += row.n;
+  return counts;
+}
+
+/** Stored counts are the task rows' recount; statuses are the roll-ups of the counts. */
+export function checkCounts(pf: PropertyFarm, jobs: readonly string[], what: string): void {
+  const recount = pf.recount();
+  for (const jobId of jobs) {
+    const job = getJob(pf.t.farm, jobId);
+    const total = emptyCounts();
+    for (const step of job.steps) {
+      const counted = countsOf(recount.filter((r) => r.stepId === step.id));
+      expect(step.counts, `step ${step.name} of ${jobId} after ${what}`).toEqual(counted);
+      expect(step.status, `step ${step.name} of ${jobId} after ${what}`).toBe(rollUpStatus(step.counts));
+      for (const status of TASK_STATUSES) total[status] += counted[status];
+    }
+    expect(job.counts, `job ${jobId} after ${what}`).toEqual(total);
+    expect(job.status, `job ${jobId} after ${what}`).toBe(rollUpStatus(job.counts));
+  }
+}
