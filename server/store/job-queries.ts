@@ -3,11 +3,10 @@
  * the job table's page, filtered and sorted server-side so 10,000 jobs stay fast, one job with
  * its steps, and the ready work the dispatcher offers ahead of a job.
  */
-import type Database from "better-sqlite3";
 import type { TaskStatus } from "../../lib/farm/statuses";
 import type { jobs, steps } from "../db/schema";
 import { countColumnsSql, countSumSql, type CountColumnsRow } from "../db/status-counts";
-import { repository } from "./repository";
+import { repository, shapedStatements } from "./repository";
 import type { RawPick } from "./rows";
 
 /** The job table's sort keys, each a column of the table (or computed from its columns). */
@@ -108,16 +107,7 @@ export function jobListSql(filter: JobListFilter): { count: string; page: string
 }
 
 export const jobQueriesRepository = repository((sqlite) => {
-  const shapes = new Map<string, Database.Statement<unknown[], unknown>>();
-  /** A view's statement, prepared once per shape (its text is built from the whitelist only). */
-  function shaped<Row>(text: string): Database.Statement<unknown[], Row> {
-    let statement = shapes.get(text);
-    if (!statement) {
-      if (shapes.size >= MAX_CACHED_SHAPES) shapes.clear();
-      shapes.set(text, (statement = sqlite.prepare<unknown[], unknown>(text)));
-    }
-    return statement as Database.Statement<unknown[], Row>;
-  }
+  const shaped = shapedStatements(sqlite, MAX_CACHED_SHAPES);
   const submitters = sqlite.prepare<[], { submitter: string }>("SELECT DISTINCT submitter FROM jobs ORDER BY submitter LIMIT 500");
   const summary = sqlite.prepare<[string], JobSummaryRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = ?`);
   const detail = sqlite.prepare<[string], JobDetailRow>(`SELECT ${JOB_COLUMNS}, description, parameters, max_retries_per_task, max_failed_tasks, failed_task_count FROM jobs WHERE id = ?`);

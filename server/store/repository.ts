@@ -18,3 +18,19 @@ export function repository<T>(build: (sqlite: Database.Database) => T): (store: 
     return value;
   };
 }
+
+/**
+ * Statements whose text a view builds from a whitelist (sort keys, filters): each shape prepared
+ * once, the cache emptied past `max` shapes as a guard (the whitelists keep the real number small).
+ */
+export function shapedStatements(sqlite: Database.Database, max = 256): <Row>(text: string) => Database.Statement<unknown[], Row> {
+  const shapes = new Map<string, Database.Statement<unknown[], unknown>>();
+  return <Row>(text: string) => {
+    let statement = shapes.get(text);
+    if (!statement) {
+      if (shapes.size >= max) shapes.clear();
+      shapes.set(text, (statement = sqlite.prepare<unknown[], unknown>(text)));
+    }
+    return statement as Database.Statement<unknown[], Row>;
+  };
+}

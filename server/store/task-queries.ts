@@ -4,10 +4,9 @@
  * the rows it holds): every column sorts; empty values (no worker, not started) go last both
  * ways, and ties keep task order, so paging is stable.
  */
-import type Database from "better-sqlite3";
 import { TASK_STATUSES, type TaskStatus } from "../../lib/farm/statuses";
 import type { sessionActions, tasks } from "../db/schema";
-import { repository } from "./repository";
+import { repository, shapedStatements } from "./repository";
 import type { RawPick } from "./rows";
 
 export const TASK_SORTS = ["index", "status", "parameter", "worker", "startedAt", "duration", "retries", "message", "progress", "session"] as const;
@@ -81,16 +80,7 @@ function taskOrder(filter: TaskListFilter, now: number, numeric: boolean): { ord
 }
 
 export const taskQueriesRepository = repository((sqlite) => {
-  const shapes = new Map<string, Database.Statement<unknown[], unknown>>();
-  /** A page's statement, prepared once per shape (its text is built from the whitelist only). */
-  function shaped<Row>(text: string): Database.Statement<unknown[], Row> {
-    let statement = shapes.get(text);
-    if (!statement) {
-      if (shapes.size >= MAX_CACHED_SHAPES) shapes.clear();
-      shapes.set(text, (statement = sqlite.prepare<unknown[], unknown>(text)));
-    }
-    return statement as Database.Statement<unknown[], Row>;
-  }
+  const shaped = shapedStatements(sqlite, MAX_CACHED_SHAPES);
   // A step's task parameter's type, from its first task (all of a step's tasks have the same parameters).
   const parameterType = sqlite.prepare<[string, string], { type: string | null }>("SELECT json_extract(parameters, ?) AS type FROM tasks WHERE step_id = ? ORDER BY task_index LIMIT 1");
   const firstOpenAction = sqlite.prepare<[string], OpenActionRow>(
