@@ -28,6 +28,10 @@ const WORKER_ENVIRONMENT = {
   SOMETHING_ELSE: "loom_wkr_a-worker-credential-under-any-name",
   PADDED: "  loom_ses_a-cookie-value",
   LOOMING: "loom is a word, not a secret",
+  // PostgreSQL's client variables, and a database address with a password under any name.
+  PGPASSWORD: "db-password",
+  PGPASSFILE: "/srv/loom/.pgpass",
+  RENDER_DB: "postgresql://render:s3cret@db.studio:5432/assets",
 };
 
 describe("taskEnvironment", () => {
