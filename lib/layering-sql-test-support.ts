@@ -36,7 +36,9 @@ export function isSqlText(text: string): boolean {
 
 /** How a file outside server/store and server/db touches SQL: prepared statements, drizzle (the package or the schema's tables), raw SQL text. */
 export function sqlFindings(file: SourceFile, options: CheckOptions): string[] {
-  if (!isProductCode(file.path) || /^server\/(?:store|db)\//.test(file.path)) return [];
+  // Server test support (harnesses, fixtures) counts too: only test files themselves may hold SQL.
+  const serverSupport = file.path.startsWith("server/") && !/\.(?:test|spec)\.tsx?$|\.test-child\.ts$/.test(file.path);
+  if (!(isProductCode(file.path) || serverSupport) || /^server\/(?:store|db)\//.test(file.path)) return [];
   const { code, strings } = scan(file.source);
   const found = new Set<string>();
   // A call with an argument: Next.js's `app.prepare()` (and a bound reference to it) is not SQL.

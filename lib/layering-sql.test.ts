@@ -20,6 +20,9 @@ describe("the SQL rule can fail", () => {
     expect(sql("server/services/example.ts", "const stmt = `\n  UPDATE tasks SET status = ? WHERE id = ?`;")).toEqual(["SQL text"]);
     expect(sql("server/router/example.ts", "const total = sql`count(*)`;")).toEqual(["sql`…`"]);
     expect(sql("server/store/jobs.ts", 'const find = sqlite.prepare("SELECT * FROM jobs");')).toEqual([]);
+    // Server test support is held to it too; test files themselves are not.
+    expect(sql("server/scheduler/example-test-support.ts", 'const all = sqlite.prepare("SELECT id FROM tasks");')).toEqual([".prepare(", "SQL text"]);
+    expect(sql("server/scheduler/example.test.ts", 'const all = sqlite.prepare("SELECT id FROM tasks");')).toEqual([]);
     expect(sql("server/db/connection.ts", 'sqlite.prepare("PRAGMA journal_mode")')).toEqual([]);
     expect(sql("server/services/example.test.ts", 'farm.sqlite.prepare("DELETE FROM jobs").run();')).toEqual([]);
     expect(sql("server/services/example.ts", 'import { jobs } from "../db/schema";', "const rows = farm.store.drizzle.select().from(jobs).all();")).toEqual(["drizzle schema import"]);

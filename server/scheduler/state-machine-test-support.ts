@@ -15,16 +15,13 @@ import { SLICE_MS } from "../services/in-slices";
 import { registerWorker } from "../services/register-worker";
 import { syncWorker } from "../services/sync-worker";
 import type { TaskTarget } from "../services/task-target";
+import { taskMovesRecorder, type RecordedTaskMove } from "../store/store-test-support";
 
 // ---------------------------------------------------------------------------------------------
 // The farm, and what the checks read of it: the engine-specific part (another engine's property
 // run takes another such function).
 
-export interface TaskMove {
-  task: number;
-  from: TaskStatus;
-  to: TaskStatus;
-}
+export type TaskMove = RecordedTaskMove;
 
 export interface PropertyFarm {
   t: TestFarm;
@@ -46,36 +43,20 @@ export const SETTINGS = { workerTimeoutSeconds: 120, assignedTimeoutSeconds: 60 
 
 export function sqliteFarm(): PropertyFarm {
   const t = testFarm(SETTINGS);
-  const sqlite = t.farm.store.sqlite;
-  sqlite.exec(`
-    CREATE TEMP TABLE task_moves (seq INTEGER PRIMARY KEY, task INTEGER NOT NULL, from_status TEXT NOT NULL, to_status TEXT NOT NULL);
-    CREATE TEMP TRIGGER task_moves_log AFTER UPDATE OF status ON main.tasks WHEN OLD.status IS NOT NEW.status
-    BEGIN INSERT INTO task_moves (task, from_status, to_status) VALUES (NEW.id, OLD.status, NEW.status); END;
-  `);
-  const all = sqlite.prepare<[], { id: number; status: TaskStatus }>("SELECT id, status FROM tasks");
-  const ofJob = sqlite.prepare<[string], { id: number }>("SELECT id FROM tasks WHERE job_id = ? ORDER BY id");
-  const ofStep = sqlite.prepare<[string], { id: number }>("SELECT id FROM tasks WHERE step_id = ? ORDER BY id");
-  const running = sqlite.prepare<[], { jobId: string }>("SELECT DISTINCT job_id AS jobId FROM tasks WHERE status = 'RUNNING' ORDER BY job_id");
-  const grouped = sqlite.prepare<[], { stepId: string; status: TaskStatus; n: number }>("SELECT step_id AS stepId, status, COUNT(*) AS n FROM tasks GROUP BY step_id, status");
-  const moves = sqlite.prepare<[], TaskMove>('SELECT task, from_status AS "from", to_status AS "to" FROM task_moves ORDER BY seq');
-  const forget = sqlite.prepare("DELETE FROM task_moves");
+  const rows = taskMovesRecorder(t.farm.store);
   return {
     t,
-    statuses: () => new Map(all.all().map((r) => [r.id, r.status])),
-    taskIds: (jobId) => ofJob.all(jobId).map((r) => r.id),
-    runningJobs: () => running.all().map((r) => r.jobId),
+    statuses: () => new Map(rows.statuses().map((r) => [r.id, r.status])),
+    taskIds: (jobId) => rows.idsOfJob(jobId),
+    runningJobs: () => rows.runningJobs(),
     targetIds: ({ jobId, stepId, taskIds }) => {
-      const ids = (stepId === undefined ? ofJob.all(jobId) : ofStep.all(stepId)).map((r) => r.id);
+      const ids = stepId === undefined ? rows.idsOfJob(jobId) : rows.idsOfStep(stepId);
       if (!taskIds) return ids;
       const listed = new Set(taskIds);
       return ids.filter((id) => listed.has(id));
     },
-    recount: () => grouped.all(),
-    takeMoves: () => {
-      const taken = moves.all();
-      forget.run();
-      return taken;
-    },
+    recount: () => rows.recount(),
+    takeMoves: () => rows.takeMoves(),
   };
 }
 

@@ -3,6 +3,7 @@
  * farm integration harness): reading what a test asserts on, and planting the state a test
  * starts from that no service makes directly.
  */
+import type { TaskStatus } from "../../lib/farm/statuses";
 import { countColumnsSql, type CountColumnsRow } from "../db/status-counts";
 import type { jobs, steps, tasks } from "../db/schema";
 import { repository } from "./repository";
@@ -60,5 +61,44 @@ export const testSupportRepository = repository((sqlite) => {
     taskRuns: (jobId: string): TaskRunRow[] => taskRuns.all(jobId),
     /** Tasks with more than one SUCCEEDED TASK_RUN action. */
     doubleCompletions: (jobId: string): Array<{ taskId: number; n: number }> => doubleCompletions.all(jobId),
+  };
+});
+
+/** A task status change a trigger recorded (the state-machine property test's view of every move). */
+export interface RecordedTaskMove {
+  task: number;
+  from: TaskStatus;
+  to: TaskStatus;
+}
+
+/**
+ * The property test's window on task rows: on first use it installs a temporary trigger (this
+ * connection only) that records every change of a task's status, so no code path moves a task
+ * unseen; a rolled-back savepoint's records go with it.
+ */
+export const taskMovesRecorder = repository((sqlite) => {
+  sqlite.exec(`
+    CREATE TEMP TABLE task_moves (seq INTEGER PRIMARY KEY, task INTEGER NOT NULL, from_status TEXT NOT NULL, to_status TEXT NOT NULL);
+    CREATE TEMP TRIGGER task_moves_log AFTER UPDATE OF status ON main.tasks WHEN OLD.status IS NOT NEW.status
+    BEGIN INSERT INTO task_moves (task, from_status, to_status) VALUES (NEW.id, OLD.status, NEW.status); END;
+  `);
+  const all = sqlite.prepare<[], RawPick<typeof tasks, "id" | "status">>("SELECT id, status FROM tasks");
+  const ofJob = sqlite.prepare<[string], RawPick<typeof tasks, "id">>("SELECT id FROM tasks WHERE job_id = ? ORDER BY id");
+  const ofStep = sqlite.prepare<[string], RawPick<typeof tasks, "id">>("SELECT id FROM tasks WHERE step_id = ? ORDER BY id");
+  const running = sqlite.prepare<[], { jobId: string }>("SELECT DISTINCT job_id AS jobId FROM tasks WHERE status = 'RUNNING' ORDER BY job_id");
+  const grouped = sqlite.prepare<[], { stepId: string; status: TaskStatus; n: number }>("SELECT step_id AS stepId, status, COUNT(*) AS n FROM tasks GROUP BY step_id, status");
+  const moves = sqlite.prepare<[], RecordedTaskMove>('SELECT task, from_status AS "from", to_status AS "to" FROM task_moves ORDER BY seq');
+  const forget = sqlite.prepare("DELETE FROM task_moves");
+  return {
+    statuses: () => all.all(),
+    idsOfJob: (jobId: string) => ofJob.all(jobId).map((r) => r.id),
+    idsOfStep: (stepId: string) => ofStep.all(stepId).map((r) => r.id),
+    runningJobs: () => running.all().map((r) => r.jobId),
+    recount: () => grouped.all(),
+    takeMoves: (): RecordedTaskMove[] => {
+      const taken = moves.all();
+      forget.run();
+      return taken;
+    },
   };
 });
