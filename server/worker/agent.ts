@@ -20,6 +20,7 @@
  * Sessions, the unsent updates and the unacknowledged lines are the farm's, not a replica's: they
  * go to the new server as they would have gone to the old one after it came back.
  */
+import { Backoff } from "./backoff";
 import { randomUUID } from "node:crypto";
 import { MAX_WORKER_BODY_BYTES, type ActionUpdate } from "../../lib/farm/protocol";
 import type { WorkerCapabilities } from "../../lib/openjd";
@@ -114,9 +115,7 @@ export class WorkerAgent {
   private unsent: ActionUpdate[] = [];
   /** What the last successful sync told the server. */
   private reported = { sessions: 0, draining: false };
-  private failures = 0;
-  /** The Retry-After of the last refusal, when the server gave one (a full store): it beats the backoff. */
-  private serverRetryAfterMs: number | null = null;
+  private readonly backoff: Backoff;
   private drainRequests = 0;
   /** Servers that refused the registration since it last got another answer: when all of them did, the agent stops. */
   private readonly refusedBy = new Set<string>();
@@ -128,6 +127,7 @@ export class WorkerAgent {
 
   constructor(private readonly options: WorkerAgentOptions) {
     this.instanceId = options.instanceId ?? randomUUID();
+    this.backoff = new Backoff(options.retry, options.random);
     this.client = new WorkerClient({
       serverUrl: options.serverUrl,
       token: options.token,
@@ -147,7 +147,7 @@ export class WorkerAgent {
     });
     // Between syncs, new lines go up on their own (log-pump.ts); after a failure the backoff decides.
     this.logPump = new LogPump(
-      () => (this.lease && this.failures === 0 && !this.stopping.signal.aborted ? this.shipLogs(this.lease, this.stopping.signal) : null),
+      () => (this.lease && !this.backoff.failing && !this.stopping.signal.aborted ? this.shipLogs(this.lease, this.stopping.signal) : null),
       () => this.logs.pending > 0,
     );
     this.logs.onLine = () => this.logPump.lineAdded();
@@ -192,7 +192,7 @@ export class WorkerAgent {
       if (signal.aborted) break;
       if (step === "again") continue;
       if (step === "failed") {
-        await this.alarm.sleep(this.backoffMs(), signal, { wakeable: false });
+        await this.alarm.sleep(this.backoff.delayMs(), signal, { wakeable: false });
         continue;
       }
       if (this.drainedOut()) {
@@ -230,8 +230,7 @@ export class WorkerAgent {
       );
       await this.sync(lease, signal);
       if (unshipped) throw unshipped;
-      if (this.failures > 0) this.notice({ type: "server_available" });
-      this.failures = 0;
+      if (this.backoff.succeeded()) this.notice({ type: "server_available" });
       return "ok";
     } catch (error) {
       if (signal.aborted) return "failed";
@@ -256,10 +255,9 @@ export class WorkerAgent {
         await this.credentialRefused(message);
         if (promptly) return "again";
       }
-      this.failures++;
-      this.serverRetryAfterMs = error instanceof ServerUnavailableError ? error.retryAfterMs : null;
+      const first = this.backoff.failed(error instanceof ServerUnavailableError ? error.retryAfterMs : null);
       const refused = error instanceof RequestRefusedError || error instanceof ServerMisdirectedError;
-      if (this.failures === 1) this.notice({ type: "server_unavailable", message, retryInMs: this.backoffMs(), refused });
+      if (first) this.notice({ type: "server_unavailable", message, retryInMs: this.backoff.delayMs(), refused });
       return "failed";
     }
   }
@@ -426,18 +424,6 @@ export class WorkerAgent {
       this.unsent.length === 0 &&
       this.logs.pending === 0
     );
-  }
-
-  private backoffMs(): number {
-    const random = this.options.random ?? Math.random;
-    // The server answered and said when to come back: then, not at an ever longer backoff (held
-    // lines would wait long after the store writes again). A little later, never sooner.
-    if (this.serverRetryAfterMs !== null) return Math.round(this.serverRetryAfterMs * (1 + 0.25 * random()));
-    const initial = this.options.retry?.initialMs ?? 1_000;
-    const max = this.options.retry?.maxMs ?? 30_000;
-    const base = Math.min(max, initial * 2 ** Math.min(30, Math.max(0, this.failures - 1)));
-    // Jitter keeps a farm of workers from retrying in lock-step after a server restart.
-    return Math.round(base * (0.75 + 0.25 * random()));
   }
 
   private notice(notice: AgentNotice): void {
