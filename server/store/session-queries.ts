@@ -6,7 +6,7 @@
  */
 import type Database from "better-sqlite3";
 import type { logLines, sessionActions, sessions } from "../db/schema";
-import { repository } from "./repository";
+import { repository, shapedStatements } from "./repository";
 import type { Raw, RawPick } from "./rows";
 
 export type SessionRow = RawPick<typeof sessions, "id" | "job_id" | "worker_id" | "state" | "started_at" | "ended_at">;
@@ -75,18 +75,12 @@ export const sessionQueriesRepository = repository((sqlite) => {
    * it follows, so neither preparing nor the plan may grow with the lines stored.
    * `col = ? AND id > ? ORDER BY id` seeks the (col, id) index and reads it in order: no sort.
    */
-  const logLineStatements = new Map<string, Database.Statement<unknown[], LogLineRow>>();
+  const shaped = shapedStatements(sqlite);
   function logLinesStatement(filters: ReadonlyArray<keyof LogLineFilter>): Database.Statement<unknown[], LogLineRow> {
     const columns = FILTER_COLUMNS.filter(([filter]) => filters.includes(filter)).map(([, column]) => column);
-    const key = columns.join(",");
-    let statement = logLineStatements.get(key);
-    if (!statement) {
-      // Unary + keeps the planner off the other filters' indexes (it has no statistics to choose by).
-      const where = [...columns.map((c, i) => `${i === 0 ? "" : "+"}${c} = ?`), "id > ?"].join(" AND ");
-      statement = sqlite.prepare<unknown[], LogLineRow>(`SELECT id, session_id, action_id, time, line FROM log_lines WHERE ${where} ORDER BY id LIMIT ?`);
-      logLineStatements.set(key, statement);
-    }
-    return statement;
+    // Unary + keeps the planner off the other filters' indexes (it has no statistics to choose by).
+    const where = [...columns.map((c, i) => `${i === 0 ? "" : "+"}${c} = ?`), "id > ?"].join(" AND ");
+    return shaped<LogLineRow>(`SELECT id, session_id, action_id, time, line FROM log_lines WHERE ${where} ORDER BY id LIMIT ?`);
   }
 
   return {
