@@ -8,5 +8,7 @@ export default defineConfig({
     pool: "forks",
     include: ["lib/**/*.test.ts", "server/**/*.test.ts", "components/**/*.test.ts", "bench/**/*.test.ts"],
     testTimeout: 60_000,
+    // Nesting checks on in every test (server/store/engine/unit.ts).
+    setupFiles: ["server/store/engine/vitest-setup.ts"],
   },
 });

@@ -18,7 +18,7 @@ export const currentPrincipal = cache(async (): Promise<Principal | null> => {
   if (!cookie) return null;
   const address = (await headers()).get("x-forwarded-for");
   try {
-    return authenticate(getFarm(), { authorization: null, sessionCookie: cookie, address });
+    return await authenticate(getFarm(), { authorization: null, sessionCookie: cookie, address });
   } catch {
     return null;
   }

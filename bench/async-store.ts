@@ -1,11 +1,12 @@
 /**
- * `npx tsx bench/async-store.ts [-- --units N --rounds R --postgres]`: what the async unit of work
- * (server/store/engine) costs on SQLite over the sync Store's unit, measured in the same run on
- * two temp-file databases opened the same way (WAL, synchronous NORMAL): an empty unit, and a
- * unit of 10 small statements (5 point reads, 5 single-row updates, statements prepared once).
- * Units run one after another (each awaited), as a request handler would. `--postgres` adds the
- * same async units on a fresh database of the test PostgreSQL server, for scale only.
- * The last line is one JSON object.
+ * `npx tsx bench/async-store.ts [-- --units N --rounds R --postgres]`: what the farm's async unit
+ * of work (server/store/engine) costs on SQLite over a bare synchronous better-sqlite3
+ * transaction (`sqlite.transaction(fn)`, what the farm's former sync Store wrapped; its "sync"
+ * figures below), measured in the same run on two temp-file databases opened the same way
+ * (openStore: WAL, synchronous NORMAL): an empty unit, and a unit of 10 small statements (5 point
+ * reads, 5 single-row updates, statements prepared once). Units run one after another (each
+ * awaited), as a request handler would. `--postgres` adds the same async units on a fresh
+ * database of the test PostgreSQL server, for scale only. The last line is one JSON object.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -24,14 +25,18 @@ const withPostgres = args.includes("--postgres");
 const ROWS = 100;
 
 const dir = mkdtempSync(join(tmpdir(), "loom-bench-async-"));
-const sync = openStore(join(dir, "sync.db"));
+// The baseline: the raw connection of a store opened the same way, its units no more than better-sqlite3's transaction functions.
+const syncStore = openStore(join(dir, "sync.db"));
+const { sqlite } = syncStore;
 const asyncSqlite = await openAsyncStore(join(dir, "async.db"));
 
-sync.sqlite.exec("CREATE TABLE scratch (id INTEGER PRIMARY KEY, v INTEGER NOT NULL)");
-const syncInsert = sync.sqlite.prepare<[number]>("INSERT INTO scratch (id, v) VALUES (?, 0)");
+sqlite.exec("CREATE TABLE scratch (id INTEGER PRIMARY KEY, v INTEGER NOT NULL)");
+const syncInsert = sqlite.prepare<[number]>("INSERT INTO scratch (id, v) VALUES (?, 0)");
 for (let id = 1; id <= ROWS; id++) syncInsert.run(id);
-const syncGet = sync.sqlite.prepare<[number], { v: number }>("SELECT v FROM scratch WHERE id = ?");
-const syncUpdate = sync.sqlite.prepare<[number, number]>("UPDATE scratch SET v = ? WHERE id = ?");
+const syncGet = sqlite.prepare<[number], { v: number }>("SELECT v FROM scratch WHERE id = ?");
+const syncUpdate = sqlite.prepare<[number, number]>("UPDATE scratch SET v = ? WHERE id = ?");
+const syncUnit = sqlite.transaction((fn: () => void) => fn());
+const nothing = () => undefined;
 
 const get = statement<{ v: number }>("bench.scratch-get", "SELECT v FROM scratch WHERE id = ?");
 const update = statement("bench.scratch-update", "UPDATE scratch SET v = ? WHERE id = ?");
@@ -51,11 +56,11 @@ async function timed(n: number, unit: (i: number) => unknown): Promise<number> {
   return Number(process.hrtime.bigint() - start) / 1_000 / n;
 }
 
-const syncEmpty = () => timed(units, () => sync.transaction(() => undefined));
-const syncImmediateEmpty = () => timed(units, () => sync.transaction(() => undefined, { immediate: true }));
+const syncEmpty = () => timed(units, () => syncUnit(nothing));
+const syncImmediateEmpty = () => timed(units, () => syncUnit.immediate(nothing));
 const syncTen = () =>
   timed(units, (i) =>
-    sync.transaction(() => {
+    syncUnit(() => {
       for (let k = 0; k < 5; k++) {
         const id = ((i * 5 + k) % ROWS) + 1;
         const { v } = syncGet.get(id)!;
@@ -92,7 +97,7 @@ result.emptyRatio = result.asyncEmptyUs! / result.syncEmptyUs!;
 result.emptyImmediateRatio = result.asyncEmptyUs2! / result.syncImmediateEmptyUs!;
 result.tenRatio = result.asyncTenUs! / result.syncTenUs!;
 await asyncSqlite.close();
-sync.close();
+await syncStore.close();
 rmSync(dir, { recursive: true, force: true });
 
 if (withPostgres) {
@@ -111,10 +116,10 @@ if (withPostgres) {
 }
 
 const us = (v: number | undefined) => (v === undefined ? "-" : `${v.toFixed(1)} µs`);
-console.log(`empty unit: sync Store (deferred BEGIN) ${us(result.syncEmptyUs)}, async SQLite ${us(result.asyncEmptyUs)} (×${result.emptyRatio.toFixed(2)})`);
+console.log(`empty unit: better-sqlite3 transaction (deferred BEGIN) ${us(result.syncEmptyUs)}, async SQLite ${us(result.asyncEmptyUs)} (×${result.emptyRatio.toFixed(2)})`);
 console.log(
-  `empty unit: sync Store with BEGIN IMMEDIATE (as the async unit takes) ${us(result.syncImmediateEmptyUs)}, async SQLite ${us(result.asyncEmptyUs2)} (×${result.emptyImmediateRatio.toFixed(2)})`,
+  `empty unit: better-sqlite3 transaction with BEGIN IMMEDIATE (as the async unit takes) ${us(result.syncImmediateEmptyUs)}, async SQLite ${us(result.asyncEmptyUs2)} (×${result.emptyImmediateRatio.toFixed(2)})`,
 );
-console.log(`unit of 10 statements: sync Store ${us(result.syncTenUs)}, async SQLite ${us(result.asyncTenUs)} (×${result.tenRatio.toFixed(2)})`);
+console.log(`unit of 10 statements: better-sqlite3 transaction ${us(result.syncTenUs)}, async SQLite ${us(result.asyncTenUs)} (×${result.tenRatio.toFixed(2)})`);
 if (withPostgres) console.log(`PostgreSQL (async, pool of 2, sequential): empty ${us(result.postgresEmptyUs)}, 10 statements ${us(result.postgresTenUs)}`);
 console.log(JSON.stringify(result));

@@ -176,9 +176,9 @@ interface Settings extends FleetOptions {
 }
 
 async function run(kind: "http" | "http-inline" | "direct", file: string, settings: Settings): Promise<RunResult> {
-  const bench = openBenchFarm(file);
+  const bench = await openBenchFarm(file);
   try {
-    submitJobs(bench.farm, settings.jobs, settings.frames, settings.tiles);
+    await submitJobs(bench.farm, settings.jobs, settings.frames, settings.tiles);
     const ceiling = claimCeiling(file, settings.tasks);
     let fleet: FleetResult;
     if (kind === "direct") fleet = await runFleet(directTransport(bench), settings);
@@ -190,7 +190,7 @@ async function run(kind: "http" | "http-inline" | "direct", file: string, settin
           : await runInThread<FleetResult>(import.meta.url, { url, token: bench.token, globalFetch: settings.globalFetch, options: { workers: settings.workers, tasks: settings.tasks } });
     }
 
-    const problems = [...exactlyOnceProblems(bench.farm, settings.tasks), ...fleet.unexpected];
+    const problems = [...(await exactlyOnceProblems(bench.farm, settings.tasks)), ...fleet.unexpected];
     if (fleet.duplicates.length > 0) problems.push(`${fleet.duplicates.length} tasks dispatched twice, e.g. ${fleet.duplicates.slice(0, 5).join(", ")}`);
     if (fleet.claims !== settings.tasks || fleet.distinctTasks !== settings.tasks) problems.push(`${fleet.claims} claims of ${fleet.distinctTasks} distinct tasks, expected ${settings.tasks}`);
     if (fleet.completions !== settings.tasks) problems.push(`${fleet.completions} completions reported, expected ${settings.tasks}`);

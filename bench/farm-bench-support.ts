@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import type { LogsRequest, LogsResponse, RegisterRequest, RegisterResponse, SyncRequest, SyncResponse } from "../lib/farm/protocol";
-import { issueToken } from "../server/auth/access-tokens";
+import { createOwnToken } from "../server/auth/access-tokens";
 import { testPrincipal } from "../server/auth/test-principals";
 import { apiHandler } from "../server/api/app-handler";
 import { startNodeServer, type RunningServer } from "../server/api/node-server";
@@ -70,14 +70,14 @@ export interface BenchFarm {
   close(): Promise<void>;
 }
 
-export function openBenchFarm(file: string, settings: Partial<FarmSettings> = {}): BenchFarm {
+export async function openBenchFarm(file: string, settings: Partial<FarmSettings> = {}): Promise<BenchFarm> {
   const store = openStore(file);
   const farm = createFarm(store, { settings });
-  const { token } = createPool(farm, { name: "bench" }, SYSTEM_ACTOR);
-  const pool = authenticatePool(farm, token);
+  const { token } = await createPool(farm, { name: "bench" }, SYSTEM_ACTOR);
+  const pool = await authenticatePool(farm, token);
   if (!pool) throw new Error("the bench pool's token does not authenticate");
-  const admin = testPrincipal(farm, "admin", "bench-admin");
-  const { token: adminToken } = store.transaction(() => issueToken(farm, SYSTEM_ACTOR, { userId: admin.userId, role: "admin", name: "bench", scope: "admin", expiresInDays: 1 }));
+  const admin = await testPrincipal(farm, "admin", "bench-admin");
+  const { token: adminToken } = await createOwnToken(farm, admin, SYSTEM_ACTOR, { name: "bench", scope: "admin", expiresInDays: 1 });
   let loop: FarmLoop | null = null;
   const bench: BenchFarm = {
     farm,
@@ -95,7 +95,7 @@ export function openBenchFarm(file: string, settings: Partial<FarmSettings> = {}
     async close() {
       await loop?.stop();
       await bench.server?.close();
-      store.close();
+      await store.close();
     },
   };
   return bench;
@@ -131,10 +131,10 @@ export function taskKey(jobId: string, parameters: Record<string, { value: strin
     .join(",")}`;
 }
 
-export function submitJobs(farm: Farm, count: number, frames: number, tiles = 1, settings: { priority?: number } = {}): string[] {
+export async function submitJobs(farm: Farm, count: number, frames: number, tiles = 1, settings: { priority?: number } = {}): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
-    const result = submitJob(farm.store, {
+    const result = await submitJob(farm.store, {
       template: { text: noopTemplate(`bench-${i + 1}`, frames, tiles), format: "yaml" },
       parameterValues: {},
       templateDir: null,
@@ -145,7 +145,7 @@ export function submitJobs(farm: Farm, count: number, frames: number, tiles = 1,
     if (!result.ok) throw new Error(`submission failed: ${JSON.stringify(result.errors)}`);
     ids.push(result.jobId);
   }
-  refreshCompatibility(farm);
+  await refreshCompatibility(farm);
   return ids;
 }
 
@@ -217,8 +217,10 @@ export function httpTransport(url: string, token: string, useGlobalFetch = false
 
 /**
  * The services without HTTP, JSON, validation or authentication (each worker's credential is
- * looked up once, when it registers): what the farm's own work costs. Each call is synchronous,
- * so it is timed by itself (awaiting it would add every other worker's turn).
+ * looked up once, when it registers): what the farm's own work costs. Each sync is a unit of
+ * work of its own (no group commit: that is the HTTP path's). Calls run one at a time, as they
+ * did when the services were synchronous, and each is timed from its turn: timed alongside the
+ * others, its wait for the connection would add every other worker's turn.
  */
 export function directTransport(bench: BenchFarm): Transport {
   const { farm, pool } = bench;
@@ -229,24 +231,22 @@ export function directTransport(bench: BenchFarm): Transport {
     if (!found) throw new Error("a credential no registration answered with");
     return found;
   };
-  const call = <T>(into: Latencies, work: () => T): Promise<T> => {
-    const started = performance.now();
-    try {
-      return Promise.resolve(work());
-    } finally {
-      into.add(performance.now() - started);
-    }
+  let turn: Promise<unknown> = Promise.resolve();
+  const call = <T>(into: Latencies, work: () => Promise<T>): Promise<T> => {
+    const run = turn.then(() => timed(into, work));
+    turn = run.catch(() => undefined);
+    return run;
   };
   return {
     kind: "direct",
     latency,
     register: (r) =>
-      call(latency.register, () => {
-        const registered = registerWorker(farm, pool, r);
-        identities.set(registered.credential, authenticateWorker(farm, registered.credential));
+      call(latency.register, async () => {
+        const registered = await registerWorker(farm, pool, r);
+        identities.set(registered.credential, await authenticateWorker(farm, registered.credential));
         return registered;
       }),
-    sync: (credential, r) => call(latency.sync, () => syncWorker(farm, identity(credential), r)),
+    sync: (credential, r) => call(latency.sync, () => farm.store.transaction((tx) => syncWorker(farm, tx, identity(credential), r))),
     logs: (credential, r) => call(latency.logs, () => ingestLogs(farm, identity(credential), r)),
   };
 }
@@ -333,8 +333,8 @@ export class RunErrors {
 }
 
 /** Task status counts over the whole farm (`{ SUCCEEDED: 20000 }`). */
-export function taskStatusCounts(farm: Farm): Record<string, number> {
-  const rows = farm.store.sqlite.prepare<[], { status: string; n: number }>("SELECT status, COUNT(*) AS n FROM tasks GROUP BY status").all();
+export async function taskStatusCounts(farm: Farm): Promise<Record<string, number>> {
+  const rows = await farm.store.read((tx) => tx.all<{ status: string; n: number }>("SELECT status, COUNT(*) AS n FROM tasks GROUP BY status"));
   return Object.fromEntries(rows.map((r) => [r.status, r.n]));
 }
 
@@ -342,20 +342,22 @@ export function taskStatusCounts(farm: Farm): Record<string, number> {
  * Every task SUCCEEDED, by exactly one TASK_RUN action that SUCCEEDED (no task run twice), and
  * every job's counts and status agree. Returns the problems found (empty when all is well).
  */
-export function exactlyOnceProblems(farm: Farm, expectedTasks: number): string[] {
-  const sqlite = farm.store.sqlite;
+export async function exactlyOnceProblems(farm: Farm, expectedTasks: number): Promise<string[]> {
   const problems: string[] = [];
-  const counts = taskStatusCounts(farm);
+  const counts = await taskStatusCounts(farm);
   if ((counts.SUCCEEDED ?? 0) !== expectedTasks || Object.keys(counts).length !== 1) problems.push(`task statuses ${JSON.stringify(counts)}, expected { SUCCEEDED: ${expectedTasks} }`);
-  const runs = sqlite
-    .prepare<[], { task_id: number; runs: number; succeeded: number }>(
-      `SELECT t.id AS task_id, COUNT(a.id) AS runs, SUM(a.status = 'SUCCEEDED') AS succeeded
-       FROM tasks t LEFT JOIN session_actions a ON a.task_id = t.id AND a.kind = 'TASK_RUN'
-       GROUP BY t.id HAVING runs != 1 OR succeeded != 1`,
-    )
-    .all();
+  const { runs, jobs } = await farm.store.read(
+    async (tx) => ({
+      runs: await tx.all<{ task_id: number; runs: number; succeeded: number }>(
+        `SELECT t.id AS task_id, COUNT(a.id) AS runs, SUM(a.status = 'SUCCEEDED') AS succeeded
+         FROM tasks t LEFT JOIN session_actions a ON a.task_id = t.id AND a.kind = 'TASK_RUN'
+         GROUP BY t.id HAVING runs != 1 OR succeeded != 1`,
+      ),
+      jobs: await tx.all<{ id: string; status: string; succeeded: number; task_count: number }>("SELECT id, status, count_succeeded AS succeeded, task_count FROM jobs"),
+    }),
+    { consistent: true },
+  );
   if (runs.length > 0) problems.push(`${runs.length} tasks not run exactly once, e.g. ${JSON.stringify(runs.slice(0, 5))}`);
-  const jobs = sqlite.prepare<[], { id: string; status: string; succeeded: number; task_count: number }>("SELECT id, status, count_succeeded AS succeeded, task_count FROM jobs").all();
   for (const { succeeded, ...job } of jobs) {
     if (job.status !== "SUCCEEDED" || succeeded !== job.task_count) problems.push(`job ${job.id}: status ${job.status}, SUCCEEDED ${succeeded} of ${job.task_count}`);
   }

@@ -148,17 +148,17 @@ async function main(): Promise<number> {
   try {
     const file = join(folder.path, "load.db");
     // Every view is the one admin's: the per-user stream limit must not refuse the views the run asks for.
-    const bench = openBenchFarm(file, { syncIntervalSeconds: intervalMs / 1000, maxStreamsPerUser: Math.max(32, subscribers) });
+    const bench = await openBenchFarm(file, { syncIntervalSeconds: intervalMs / 1000, maxStreamsPerUser: Math.max(32, subscribers) });
     try {
       // Enough work for the whole run: ~W/2 tasks finish per second.
-      const jobIds = submitJobs(bench.farm, 10, Math.min(1000, Math.max(100, Math.ceil((workers * seconds) / 10))));
+      const jobIds = await submitJobs(bench.farm, 10, Math.min(1000, Math.max(100, Math.ceil((workers * seconds) / 10))));
       const url = await bench.serve();
       console.log(`${workers} workers syncing every ${intervalMs} ms and ${subscribers} live log views for ${seconds} s`);
       const started = performance.now();
       const settings: LoadSettings = { url, token: bench.token, adminToken: bench.adminToken, file, jobIds, seconds, workers, subscribers, intervalMs, globalFetch: args.includes("--global-fetch") };
       const result = await runInThread<LoadResult>(import.meta.url, settings);
       const wall = (performance.now() - started) / 1000;
-      const counts = taskStatusCounts(bench.farm);
+      const counts = await taskStatusCounts(bench.farm);
       for (const [endpoint, l] of Object.entries(result.latency)) console.log(`${endpoint}: ${l.count} requests, p50 ${l.p50Ms} ms, p99 ${l.p99Ms} ms, max ${l.maxMs} ms`);
       console.log(
         `tasks: ${result.tasksDone} completed (${JSON.stringify(counts)}); log lines: ${result.linesProduced} printed, ${result.linesStored} stored, ${result.linesDelivered} of ${result.linesExpected} delivered to ${result.views.jobs} job and ${result.views.sessions} Session views (lag p50 ${result.lag.p50Ms} ms, p99 ${result.lag.p99Ms} ms)`,

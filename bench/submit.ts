@@ -53,18 +53,18 @@ const root = mkdtempSync(join(tmpdir(), "loom-bench-submit-"));
 let databases = 0;
 const freshStore = () => openStore(join(root, `bench-${++databases}.db`));
 
-function submitRound(): number {
+async function submitRound(): Promise<number> {
   const store = freshStore();
   try {
     const started = process.hrtime.bigint();
-    const result = submitJob(store, { template: { text: TEMPLATE, format: "yaml" }, parameterValues: {}, templateDir: root, workingDir: root, now: Date.now() });
+    const result = await submitJob(store, { template: { text: TEMPLATE, format: "yaml" }, parameterValues: {}, templateDir: root, workingDir: root, now: Date.now() });
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     if (!result.ok) throw new Error(`submission failed: ${JSON.stringify(result.errors)}`);
     const { n } = store.sqlite.prepare("SELECT COUNT(*) AS n FROM tasks").get() as { n: number };
     if (n !== TASKS) throw new Error(`expected ${TASKS} task rows, found ${n}`);
     return ms;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -81,12 +81,12 @@ async function farmRound(): Promise<{ ms: number; stallMs: number }> {
     if (!result.ok) throw new Error(`submission failed: ${JSON.stringify(result.errors)}`);
     return { ms, stallMs: lag.max / 1e6 };
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
 /** The same rows the service writes, with the job and step rows in place for the foreign keys. */
-function baselineRound(): number {
+async function baselineRound(): Promise<number> {
   const store = freshStore();
   const { sqlite } = store;
   try {
@@ -110,7 +110,7 @@ function baselineRound(): number {
     })();
     return Number(process.hrtime.bigint() - started) / 1e6;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 

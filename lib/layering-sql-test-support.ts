@@ -1,7 +1,9 @@
 /**
- * How lib/layering.test.ts finds SQL outside server/store and server/db: prepared statements,
- * drizzle (its package or the schema's tables as values) and SQL text in any case, known by the
- * statement's shape. Read with layering-test-support.ts's scan, so comments are no use.
+ * How lib/layering.test.ts finds SQL outside server/store and server/db: SQL text in any case,
+ * known by the statement's shape (what `tx.get/all/run` would be handed, or a module constant
+ * holding it), named statements (`statement(name, sql)`, the engine's hot-path form), prepared
+ * statements on a raw connection (`sqliteOf(store).prepare(…)`), and drizzle (its package or the
+ * schema's tables as values). Read with layering-test-support.ts's scan, so comments are no use.
  */
 import { type CheckOptions, importsOf, isProductCode, resolveTarget, scan, type SourceFile } from "./layering-test-support";
 
@@ -34,7 +36,7 @@ export function isSqlText(text: string): boolean {
   return SQL_STATEMENT.test(text) || SQL_SHAPES.some((shape) => shape.test(text));
 }
 
-/** How a file outside server/store and server/db touches SQL: prepared statements, drizzle (the package or the schema's tables), raw SQL text. */
+/** How a file outside server/store and server/db touches SQL: prepared or named statements, drizzle (the package or the schema's tables), raw SQL text. */
 export function sqlFindings(file: SourceFile, options: CheckOptions): string[] {
   // Server test support (harnesses, fixtures) counts too: only test files themselves may hold SQL.
   const serverSupport = file.path.startsWith("server/") && !/\.(?:test|spec)\.tsx?$|\.test-child\.ts$/.test(file.path);
@@ -43,6 +45,9 @@ export function sqlFindings(file: SourceFile, options: CheckOptions): string[] {
   const found = new Set<string>();
   // A call with an argument: Next.js's `app.prepare()` (and a bound reference to it) is not SQL.
   if (/\.\s*prepare\b(?!\s*\(\s*\)|\.bind\(\s*app\s*\))/.test(code)) found.add(".prepare(");
+  // The engine's named statement (server/store/engine/engine.ts): defining one is the store's, whatever text it is given.
+  // Written as a call is (no space before the bracket), so English such as "the statement (…)" in JSX text is not one.
+  if (/(?<![\w$.])statement(?:<[^<>()]*>)?\(/.test(code)) found.add("named statement");
   if (/\bsql\s*`/.test(code)) found.add("sql`…`");
   if (/\bdb\s*\.\s*(?:select|selectDistinct|insert|update|delete)\s*\(|\bdb\s*\.\s*query\s*\./.test(code)) found.add("drizzle query");
   // Without the package and the tables as values, no query can be built, whatever the database handle is called.

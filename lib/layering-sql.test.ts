@@ -38,6 +38,29 @@ describe("the SQL rule can fail", () => {
     ).toEqual([]);
   });
 
+  it("SQL outside server/store on the async unit of work: statements handed to a tx, module constants, named statements, a raw connection", () => {
+    const sql = (path: string, ...lines: string[]) => sqlFindings({ path, source: lines.join("\n") }, options);
+    expect(sql("server/services/example.ts", 'const row = await tx.get<{ id: string }>("SELECT id FROM jobs WHERE id = ?", [id]);')).toEqual(["SQL text"]);
+    expect(sql("server/scheduler/example.ts", "await tx.run(`UPDATE tasks SET status = 'READY' WHERE step_id = ?`, [stepId]);")).toEqual(["SQL text"]);
+    // A repository's habit (module constants, a named statement for the hot path) is still SQL outside server/store.
+    expect(
+      sql("server/services/example.ts", "const CANDIDATES = `", "  SELECT t.id FROM tasks t WHERE t.status = 'READY' LIMIT ?`;", "export const rows = (tx: ReadTx) => tx.all(CANDIDATES, [10]);"),
+    ).toEqual(["SQL text"]);
+    expect(
+      sql("server/services/example.ts", 'import { statement } from "../store/repository";', 'const NEXT = statement<{ id: number }>("claims.next", "SELECT id FROM tasks WHERE status = ? LIMIT 1");'),
+    ).toEqual(["named statement", "SQL text"]);
+    // Its text assembled where no shape shows: the named statement still gives it away.
+    expect(sql("server/queries/example.ts", 'const NEXT = statement("claims.next", [verb, columns, from].join(" "));')).toEqual(["named statement"]);
+    expect(sql("server/services/example-test-support.ts", 'sqliteOf(farm.store).prepare("DELETE FROM jobs").run();')).toEqual([".prepare(", "SQL text"]);
+    expect(sql("server/farm-tests/example-harness.ts", 'const rows = await farm.store.read((tx) => tx.all("SELECT id, status FROM workers"));')).toEqual(["SQL text"]);
+    // The store itself, and test files, may.
+    expect(sql("server/store/claims.ts", 'const NEXT = statement<{ id: number }>("claims.next", "SELECT id FROM tasks WHERE status = ? LIMIT 1");')).toEqual([]);
+    expect(sql("server/store/store-test-support.ts", "export const plant = (tx: Tx) => tx.run(\"UPDATE users SET kind = 'service'\");")).toEqual([]);
+    expect(sql("server/farm-tests/example.test.ts", 'await farm.store.transaction((tx) => tx.run("UPDATE workers SET credential_hash = ? WHERE id = ?", [hash, id]));')).toEqual([]);
+    // Look-alikes: a method or another name ending in "statement", and the words in JSX text.
+    expect(sql("server/services/example.ts", "const text = report.statement(row);", "const s = bankStatement(account);", "return <p>Read the statement (it is short).</p>;")).toEqual([]);
+  });
+
   it("SQL text in any case, known by the statement's shape, since its first word alone is ordinary English", () => {
     const sql = (...lines: string[]) => sqlFindings({ path: "server/services/example.ts", source: lines.join("\n") }, options);
     for (const statement of [

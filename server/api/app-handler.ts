@@ -19,13 +19,13 @@ import { admitWorker, handleWorkerRequest, workerCall } from "./worker-api";
 const TRPC_ENDPOINT = "/api/trpc";
 
 /** The tRPC context of an HTTP request: who calls (checked once per request), from where, and the CSRF verdict. */
-export function requestContext(farm: Farm, request: Request, info: RequestInfo, responseHeaders: Headers): Context {
+export async function requestContext(farm: Farm, request: Request, info: RequestInfo, responseHeaders: Headers): Promise<Context> {
   const credentials = {
     authorization: request.headers.get("authorization"),
     sessionCookie: cookieValue(request.headers.get("cookie"), SESSION_COOKIE),
     address: info.address,
   };
-  const { principal, authError } = resolvePrincipal(farm, credentials);
+  const { principal, authError } = await resolvePrincipal(farm, credentials);
   const publicUrl = farm.settings.publicUrl;
   return {
     farm,
@@ -54,9 +54,9 @@ function handleTrpcRequest(farm: Farm, request: Request, info: RequestInfo): Pro
  * on the worker API, a signed-in caller on tRPC (null), or why not. Nothing but signing in
  * answers a caller the farm does not know, and that takes small bodies only.
  */
-export function admitBody(farm: Farm, caller: BodyCaller): AppError | null {
+export async function admitBody(farm: Farm, caller: BodyCaller): Promise<AppError | null> {
   if (caller.path.startsWith("/api/worker/")) return admitWorker(farm, caller.path, caller.authorization);
-  const { principal, authError } = resolvePrincipal(farm, { authorization: caller.authorization, sessionCookie: cookieValue(caller.cookie, SESSION_COOKIE), address: caller.address });
+  const { principal, authError } = await resolvePrincipal(farm, { authorization: caller.authorization, sessionCookie: cookieValue(caller.cookie, SESSION_COOKIE), address: caller.address });
   if (principal) return null;
   return authError ?? new AppError("UNAUTHORIZED", `sign in first (or send a token as 'Authorization: Bearer <token>'): a caller who is not signed in may send at most ${BODY_LIMITS.auth / 1024} KiB`);
 }

@@ -31,7 +31,7 @@ function csvLine(row: AuditRow): string {
 
 export async function auditExport(farm: Farm, request: Request, info: RequestInfo): Promise<Response> {
   if (request.method !== "GET") throw new AppError("NOT_FOUND", "the audit export is a GET");
-  const { principal, authError } = resolvePrincipal(farm, {
+  const { principal, authError } = await resolvePrincipal(farm, {
     authorization: request.headers.get("authorization"),
     sessionCookie: cookieValue(request.headers.get("cookie"), SESSION_COOKIE),
     address: info.address,
@@ -52,8 +52,8 @@ export async function auditExport(farm: Farm, request: Request, info: RequestInf
     start(controller) {
       if (format === "csv") controller.enqueue(encoder.encode(`${COLUMNS.join(",")}\n`));
     },
-    pull(controller) {
-      const next = pages.next();
+    async pull(controller) {
+      const next = await pages.next();
       if (next.done) return controller.close();
       controller.enqueue(encoder.encode(next.value.map((row) => (format === "csv" ? csvLine(row) : `${JSON.stringify(row)}\n`)).join("")));
     },

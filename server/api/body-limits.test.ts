@@ -8,6 +8,7 @@
 import { request } from "node:http";
 import { describe, expect, it } from "vitest";
 import { Client, httpFarm, person, raw, tokenOf, type HttpFarm } from "../auth/http-test-support";
+import { sqliteOf } from "../store/store-test-support";
 import { BODY_LIMITS, MAX_BATCH_CALLS } from "./request-guards";
 
 /** Streams `total` bytes as a chunked body (no Content-Length) from one reused buffer, until the server answers or closes. */
@@ -79,7 +80,7 @@ describe("body limits over HTTP", () => {
   ] as const)("a 600 MB chunked body to %s is refused with 413 at its limit, and the server's memory grows by less than 50 MB", async (_what, path, limit, credential) => {
     const h = await httpFarm();
     const id = await person(h.farm, "root", "admin");
-    const bearer = credential === "token" ? tokenOf(h.farm, id, "admin", "admin").token : credential === "worker" ? await workerCredential(h) : null;
+    const bearer = credential === "token" ? (await tokenOf(h.farm, id, "admin", "admin")).token : credential === "worker" ? await workerCredential(h) : null;
     const answer = await upload600(h, path, bearer ? { authorization: `Bearer ${bearer}` } : {});
     expect(answer.status).toBe(413);
     expect(JSON.parse(answer.body)).toMatchObject({ error: "PAYLOAD_TOO_LARGE", message: expect.stringContaining(`${Math.round(limit / 1024)} KiB`) });
@@ -121,7 +122,7 @@ describe("body limits over HTTP", () => {
   it("gives a batch naming sign-in the sign-in limit, wherever sign-in stands in it", async () => {
     const h = await httpFarm();
     const id = await person(h.farm, "root", "admin");
-    const token = tokenOf(h.farm, id, "admin", "admin").token;
+    const token = (await tokenOf(h.farm, id, "admin", "admin")).token;
     const body = JSON.stringify({ 0: { template: { text: "x".repeat(BODY_LIMITS.auth), format: "yaml" } }, 1: { name: "root", password: "wrong" } });
     const answer = await raw(h.url, "/api/trpc/jobs.preview,auth.signIn?batch=1", {
       method: "POST",
@@ -141,7 +142,7 @@ describe("batches", () => {
       const body = JSON.stringify(Object.fromEntries(Array.from({ length: n }, (_, i) => [i, { name: `nobody${i}`, password: "wrong" }])));
       return raw(h.url, `/api/trpc/${paths}?batch=1`, { method: "POST", headers: { host: new URL(h.url).host, origin: h.url, "content-type": "application/json" }, body });
     };
-    const attempts = () => h.farm.store.sqlite.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM audit_log WHERE action = 'auth.sign-in'").get()!.n;
+    const attempts = () => sqliteOf(h.farm.store).prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM audit_log WHERE action = 'auth.sign-in'").get()!.n;
     const refused = await batch(1_000);
     expect(refused.status).toBe(400);
     expect(refused.body).toContain("Batch call exceeds maximum size");

@@ -73,7 +73,7 @@ export interface BodyCaller {
  */
 export type ServerHandler = FetchHandler & {
   plain?: PlainRoute;
-  admit?: (caller: BodyCaller) => AppError | null;
+  admit?: (caller: BodyCaller) => Promise<AppError | null>;
   settings: Pick<FarmSettings, "allowedHosts" | "publicUrl">;
 };
 

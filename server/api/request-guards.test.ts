@@ -247,7 +247,7 @@ describe("the CSRF check over HTTP", () => {
   it("passes a Bearer-token call that sends no Origin", async () => {
     const h = await httpFarm();
     const id = await person(h.farm, "root", "admin");
-    const script = new Client(h.url, { token: tokenOf(h.farm, id, "admin", "admin").token, origin: null });
+    const script = new Client(h.url, { token: (await tokenOf(h.farm, id, "admin", "admin")).token, origin: null });
     expect((await script.mutation("pools.create", { name: "from-ci" })).status).toBe(200);
   });
 });
@@ -258,9 +258,9 @@ describe("answers carry no stack trace and no file path", () => {
   it("an internal error (the store closed under a query) is a bare 500 on tRPC and the worker API", async () => {
     const h = await httpFarm();
     const id = await person(h.farm, "root", "admin");
-    const token = tokenOf(h.farm, id, "admin", "admin").token;
+    const token = (await tokenOf(h.farm, id, "admin", "admin")).token;
     const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
-    h.farm.store.close();
+    await h.farm.store.close();
     try {
       const anonymous = await new Client(h.url).query("auth.me");
       const withToken = await new Client(h.url, { token, origin: null }).query("jobs.list", {});

@@ -55,7 +55,7 @@ export function tooLargeMessage(limit: number): string {
  */
 export interface StrangerLimit {
   bytes: number;
-  admit(): AppError | null;
+  admit(): AppError | null | Promise<AppError | null>;
 }
 
 /**
@@ -71,23 +71,32 @@ export async function readLimited(chunks: AsyncIterable<Uint8Array>, limit: numb
   };
   // A stranger's share that is not below the route's limit changes nothing.
   let share = stranger && stranger.bytes < limit ? stranger : null;
-  const pass = (size: number) => {
+  // A promise only when the caller is asked (once): the chunks of a small body pass without awaiting anything.
+  const pass = (size: number): Promise<void> | undefined => {
     if (size > limit) refuse(new AppError("PAYLOAD_TOO_LARGE", tooLargeMessage(limit)));
     if (share && size > share.bytes) {
-      const refusal = share.admit();
-      if (refusal) refuse(refusal);
+      const asked = share;
       share = null;
+      return admitOrRefuse(asked, refuse);
     }
+    return undefined;
   };
-  if (declaredLength !== null) pass(Number(declaredLength) || 0);
+  const declared = declaredLength !== null ? pass(Number(declaredLength) || 0) : undefined;
+  if (declared) await declared;
   const parts: Buffer[] = [];
   let size = 0;
   for await (const chunk of chunks) {
     size += chunk.byteLength;
-    pass(size);
+    const admitting = pass(size);
+    if (admitting) await admitting;
     parts.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
   }
   return Buffer.concat(parts, size);
+}
+
+async function admitOrRefuse(stranger: StrangerLimit, refuse: (error: AppError) => never): Promise<void> {
+  const refusal = await stranger.admit();
+  if (refusal) refuse(refusal);
 }
 
 /**

@@ -66,7 +66,7 @@ describe("the worker protocol on a full store", () => {
     const store = openStore(":memory:");
     const clock = { now: Date.now() };
     const farm = createFarm(store, { now: () => clock.now });
-    const { token } = createPool(farm, { name: "p" }, SYSTEM_ACTOR);
+    const { token } = await createPool(farm, { name: "p" }, SYSTEM_ACTOR);
     server = await startNodeServer(apiHandler(farm));
     const post = async (path: string, body: unknown, auth: string) => {
       const response = await fetch(`${server!.url}${path}`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${auth}` }, body: JSON.stringify(body) });
@@ -99,7 +99,7 @@ describe("the worker protocol on a full store", () => {
 
     // Long past the worker timeout on the farm's clock: the sweep still does not call the worker lost.
     clock.now += (farm.settings.workerTimeoutSeconds + 10) * 1000;
-    expect(sweepWorkers(farm).lost).toEqual([]);
+    expect((await sweepWorkers(farm)).lost).toEqual([]);
 
     store.sqlite.pragma("max_page_count = 1073741823");
     expect(await post("/api/worker/logs", logs, worker.credential)).toMatchObject({ status: 200, body: { acknowledgedThrough: 1_999 } });

@@ -10,6 +10,7 @@ import { issueToken } from "../auth/access-tokens";
 import { hashSecret } from "../auth/secrets";
 import { testPrincipal } from "../auth/test-principals";
 import { openStore } from "../db/connection";
+import { sqliteOf } from "../store/store-test-support";
 import { SYSTEM_ACTOR } from "../services/audit";
 import { removeWorker } from "../services/drain-worker";
 import { createFarm } from "../context/farm";
@@ -33,7 +34,7 @@ async function setup() {
   const store = openStore(":memory:");
   const clock = { now: Date.now() };
   const farm = createFarm(store, { now: () => clock.now, settings: { rotationGraceMinutes: 60 } });
-  const { poolId, token } = createPool(farm, { name: "p" }, SYSTEM_ACTOR);
+  const { poolId, token } = await createPool(farm, { name: "p" }, SYSTEM_ACTOR);
   server = await startNodeServer(apiHandler(farm));
   const post = async (path: string, body: unknown, auth: string | null): Promise<Answer> => {
     const headers: Record<string, string> = { "content-type": "application/json", ...(auth !== null ? { authorization: `Bearer ${auth}` } : {}) };
@@ -58,7 +59,7 @@ async function setup() {
 }
 
 function taskStatus(farm: ReturnType<typeof createFarm>): string | undefined {
-  return farm.store.sqlite.prepare<[], { status: string }>("SELECT status FROM tasks").get()?.status;
+  return sqliteOf(farm.store).prepare<[], { status: string }>("SELECT status FROM tasks").get()?.status;
 }
 
 describe("worker API", () => {
@@ -75,11 +76,13 @@ describe("worker API", () => {
     const worker = await enroll("render-01");
     expect(worker.credential).toMatch(/^loom_wkr_/);
     expect(worker.logLimits).toEqual({ actionChars: farm.settings.logCapActionChars, sessionChars: farm.settings.logCapSessionChars });
-    const row = farm.store.sqlite.prepare<[string], { credential_hash: string; token_generation: number }>("SELECT credential_hash, token_generation FROM workers WHERE id = ?").get(worker.workerId);
+    const row = sqliteOf(farm.store)
+      .prepare<[string], { credential_hash: string; token_generation: number }>("SELECT credential_hash, token_generation FROM workers WHERE id = ?")
+      .get(worker.workerId);
     expect(row).toEqual({ credential_hash: hashSecret(worker.credential), token_generation: 1 });
     expect(await post("/api/worker/sync", idleSync(worker), worker.credential)).toMatchObject({ status: 200, body: { assignments: [] } });
 
-    const audit = farm.store.sqlite.prepare("SELECT actor_kind, actor_id, actor_name, via, action, target_kind, target_id, outcome, address FROM audit_log WHERE action = 'worker.enroll'").all();
+    const audit = sqliteOf(farm.store).prepare("SELECT actor_kind, actor_id, actor_name, via, action, target_kind, target_id, outcome, address FROM audit_log WHERE action = 'worker.enroll'").all();
     expect(audit).toEqual([
       {
         actor_kind: "worker",
@@ -93,7 +96,7 @@ describe("worker API", () => {
         address: expect.stringMatching(/127\.0\.0\.1/),
       },
     ]);
-    const everything = farm.store.sqlite.prepare("SELECT * FROM workers").all().concat(farm.store.sqlite.prepare("SELECT * FROM audit_log").all());
+    const everything = sqliteOf(farm.store).prepare("SELECT * FROM workers").all().concat(sqliteOf(farm.store).prepare("SELECT * FROM audit_log").all());
     expect(JSON.stringify(everything)).not.toContain(worker.credential);
   });
 
@@ -122,14 +125,14 @@ describe("worker API", () => {
     const report = { ...idleSync(real), sessions: [assignment.sessionId], updates: [{ actionId, status: "SUCCEEDED", exitCode: 0, startedAt: farm.now(), endedAt: farm.now() }] };
     expect(await post("/api/worker/sync", report, real.credential)).toMatchObject({ status: 200 });
     expect(taskStatus(farm)).toBe("SUCCEEDED");
-    expect(farm.store.sqlite.prepare("SELECT COUNT(*) AS n FROM log_lines").get()).toEqual({ n: 0 });
+    expect(sqliteOf(farm.store).prepare("SELECT COUNT(*) AS n FROM log_lines").get()).toEqual({ n: 0 });
   });
 
   it("takes only a worker credential on sync and logs: pool tokens and personal access tokens are refused", async () => {
     const { farm, enroll, post, idleSync, token } = await setup();
     const worker = await enroll("w");
-    const admin = testPrincipal(farm, "admin");
-    const { token: pat } = farm.store.sqlite.transaction(() => issueToken(farm, SYSTEM_ACTOR, { userId: admin.userId, role: "admin", name: "script", scope: "admin", expiresInDays: 1 }))();
+    const admin = await testPrincipal(farm, "admin");
+    const { token: pat } = await farm.store.transaction((tx) => issueToken(tx, farm, SYSTEM_ACTOR, { userId: admin.userId, role: "admin", name: "script", scope: "admin", expiresInDays: 1 }));
     const logs = { workerId: worker.workerId, leaseEpoch: worker.leaseEpoch, sessionId: "session-x", lines: [] };
     expect(await post("/api/worker/sync", idleSync(worker), token)).toMatchObject({ status: 401, body: { error: "UNAUTHORIZED", message: expect.stringContaining("only enrolls") } });
     expect(await post("/api/worker/logs", logs, token)).toMatchObject({ status: 401, body: { error: "UNAUTHORIZED" } });
@@ -155,14 +158,14 @@ describe("worker API", () => {
     expect(second.workerId).toBe(first.workerId);
     expect(await post("/api/worker/sync", idleSync(second), first.credential)).toMatchObject({ status: 401, body: { error: "UNAUTHORIZED" } });
     expect(await post("/api/worker/sync", idleSync(second), second.credential)).toMatchObject({ status: 200 });
-    removeWorker(farm, second.workerId, SYSTEM_ACTOR);
+    await removeWorker(farm, second.workerId, SYSTEM_ACTOR);
     expect(await post("/api/worker/sync", { ...idleSync(second), leaseEpoch: second.leaseEpoch + 1 }, second.credential)).toMatchObject({ status: 401, body: { error: "UNAUTHORIZED" } });
   });
 
   it("keeps taking a credential of the previous token generation during the grace period, not after", async () => {
     const { farm, clock, poolId, enroll, post, idleSync, token } = await setup();
     const before = await enroll("old");
-    const { token: rotated } = rotatePoolToken(farm, poolId, SYSTEM_ACTOR);
+    const { token: rotated } = await rotatePoolToken(farm, poolId, SYSTEM_ACTOR);
     clock.now += 59 * 60_000;
     expect(await post("/api/worker/sync", idleSync(before), before.credential)).toMatchObject({ status: 200 });
     const lateEnrolled = await enroll("late", token);

@@ -39,10 +39,10 @@ export async function handleWorkerRequest(farm: Farm, request: Request, info: Re
  * for a registration, the worker's own credential for the rest (null), or the refusal (a 401, on
  * which the agent enrolls again). Asked only of bodies past that share: a sync's rarely are.
  */
-export function admitWorker(farm: Farm, path: string, authorization: string | null): AppError | null {
+export async function admitWorker(farm: Farm, path: string, authorization: string | null): Promise<AppError | null> {
   try {
-    if (path === PROTOCOL_PATHS.register) enrollingPool(farm, authorization);
-    else authenticateWorker(farm, bearer(authorization, "the worker's credential"));
+    if (path === PROTOCOL_PATHS.register) await enrollingPool(farm, authorization);
+    else await authenticateWorker(farm, bearer(authorization, "the worker's credential"));
     return null;
   } catch (error) {
     if (error instanceof AppError) return error;
@@ -61,12 +61,18 @@ export async function workerCall(farm: Farm, call: PlainRequest): Promise<PlainA
   try {
     if (call.method !== "POST") throw new AppError("NOT_FOUND", `${call.method} ${call.path} is not part of the worker protocol`);
     switch (call.path) {
-      case PROTOCOL_PATHS.register:
-        return stored(farm, json(200, registerWorker(farm, enrollingPool(farm, call.authorization), body(call.body, registerRequest), call.address)));
-      case PROTOCOL_PATHS.sync:
-        return stored(farm, json(200, await longPollSync(farm, authenticateWorker(farm, bearer(call.authorization, "the worker's credential")), body(call.body, syncRequest), call.signal)));
-      case PROTOCOL_PATHS.logs:
-        return stored(farm, json(200, ingestLogs(farm, authenticateWorker(farm, bearer(call.authorization, "the worker's credential")), body(call.body, logsRequest))));
+      case PROTOCOL_PATHS.register: {
+        const pool = await enrollingPool(farm, call.authorization);
+        return stored(farm, json(200, await registerWorker(farm, pool, body(call.body, registerRequest), call.address)));
+      }
+      case PROTOCOL_PATHS.sync: {
+        const caller = await authenticateWorker(farm, bearer(call.authorization, "the worker's credential"));
+        return stored(farm, json(200, await longPollSync(farm, caller, body(call.body, syncRequest), call.signal)));
+      }
+      case PROTOCOL_PATHS.logs: {
+        const caller = await authenticateWorker(farm, bearer(call.authorization, "the worker's credential"));
+        return stored(farm, json(200, await ingestLogs(farm, caller, body(call.body, logsRequest))));
+      }
       default:
         throw new AppError("NOT_FOUND", `${call.path} is not part of the worker protocol`);
     }
@@ -75,7 +81,7 @@ export async function workerCall(farm: Farm, call: PlainRequest): Promise<PlainA
     // again, soon (Retry-After): the server itself answers, so the agent's growing backoff for an
     // unreachable server would only leave held lines waiting long after space returns.
     if (isStoreFull(error)) {
-      const refusal = storeHealth(farm.store.sqlite).failed(error);
+      const refusal = storeHealth(farm.store).failed(error);
       return { ...json(HTTP_STATUS[refusal.code], { error: refusal.code, message: refusal.message }), headers: { "retry-after": String(STORE_FULL_RETRY_SECONDS) } };
     }
     if (error instanceof AppError) return json(HTTP_STATUS[error.code], { error: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) });
@@ -100,7 +106,7 @@ async function longPollSync(farm: Farm, caller: WorkerIdentity, sync: SyncReques
 
 /** Every protocol call writes (a heartbeat at least): one that went through says the store writes. */
 function stored(farm: Farm, answer: PlainAnswer): PlainAnswer {
-  storeHealth(farm.store.sqlite).succeeded();
+  storeHealth(farm.store).succeeded();
   return answer;
 }
 
@@ -119,8 +125,8 @@ function bearer(header: string | null, what: string): string {
   return token;
 }
 
-function enrollingPool(farm: Farm, header: string | null) {
-  const pool = authenticatePool(farm, bearer(header, "the pool's token"));
+async function enrollingPool(farm: Farm, header: string | null) {
+  const pool = await authenticatePool(farm, bearer(header, "the pool's token"));
   if (!pool) throw new AppError("UNAUTHORIZED", "unknown pool token");
   return pool;
 }

@@ -4,6 +4,7 @@
  * saying which. Scripts send no Origin: a Bearer call needs none.
  */
 import { describe, expect, it } from "vitest";
+import { sqliteOf } from "../store/store-test-support";
 import { Client, httpFarm, person, tokenOf } from "./http-test-support";
 
 const JOB = "specificationVersion: jobtemplate-2023-09\nname: J\nsteps:\n- name: S\n  script:\n    actions:\n      onRun: {command: echo}\n";
@@ -13,7 +14,7 @@ describe("token scopes", () => {
   it("a read token reads but cannot submit", async () => {
     const h = await httpFarm();
     const id = await person(h.farm, "ann", "artist");
-    const script = new Client(h.url, { token: tokenOf(h.farm, id, "artist", "read").token, origin: null });
+    const script = new Client(h.url, { token: (await tokenOf(h.farm, id, "artist", "read")).token, origin: null });
     expect((await script.query("jobs.list", {})).status).toBe(200);
     const refused = await script.mutation("jobs.submit", SUBMIT);
     expect(refused.status).toBe(403);
@@ -23,12 +24,12 @@ describe("token scopes", () => {
   it("a submit token submits, without an Origin, but cannot create pools even for an admin", async () => {
     const h = await httpFarm();
     const id = await person(h.farm, "root", "admin");
-    const script = new Client(h.url, { token: tokenOf(h.farm, id, "admin", "submit").token, origin: null });
+    const script = new Client(h.url, { token: (await tokenOf(h.farm, id, "admin", "submit")).token, origin: null });
     expect((await script.mutation<{ ok: boolean }>("jobs.submit", SUBMIT)).data).toMatchObject({ ok: true });
     const pool = await script.mutation("pools.create", { name: "render" });
     expect(pool.status).toBe(403);
     expect(pool.error?.message).toContain("this token's scope is 'submit'");
-    const admin = new Client(h.url, { token: tokenOf(h.farm, id, "admin", "admin").token, origin: null });
+    const admin = new Client(h.url, { token: (await tokenOf(h.farm, id, "admin", "admin")).token, origin: null });
     expect((await admin.mutation("pools.create", { name: "render" })).status).toBe(200);
   });
 
@@ -50,7 +51,7 @@ describe("token scopes", () => {
   it("a token cannot make a token with a wider scope than its own", async () => {
     const h = await httpFarm();
     const id = await person(h.farm, "root", "admin");
-    const reader = new Client(h.url, { token: tokenOf(h.farm, id, "admin", "read").token, origin: null });
+    const reader = new Client(h.url, { token: (await tokenOf(h.farm, id, "admin", "read")).token, origin: null });
     for (const scope of ["submit", "admin"]) {
       const refused = await reader.mutation("tokens.create", { name: "wider", scope, expiresInDays: 30 });
       expect(refused.status, scope).toBe(403);
@@ -60,7 +61,7 @@ describe("token scopes", () => {
     expect(made.status).toBe(200);
     // …and what it made is a reader too.
     expect((await new Client(h.url, { token: made.data.token, origin: null }).mutation("jobs.submit", SUBMIT)).status).toBe(403);
-    const submitter = new Client(h.url, { token: tokenOf(h.farm, id, "admin", "submit").token, origin: null });
+    const submitter = new Client(h.url, { token: (await tokenOf(h.farm, id, "admin", "submit")).token, origin: null });
     expect((await submitter.mutation("tokens.create", { name: "wider", scope: "admin", expiresInDays: 30 })).status).toBe(403);
     expect((await submitter.mutation("tokens.create", { name: "same", scope: "submit", expiresInDays: 30 })).status).toBe(200);
   });
@@ -68,7 +69,7 @@ describe("token scopes", () => {
   it("a token made with a token expires no later than the token that made it (a leaked token cannot outlive itself)", async () => {
     const h = await httpFarm();
     const id = await person(h.farm, "ann", "artist");
-    const parent = tokenOf(h.farm, id, "artist", "submit", 2);
+    const parent = await tokenOf(h.farm, id, "artist", "submit", 2);
     const parentExpiry = h.clock.now + 2 * 24 * 3_600_000;
     const script = new Client(h.url, { token: parent.token, origin: null });
     const made = await script.mutation<{ token: string; view: { expiresAt: number } }>("tokens.create", { name: "longer", scope: "submit", expiresInDays: 366 });
@@ -102,7 +103,7 @@ describe("refused credentials", () => {
   it("an expired token is refused, saying so", async () => {
     const h = await httpFarm();
     const id = await person(h.farm, "ann", "artist");
-    const script = new Client(h.url, { token: tokenOf(h.farm, id, "artist", "read", 2).token, origin: null });
+    const script = new Client(h.url, { token: (await tokenOf(h.farm, id, "artist", "read", 2)).token, origin: null });
     h.clock.now += 47 * 3_600_000;
     expect((await script.query("jobs.list", {})).status).toBe(200);
     h.clock.now += 3_600_000;
@@ -125,12 +126,12 @@ describe("refused credentials", () => {
     const ann = await person(h.farm, "ann", "artist");
     const bob = await person(h.farm, "bob", "artist");
     const root = await person(h.farm, "root", "admin");
-    const bobs = tokenOf(h.farm, bob, "artist", "submit");
-    const asAnn = new Client(h.url, { token: tokenOf(h.farm, ann, "artist", "submit").token, origin: null });
+    const bobs = await tokenOf(h.farm, bob, "artist", "submit");
+    const asAnn = new Client(h.url, { token: (await tokenOf(h.farm, ann, "artist", "submit")).token, origin: null });
     expect((await asAnn.mutation("tokens.revoke", { tokenId: bobs.id })).status).toBe(404);
     expect((await asAnn.mutation("tokens.revokeAny", { tokenId: bobs.id })).status).toBe(403);
     expect((await asAnn.query<Array<{ owner: string }>>("tokens.list")).data.map((t) => t.owner)).toEqual(["ann"]);
-    const asRoot = new Client(h.url, { token: tokenOf(h.farm, root, "admin", "admin").token, origin: null });
+    const asRoot = new Client(h.url, { token: (await tokenOf(h.farm, root, "admin", "admin")).token, origin: null });
     expect((await asRoot.mutation<{ revokedAt: number }>("tokens.revokeAny", { tokenId: bobs.id })).data.revokedAt).toBe(h.clock.now);
     expect((await new Client(h.url, { token: bobs.token, origin: null }).query("jobs.list", {})).status).toBe(401);
   });
@@ -138,9 +139,9 @@ describe("refused credentials", () => {
   it("records when and from where a token was last used", async () => {
     const h = await httpFarm();
     const id = await person(h.farm, "ann", "artist");
-    const made = tokenOf(h.farm, id, "artist", "read");
+    const made = await tokenOf(h.farm, id, "artist", "read");
     await new Client(h.url, { token: made.token, origin: null }).query("jobs.list", {});
-    const row = h.farm.store.sqlite.prepare<[string], { last_used_at: number; last_used_address: string }>("SELECT last_used_at, last_used_address FROM access_tokens WHERE id = ?").get(made.id);
+    const row = sqliteOf(h.farm.store).prepare<[string], { last_used_at: number; last_used_address: string }>("SELECT last_used_at, last_used_address FROM access_tokens WHERE id = ?").get(made.id);
     expect(row).toEqual({ last_used_at: h.clock.now, last_used_address: "127.0.0.1" });
   });
 });

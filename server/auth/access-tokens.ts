@@ -8,6 +8,7 @@ import { audit, type Actor } from "../services/audit";
 import { AppError } from "../context/errors";
 import type { Farm } from "../context/farm";
 import { accessTokensRepository, type TokenListRow } from "../store/access-tokens";
+import type { Tx } from "../store/repository";
 import type { Principal } from "./principal";
 import { hashSecret, newId, newSecret } from "./secrets";
 import { accessChanged } from "./streams";
@@ -59,8 +60,8 @@ export interface NewToken {
   notAfter?: number;
 }
 
-/** Inside the caller's transaction: a new token and its audit row. */
-export function issueToken(farm: Farm, actor: Actor, input: NewToken): IssuedToken {
+/** Inside the caller's unit: a new token and its audit row. */
+export async function issueToken(tx: Tx, farm: Farm, actor: Actor, input: NewToken): Promise<IssuedToken> {
   const name = input.name.trim();
   // eslint-disable-next-line no-control-regex
   if (name === "" || name.length > TOKEN_NAME_MAX || /[\u0000-\u001f\u007f]/.test(name))
@@ -75,15 +76,14 @@ export function issueToken(farm: Farm, actor: Actor, input: NewToken): IssuedTok
   const id = newId("tok");
   const asked = input.expiresInDays === null ? null : now + input.expiresInDays * 24 * 3_600_000;
   const expiresAt = input.notAfter !== undefined && (asked === null || asked > input.notAfter) ? input.notAfter : asked;
-  const tokens = accessTokensRepository(farm.store);
-  tokens.insert({ id, userId: input.userId, name, tokenHash: hashSecret(token), scope: input.scope, now, expiresAt });
-  const row = tokens.byId(id)!;
-  audit(farm, actor, { action: "token.create", target: { kind: "token", id }, after: { name, scope: input.scope, owner: row.owner, expiresAt } });
+  await accessTokensRepository.insert(tx, { id, userId: input.userId, name, tokenHash: hashSecret(token), scope: input.scope, now, expiresAt });
+  const row = (await accessTokensRepository.byId(tx, id))!;
+  await audit(tx, farm, actor, { action: "token.create", target: { kind: "token", id }, after: { name, scope: input.scope, owner: row.owner, expiresAt } });
   return { token, view: view(row) };
 }
 
 /** A token for the caller themselves (the tokens page). */
-export function createOwnToken(farm: Farm, principal: Principal, actor: Actor, input: { name: string; scope: TokenScope; expiresInDays: number }): IssuedToken {
+export async function createOwnToken(farm: Farm, principal: Principal, actor: Actor, input: { name: string; scope: TokenScope; expiresInDays: number }): Promise<IssuedToken> {
   // A token made with a token cannot be wider than the token that made it: its scope, not only
   // the role, is compared (a `read` token of an admin acts as a viewer, but a `submit` token it
   // made would act as a wrangler).
@@ -91,28 +91,28 @@ export function createOwnToken(farm: Farm, principal: Principal, actor: Actor, i
     throw new AppError("FORBIDDEN", `a token made with a '${principal.scope}' token can have at most that scope`);
   }
   const role = effectiveRole(principal.role, principal.scope);
-  return farm.store.transaction(() => {
+  return farm.store.transaction(async (tx) => {
     // …nor outlive it: a leaked token could otherwise make itself a successor of a year.
-    const parent = principal.via === "token" ? accessTokensRepository(farm.store).byId(principal.credentialId) : undefined;
+    const parent = principal.via === "token" ? await accessTokensRepository.byId(tx, principal.credentialId) : undefined;
     const notAfter = parent?.expires_at ?? undefined;
-    return issueToken(farm, actor, { userId: principal.userId, role, ...input, ...(notAfter !== undefined ? { notAfter } : {}) });
+    return issueToken(tx, farm, actor, { userId: principal.userId, role, ...input, ...(notAfter !== undefined ? { notAfter } : {}) });
   });
 }
 
 /** The caller's tokens; with `all` (admins) everyone's. */
-export function listTokens(farm: Farm, principal: Principal, all: boolean): TokenView[] {
-  const tokens = accessTokensRepository(farm.store);
-  return (all ? tokens.all() : tokens.ofUser(principal.userId)).map(view);
+export async function listTokens(farm: Farm, principal: Principal, all: boolean): Promise<TokenView[]> {
+  const rows = await farm.store.read((tx) => (all ? accessTokensRepository.all(tx) : accessTokensRepository.ofUser(tx, principal.userId)));
+  return rows.map(view);
 }
 
 /** Revokes a token of the caller's own, or any token when `asAdmin`. */
-export function revokeToken(farm: Farm, principal: Principal, actor: Actor, tokenId: string, asAdmin: boolean): TokenView {
-  const tokens = accessTokensRepository(farm.store);
-  const revoked = farm.store.transaction(() => {
-    const row = tokens.byId(tokenId);
+export async function revokeToken(farm: Farm, principal: Principal, actor: Actor, tokenId: string, asAdmin: boolean): Promise<TokenView> {
+  const revoked = await farm.store.transaction(async (tx) => {
+    const row = await accessTokensRepository.byId(tx, tokenId);
     if (!row || (!asAdmin && row.user_id !== principal.userId)) throw new AppError("NOT_FOUND", `no token ${tokenId} of yours`);
-    if (tokens.revoke(tokenId, farm.now())) audit(farm, actor, { action: "token.revoke", target: { kind: "token", id: tokenId }, before: { name: row.name, owner: row.owner } });
-    return view(tokens.byId(tokenId)!);
+    if (await accessTokensRepository.revoke(tx, tokenId, farm.now()))
+      await audit(tx, farm, actor, { action: "token.revoke", target: { kind: "token", id: tokenId }, before: { name: row.name, owner: row.owner } });
+    return view((await accessTokensRepository.byId(tx, tokenId))!);
   });
   accessChanged(farm);
   return revoked;

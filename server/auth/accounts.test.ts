@@ -9,7 +9,8 @@ import { SYSTEM_ACTOR } from "../services/audit";
 import { AppError } from "../context/errors";
 import { createFarm } from "../context/farm";
 import { submitToFarm } from "../services/submit-job";
-import { createUser, insertUser, listUsers, setUserDisabled, setUserRole } from "./accounts";
+import type { Farm } from "../context/farm";
+import { createUser, insertUser, listUsers, setUserDisabled, setUserRole, type NewUser } from "./accounts";
 import { Client, httpFarm, person, tokenOf } from "./http-test-support";
 
 const JOB = "specificationVersion: jobtemplate-2023-09\nname: J\nsteps:\n- name: S\n  script:\n    actions:\n      onRun: {command: echo}\n";
@@ -20,9 +21,14 @@ function memoryFarm() {
   return createFarm(store);
 }
 
-function conflict(work: () => unknown): string {
+/** An account made directly (its password hash a placeholder). */
+function planted(farm: Farm, user: NewUser) {
+  return farm.store.transaction((tx) => insertUser(tx, farm, SYSTEM_ACTOR, user, "scrypt$unused"));
+}
+
+async function conflict(work: () => Promise<unknown>): Promise<string> {
   try {
-    work();
+    await work();
   } catch (error) {
     if (error instanceof AppError) return `${error.code}: ${error.message}`;
     throw error;
@@ -33,14 +39,16 @@ function conflict(work: () => unknown): string {
 describe("the last enabled admin", () => {
   it("cannot be demoted or disabled; with a second admin, either can", async () => {
     const farm = memoryFarm();
-    insertUser(farm, SYSTEM_ACTOR, { name: "root", role: "admin", password: "x" }, "scrypt$unused");
-    expect(conflict(() => setUserRole(farm, SYSTEM_ACTOR, "root", "wrangler"))).toBe("CONFLICT: making root wrangler would leave the farm without an enabled admin; make someone else an admin first");
-    expect(conflict(() => setUserDisabled(farm, SYSTEM_ACTOR, "root", true))).toMatch(/^CONFLICT: disabling root would leave the farm without an enabled admin/);
-    insertUser(farm, SYSTEM_ACTOR, { name: "second", role: "admin", password: "x" }, "scrypt$unused");
-    setUserRole(farm, SYSTEM_ACTOR, "root", "wrangler");
+    await planted(farm, { name: "root", role: "admin", password: "x" });
+    expect(await conflict(() => setUserRole(farm, SYSTEM_ACTOR, "root", "wrangler"))).toBe(
+      "CONFLICT: making root wrangler would leave the farm without an enabled admin; make someone else an admin first",
+    );
+    expect(await conflict(() => setUserDisabled(farm, SYSTEM_ACTOR, "root", true))).toMatch(/^CONFLICT: disabling root would leave the farm without an enabled admin/);
+    await planted(farm, { name: "second", role: "admin", password: "x" });
+    await setUserRole(farm, SYSTEM_ACTOR, "root", "wrangler");
     // Now `second` is the last one.
-    expect(conflict(() => setUserDisabled(farm, SYSTEM_ACTOR, "second", true))).toMatch(/^CONFLICT/);
-    expect(listUsers(farm).map((u) => [u.name, u.role, u.disabled])).toEqual([
+    expect(await conflict(() => setUserDisabled(farm, SYSTEM_ACTOR, "second", true))).toMatch(/^CONFLICT/);
+    expect((await listUsers(farm)).map((u) => [u.name, u.role, u.disabled])).toEqual([
       ["root", "wrangler", false],
       ["second", "admin", false],
     ]);
@@ -48,19 +56,15 @@ describe("the last enabled admin", () => {
 
   it("counts neither disabled admins nor service accounts", async () => {
     const farm = memoryFarm();
-    insertUser(farm, SYSTEM_ACTOR, { name: "root", role: "admin", password: "x" }, "scrypt$unused");
-    insertUser(farm, SYSTEM_ACTOR, { name: "old-admin", role: "admin", password: "x" }, "scrypt$unused");
+    await planted(farm, { name: "root", role: "admin", password: "x" });
+    await planted(farm, { name: "old-admin", role: "admin", password: "x" });
     await createUser(farm, SYSTEM_ACTOR, { name: "local-admin", role: "admin", password: null });
-    setUserDisabled(farm, SYSTEM_ACTOR, "old-admin", true);
-    expect(conflict(() => setUserRole(farm, SYSTEM_ACTOR, "root", "viewer"))).toMatch(/^CONFLICT/);
+    await setUserDisabled(farm, SYSTEM_ACTOR, "old-admin", true);
+    expect(await conflict(() => setUserRole(farm, SYSTEM_ACTOR, "root", "viewer"))).toMatch(/^CONFLICT/);
     // A disabled admin may be demoted; the service account may be disabled.
-    setUserRole(farm, SYSTEM_ACTOR, "old-admin", "viewer");
-    setUserDisabled(farm, SYSTEM_ACTOR, "local-admin", true);
-    expect(
-      listUsers(farm)
-        .filter((u) => u.role === "admin" && !u.disabled)
-        .map((u) => u.name),
-    ).toEqual(["root"]);
+    await setUserRole(farm, SYSTEM_ACTOR, "old-admin", "viewer");
+    await setUserDisabled(farm, SYSTEM_ACTOR, "local-admin", true);
+    expect((await listUsers(farm)).filter((u) => u.role === "admin" && !u.disabled).map((u) => u.name)).toEqual(["root"]);
   });
 });
 
@@ -73,7 +77,7 @@ describe("changes take effect on the next call", () => {
     await admin.signIn("root");
     const browser = new Client(h.url);
     await browser.signIn("ann");
-    const script = new Client(h.url, { token: tokenOf(h.farm, annId, "artist", "submit").token, origin: null });
+    const script = new Client(h.url, { token: (await tokenOf(h.farm, annId, "artist", "submit")).token, origin: null });
     expect((await browser.query("jobs.list", {})).status).toBe(200);
     expect((await script.mutation("jobs.submit", SUBMIT)).status).toBe(200);
     expect((await admin.mutation("users.setDisabled", { name: "ann", disabled: true })).status).toBe(200);
@@ -132,7 +136,7 @@ describe("changes take effect on the next call", () => {
     const id = await person(h.farm, "vic", "viewer");
     const browser = new Client(h.url);
     await browser.signIn("vic");
-    const token = tokenOf(h.farm, id, "viewer", "read");
+    const token = await tokenOf(h.farm, id, "viewer", "read");
     const sessionView = await browser.subscribe("pools.onChange");
     const tokenView = await new Client(h.url, { token: token.token, origin: null }).subscribe("pools.onChange");
     for (const view of [sessionView, tokenView]) {

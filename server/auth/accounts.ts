@@ -9,7 +9,8 @@ import { AppError } from "../context/errors";
 import type { Farm } from "../context/farm";
 import { accessTokensRepository } from "../store/access-tokens";
 import { authSessionsRepository } from "../store/auth-sessions";
-import { usersRepository, type UserByName } from "../store/users";
+import type { ReadTx, Tx } from "../store/repository";
+import { usersRepository, type UserByName, type UserListRow } from "../store/users";
 import { hashPassword } from "./passwords";
 import { newId } from "./secrets";
 import { accessChanged } from "./streams";
@@ -25,23 +26,28 @@ export interface UserView {
   lastActiveAt: number | null;
 }
 
-export function findUserByName(farm: Farm, name: string): UserByName | undefined {
-  return usersRepository(farm.store).byName(name);
+export function findUserByName(farm: Farm, name: string): Promise<UserByName | undefined> {
+  return farm.store.read((tx) => usersRepository.byName(tx, name));
 }
 
 export function findUserById(farm: Farm, id: string) {
-  return usersRepository(farm.store).byId(id);
+  return farm.store.read((tx) => usersRepository.byId(tx, id));
 }
 
 /** Whether any person has an account yet (the first-start setup is open until one has). */
-export function hasPeople(farm: Farm): boolean {
-  return usersRepository(farm.store).countPeople() > 0;
+export function hasPeople(farm: Farm): Promise<boolean> {
+  return farm.store.read((tx) => hasPeopleIn(tx));
 }
 
-export function checkNewUser(farm: Farm, name: string, role: string): void {
+/** hasPeople, in the caller's unit. */
+export async function hasPeopleIn(tx: ReadTx): Promise<boolean> {
+  return (await usersRepository.countPeople(tx)) > 0;
+}
+
+export async function checkNewUser(farm: Farm, name: string, role: string): Promise<void> {
   if (!USER_NAME.test(name)) throw new AppError("BAD_REQUEST", "a user name is 3 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit");
   if (!(ROLES as readonly string[]).includes(role)) throw new AppError("BAD_REQUEST", `role must be one of ${ROLES.join(", ")}`);
-  if (findUserByName(farm, name)) throw new AppError("CONFLICT", `a user named '${name}' already exists`);
+  if (await findUserByName(farm, name)) throw new AppError("CONFLICT", `a user named '${name}' already exists`);
 }
 
 export interface NewUser {
@@ -51,98 +57,103 @@ export interface NewUser {
   password: string | null;
 }
 
-/** Creates an account (the password hashed off the event loop first). */
+/** Creates an account (the password hashed off the event loop first, with no unit open). */
 export async function createUser(farm: Farm, actor: Actor, input: NewUser): Promise<UserView> {
-  checkNewUser(farm, input.name, input.role);
+  await checkNewUser(farm, input.name, input.role);
   if (input.password !== null) {
     const problem = passwordProblem(input.password, input.name);
     if (problem) throw new AppError("BAD_REQUEST", problem);
   }
   const hash = input.password === null ? null : await hashPassword(input.password);
-  return insertUser(farm, actor, input, hash);
+  return farm.store.transaction((tx) => insertUser(tx, farm, actor, input, hash));
 }
 
-/** The synchronous part of createUser (also used inside the first-start setup's transaction). */
-export function insertUser(farm: Farm, actor: Actor, input: NewUser, passwordHash: string | null): UserView {
-  const users = usersRepository(farm.store);
+/** The part of createUser that writes, inside the caller's unit (also the first-start setup's). */
+export async function insertUser(tx: Tx, farm: Farm, actor: Actor, input: NewUser, passwordHash: string | null): Promise<UserView> {
   const now = farm.now();
   const id = newId("usr");
   const kind = input.password === null && passwordHash === null ? "service" : "person";
-  farm.store.transaction(() => {
-    // Checked again inside the transaction: two creations of one name cannot both win.
-    if (users.byName(input.name)) throw new AppError("CONFLICT", `a user named '${input.name}' already exists`);
-    users.insert({ id, name: input.name, role: input.role, kind, passwordHash, now });
-    audit(farm, actor, { action: "user.create", target: { kind: "user", id: input.name }, after: { role: input.role, kind } });
-  });
+  // Checked again inside the unit: two creations of one name cannot both win.
+  if (await usersRepository.byName(tx, input.name)) throw new AppError("CONFLICT", `a user named '${input.name}' already exists`);
+  await usersRepository.insert(tx, { id, name: input.name, role: input.role, kind, passwordHash, now });
+  await audit(tx, farm, actor, { action: "user.create", target: { kind: "user", id: input.name }, after: { role: input.role, kind } });
   return { id, name: input.name, role: input.role, kind, disabled: false, createdAt: now, lastActiveAt: null };
 }
 
-export function listUsers(farm: Farm): UserView[] {
-  return usersRepository(farm.store)
-    .list()
-    .map((r) => ({ id: r.id, name: r.name, role: r.role, kind: r.kind, disabled: r.disabled === 1, createdAt: r.created_at, lastActiveAt: r.last_active_at || null }));
+function userViews(rows: readonly UserListRow[]): UserView[] {
+  return rows.map((r) => ({ id: r.id, name: r.name, role: r.role, kind: r.kind, disabled: r.disabled === 1, createdAt: r.created_at, lastActiveAt: r.last_active_at || null }));
 }
 
-function requireUser(farm: Farm, name: string) {
-  const user = findUserByName(farm, name);
+export async function listUsers(farm: Farm): Promise<UserView[]> {
+  return userViews(await farm.store.read((tx) => usersRepository.list(tx)));
+}
+
+async function requireUser(tx: ReadTx, name: string): Promise<UserByName> {
+  const user = await usersRepository.byName(tx, name);
   if (!user) throw new AppError("NOT_FOUND", `no user named '${name}'`);
   return user;
 }
 
 /** The farm keeps at least one enabled person who is an admin (else nobody could manage it). */
-function keepAnAdmin(farm: Farm, user: { role: Role; disabled: number; kind: string }, change: string): void {
+async function keepAnAdmin(tx: ReadTx, user: { role: Role; disabled: number; kind: string }, change: string): Promise<void> {
   if (user.kind !== "person" || user.role !== "admin" || user.disabled) return;
-  if (usersRepository(farm.store).countActiveAdmins() <= 1) throw new AppError("CONFLICT", `${change} would leave the farm without an enabled admin; make someone else an admin first`);
+  if ((await usersRepository.countActiveAdmins(tx)) <= 1) throw new AppError("CONFLICT", `${change} would leave the farm without an enabled admin; make someone else an admin first`);
 }
 
-export function setUserRole(farm: Farm, actor: Actor, name: string, role: Role): UserView {
+export async function setUserRole(farm: Farm, actor: Actor, name: string, role: Role): Promise<UserView> {
   if (!(ROLES as readonly string[]).includes(role)) throw new AppError("BAD_REQUEST", `role must be one of ${ROLES.join(", ")}`);
-  farm.store.transaction(() => {
-    const user = requireUser(farm, name);
-    if (user.role === role) return;
-    if (role !== "admin") keepAnAdmin(farm, user, `making ${name} ${role}`);
-    usersRepository(farm.store).setRole(user.id, role, farm.now());
-    audit(farm, actor, { action: "user.set-role", target: { kind: "user", id: user.name }, before: { role: user.role }, after: { role } });
+  const changed = await farm.store.transaction(async (tx) => {
+    const user = await requireUser(tx, name);
+    if (user.role !== role) {
+      if (role !== "admin") await keepAnAdmin(tx, user, `making ${name} ${role}`);
+      await usersRepository.setRole(tx, user.id, role, farm.now());
+      await audit(tx, farm, actor, { action: "user.set-role", target: { kind: "user", id: user.name }, before: { role: user.role }, after: { role } });
+    }
+    return viewOf(tx, name);
   });
   accessChanged(farm);
-  return viewOf(farm, name);
+  return changed;
 }
 
-export function setUserDisabled(farm: Farm, actor: Actor, name: string, disabled: boolean): UserView {
-  farm.store.transaction(() => {
-    const user = requireUser(farm, name);
-    if (Boolean(user.disabled) === disabled) return;
-    if (disabled) keepAnAdmin(farm, user, `disabling ${name}`);
-    const now = farm.now();
-    usersRepository(farm.store).setDisabled(user.id, disabled, now);
-    if (disabled) {
-      authSessionsRepository(farm.store).revokeAllOfUser(user.id, now);
-      accessTokensRepository(farm.store).revokeAllOfUser(user.id, now);
+export async function setUserDisabled(farm: Farm, actor: Actor, name: string, disabled: boolean): Promise<UserView> {
+  const changed = await farm.store.transaction(async (tx) => {
+    const user = await requireUser(tx, name);
+    if (Boolean(user.disabled) !== disabled) {
+      if (disabled) await keepAnAdmin(tx, user, `disabling ${name}`);
+      const now = farm.now();
+      await usersRepository.setDisabled(tx, user.id, disabled, now);
+      if (disabled) {
+        await authSessionsRepository.revokeAllOfUser(tx, user.id, now);
+        await accessTokensRepository.revokeAllOfUser(tx, user.id, now);
+      }
+      await audit(tx, farm, actor, { action: disabled ? "user.disable" : "user.enable", target: { kind: "user", id: user.name } });
     }
-    audit(farm, actor, { action: disabled ? "user.disable" : "user.enable", target: { kind: "user", id: user.name } });
+    return viewOf(tx, name);
   });
   accessChanged(farm);
-  return viewOf(farm, name);
+  return changed;
 }
 
 /** Sets a person's password; every session of theirs ends (tokens stay: they were made deliberately). */
 export async function setUserPassword(farm: Farm, actor: Actor, name: string, password: string): Promise<void> {
-  const user = requireUser(farm, name);
+  const user = await farm.store.read((tx) => requireUser(tx, name));
   if (user.kind !== "person") throw new AppError("BAD_REQUEST", `'${name}' is a service account: it has no password`);
   const problem = passwordProblem(password, name);
   if (problem) throw new AppError("BAD_REQUEST", problem);
+  // Hashed with no unit open: the hash takes tens of milliseconds on the thread pool.
   const hash = await hashPassword(password);
-  farm.store.transaction(() => {
+  await farm.store.transaction(async (tx) => {
     const now = farm.now();
-    usersRepository(farm.store).setPassword(user.id, hash, now);
-    authSessionsRepository(farm.store).revokeAllOfUser(user.id, now);
-    audit(farm, actor, { action: "user.set-password", target: { kind: "user", id: user.name } });
+    await usersRepository.setPassword(tx, user.id, hash, now);
+    await authSessionsRepository.revokeAllOfUser(tx, user.id, now);
+    await audit(tx, farm, actor, { action: "user.set-password", target: { kind: "user", id: user.name } });
   });
   accessChanged(farm);
 }
 
-function viewOf(farm: Farm, name: string): UserView {
-  const found = listUsers(farm).find((u) => u.name === name);
+/** The account as listed, after the unit's change. */
+async function viewOf(tx: ReadTx, name: string): Promise<UserView> {
+  const found = userViews(await usersRepository.list(tx)).find((u) => u.name === name);
   if (!found) throw new AppError("NOT_FOUND", `no user named '${name}'`);
   return found;
 }

@@ -32,37 +32,38 @@ export function bearerToken(header: string | null): string | null {
   return match[1]!;
 }
 
-/** The caller, or null for an anonymous request (no credential at all). */
-export function authenticate(farm: Farm, credentials: Credentials): Principal | null {
+/**
+ * The caller, or null for an anonymous request (no credential at all). The credential is read
+ * alone; the touch, when one is due, is a short write of its own.
+ */
+export async function authenticate(farm: Farm, credentials: Credentials): Promise<Principal | null> {
   const token = bearerToken(credentials.authorization);
   if (token !== null) return authenticateToken(farm, token, credentials.address);
   if (credentials.sessionCookie) return authenticateSession(farm, credentials.sessionCookie);
   return null;
 }
 
-function authenticateToken(farm: Farm, token: string, address: string | null): Principal {
+async function authenticateToken(farm: Farm, token: string, address: string | null): Promise<Principal> {
   if (!token.startsWith(SECRET_PREFIXES.token)) {
     throw new AppError("UNAUTHORIZED", token.startsWith("loom_") ? "this is not a personal access token (pool and worker tokens reach only the worker API)" : "unknown token");
   }
-  const tokens = accessTokensRepository(farm.store);
-  const row = tokens.credentialByTokenHash(hashSecret(token));
+  const row = await farm.store.read((tx) => accessTokensRepository.credentialByTokenHash(tx, hashSecret(token)));
   const now = farm.now();
   if (!row) throw new AppError("UNAUTHORIZED", "unknown token (it may have been deleted); create a new one, or run 'loom login'");
   if (row.revoked_at !== null) throw new AppError("UNAUTHORIZED", "this token was revoked; create a new one, or run 'loom login'");
   if (row.expires_at !== null && row.expires_at <= now) throw new AppError("UNAUTHORIZED", "this token has expired; create a new one, or run 'loom login'");
   if (row.disabled) throw new AppError("UNAUTHORIZED", `the account '${row.name}' is disabled`);
-  if (row.touched_at === null || now - row.touched_at >= TOUCH_EVERY_MS) tokens.touch(row.id, now, address);
+  if (row.touched_at === null || now - row.touched_at >= TOUCH_EVERY_MS) await farm.store.transaction((tx) => accessTokensRepository.touch(tx, row.id, now, address));
   return { userId: row.user_id, name: row.name, role: row.role, kind: row.kind, scope: row.scope, via: "token", credentialId: row.id };
 }
 
-function authenticateSession(farm: Farm, cookie: string): Principal | null {
-  const sessions = authSessionsRepository(farm.store);
-  const row = sessions.credentialByTokenHash(hashSecret(cookie));
+async function authenticateSession(farm: Farm, cookie: string): Promise<Principal | null> {
+  const row = await farm.store.read((tx) => authSessionsRepository.credentialByTokenHash(tx, hashSecret(cookie)));
   const now = farm.now();
   // A stale cookie is not worth an error: the browser is simply signed out.
   if (!row || row.revoked_at !== null || row.expires_at === null || row.expires_at <= now || row.disabled) return null;
   const idleMs = farm.settings.sessionIdleMinutes * 60_000;
   if (row.touched_at !== null && now - row.touched_at > idleMs) return null;
-  if (row.touched_at === null || now - row.touched_at >= TOUCH_EVERY_MS) sessions.touch(row.id, now);
+  if (row.touched_at === null || now - row.touched_at >= TOUCH_EVERY_MS) await farm.store.transaction((tx) => authSessionsRepository.touch(tx, row.id, now));
   return { userId: row.user_id, name: row.name, role: row.role, kind: row.kind, scope: null, via: "session", credentialId: row.id };
 }

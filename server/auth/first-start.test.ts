@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { SYSTEM_ACTOR } from "../services/audit";
+import { sqliteOf } from "../store/store-test-support";
 import { createUser } from "./accounts";
 import { ensureLocalAdmin, LOCAL_ADMIN_TOKEN_FILE, openSetup } from "./first-start";
 import { Client, httpFarm } from "./http-test-support";
@@ -17,7 +18,7 @@ const FIRST = { name: "root", password: "the first admin's password" };
 describe("the setup token", () => {
   it("creates the first admin once, signed in; a second use is refused", async () => {
     const h = await httpFarm();
-    const token = openSetup(h.farm, undefined)!;
+    const token = (await openSetup(h.farm, undefined))!;
     expect(token).toMatch(/^loom_setup_/);
     const browser = new Client(h.url);
     expect((await browser.query<{ setupOpen: boolean }>("auth.me")).data.setupOpen).toBe(true);
@@ -33,8 +34,10 @@ describe("the setup token", () => {
     expect(again.error?.message).toMatch(/^this setup address is no longer valid/);
     expect((await browser.query<{ valid: boolean }>("auth.setupStatus", { token })).data.valid).toBe(false);
     // The next start prints no setup address.
-    expect(openSetup(h.farm, undefined)).toBeNull();
-    const actions = h.farm.store.sqlite.prepare<[], { action: string; actor_name: string }>("SELECT action, actor_name FROM audit_log WHERE action IN ('user.create', 'auth.setup') ORDER BY id").all();
+    expect(await openSetup(h.farm, undefined)).toBeNull();
+    const actions = sqliteOf(h.farm.store)
+      .prepare<[], { action: string; actor_name: string }>("SELECT action, actor_name FROM audit_log WHERE action IN ('user.create', 'auth.setup') ORDER BY id")
+      .all();
     expect(actions).toEqual([
       { action: "user.create", actor_name: "root" },
       { action: "auth.setup", actor_name: "root" },
@@ -43,7 +46,7 @@ describe("the setup token", () => {
 
   it("is refused once an account was made another way (`loom user add` on the server)", async () => {
     const h = await httpFarm();
-    const token = openSetup(h.farm, "loom_setup_preset-for-automation")!;
+    const token = (await openSetup(h.farm, "loom_setup_preset-for-automation"))!;
     await createUser(h.farm, SYSTEM_ACTOR, { name: "made-by-shell", role: "admin", password: "a shell-made password" });
     const answer = await new Client(h.url).mutation("auth.setup", { ...FIRST, token });
     expect(answer.status).toBe(403);
@@ -54,11 +57,11 @@ describe("the setup token", () => {
     const h = await httpFarm();
     const dir = mkdtempSync(join(tmpdir(), "loom-first-start-"));
     onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-    expect(ensureLocalAdmin(h.farm, dir)).toBe("created");
-    expect(ensureLocalAdmin(h.farm, dir)).toBe("kept");
+    expect(await ensureLocalAdmin(h.farm, dir)).toBe("created");
+    expect(await ensureLocalAdmin(h.farm, dir)).toBe("kept");
     const file = join(dir, LOCAL_ADMIN_TOKEN_FILE);
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    const token = openSetup(h.farm, undefined)!;
+    const token = (await openSetup(h.farm, undefined))!;
     expect(token).not.toBeNull();
     const local = new Client(h.url, { token: readFileSync(file, "utf8").trim(), origin: null });
     expect((await local.query<{ me: { name: string; kind: string } }>("auth.me")).data.me).toMatchObject({ name: "local-admin", kind: "service" });
@@ -67,7 +70,7 @@ describe("the setup token", () => {
 
   it("refuses a weak first password without spending the token", async () => {
     const h = await httpFarm();
-    const token = openSetup(h.farm, undefined)!;
+    const token = (await openSetup(h.farm, undefined))!;
     const weak = await new Client(h.url).mutation("auth.setup", { name: "root", password: "short", token });
     expect(weak.status).toBe(400);
     expect((await new Client(h.url).mutation("auth.setup", { ...FIRST, token })).status).toBe(200);

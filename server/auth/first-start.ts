@@ -16,8 +16,10 @@ import { AppError } from "../context/errors";
 import type { Farm } from "../context/farm";
 import { accessTokensRepository } from "../store/access-tokens";
 import { serverStateRepository } from "../store/server-state";
-import { issueToken } from "./access-tokens";
-import { checkNewUser, findUserByName, hasPeople, insertUser } from "./accounts";
+import type { ReadTx } from "../store/repository";
+import { usersRepository } from "../store/users";
+import { issueToken, type IssuedToken } from "./access-tokens";
+import { checkNewUser, hasPeopleIn, insertUser } from "./accounts";
 import { hashPassword } from "./passwords";
 import type { RequestOrigin } from "./principal";
 import { hashSecret, newSecret, sameHash } from "./secrets";
@@ -28,60 +30,71 @@ export const LOCAL_ADMIN_TOKEN_FILE = "local-admin.token";
 const SETUP_KEY = "setup-token-hash";
 
 /** The setup token to print, or null when the farm already has people. */
-export function openSetup(farm: Farm, preset: string | undefined): string | null {
-  if (hasPeople(farm)) {
-    serverStateRepository(farm.store).remove(SETUP_KEY);
-    return null;
-  }
-  const token = preset ?? newSecret("setup");
-  serverStateRepository(farm.store).set(SETUP_KEY, hashSecret(token), farm.now());
-  return token;
+export function openSetup(farm: Farm, preset: string | undefined): Promise<string | null> {
+  return farm.store.transaction(async (tx) => {
+    if (await hasPeopleIn(tx)) {
+      await serverStateRepository.remove(tx, SETUP_KEY);
+      return null;
+    }
+    const token = preset ?? newSecret("setup");
+    await serverStateRepository.set(tx, SETUP_KEY, hashSecret(token), farm.now());
+    return token;
+  });
 }
 
 /** Whether `token` opens the setup page now. */
-export function setupTokenValid(farm: Farm, token: string): boolean {
-  const stored = serverStateRepository(farm.store).get(SETUP_KEY);
-  return stored !== undefined && sameHash(stored, hashSecret(token)) && !hasPeople(farm);
+export function setupTokenValid(farm: Farm, token: string): Promise<boolean> {
+  return farm.store.read((tx) => setupTokenValidIn(tx, token), { consistent: true });
+}
+
+/** setupTokenValid, in the caller's unit. */
+async function setupTokenValidIn(tx: ReadTx, token: string): Promise<boolean> {
+  const stored = await serverStateRepository.get(tx, SETUP_KEY);
+  return stored !== undefined && sameHash(stored, hashSecret(token)) && !(await hasPeopleIn(tx));
 }
 
 /** Creates the first admin with the setup token, and signs them in. The token is spent. */
 export async function completeSetup(farm: Farm, input: { token: string; name: string; password: string }, origin: RequestOrigin): Promise<SignedIn> {
   const invalid = () => new AppError("FORBIDDEN", "this setup address is no longer valid (it was used, or the server printed a newer one); sign in instead");
-  if (!setupTokenValid(farm, input.token)) throw invalid();
-  checkNewUser(farm, input.name, "admin");
+  if (!(await setupTokenValid(farm, input.token))) throw invalid();
+  await checkNewUser(farm, input.name, "admin");
   const problem = passwordProblem(input.password, input.name);
   if (problem) throw new AppError("BAD_REQUEST", problem);
   const hash = await hashPassword(input.password);
-  return farm.store.transaction(() => {
-    // Again inside the transaction: two setups racing, only one creates an admin.
-    if (!setupTokenValid(farm, input.token)) throw invalid();
+  return farm.store.transaction(async (tx) => {
+    // Again inside the unit: two setups racing, only one creates an admin.
+    if (!(await setupTokenValidIn(tx, input.token))) throw invalid();
     const actor: Actor = { kind: "anonymous", id: null, name: input.name, via: "setup", address: origin.address, userAgent: origin.userAgent };
-    const user = insertUser(farm, actor, { name: input.name, role: "admin", password: input.password }, hash);
-    serverStateRepository(farm.store).remove(SETUP_KEY);
+    const user = await insertUser(tx, farm, actor, { name: input.name, role: "admin", password: input.password }, hash);
+    await serverStateRepository.remove(tx, SETUP_KEY);
     const self: Actor = { ...actor, kind: "user", id: user.id };
-    audit(farm, self, { action: "auth.setup", target: { kind: "user", id: user.name }, after: { role: "admin" } });
-    return startSession(farm, user.id, self, origin);
+    await audit(tx, farm, self, { action: "auth.setup", target: { kind: "user", id: user.name }, after: { role: "admin" } });
+    return startSession(tx, farm, user.id, self, origin);
   });
 }
 
 export type LocalAdminState = "created" | "kept" | "revoked";
 
 /** The local admin account and its token file in the data folder (see the header). */
-export function ensureLocalAdmin(farm: Farm, dataDir: string): LocalAdminState {
+export async function ensureLocalAdmin(farm: Farm, dataDir: string): Promise<LocalAdminState> {
   const file = join(dataDir, LOCAL_ADMIN_TOKEN_FILE);
-  let user = findUserByName(farm, LOCAL_ADMIN);
-  if (!user) {
-    insertUser(farm, SYSTEM_ACTOR, { name: LOCAL_ADMIN, role: "admin", password: null }, null);
-    user = findUserByName(farm, LOCAL_ADMIN)!;
-  }
-  if (existsSync(file)) {
-    const token = readFileSync(file, "utf8").trim();
-    const state = accessTokensRepository(farm.store).stateByTokenHash(hashSecret(token));
-    if (state && state.revoked_at === null && !state.disabled) return "kept";
-    if (state) return "revoked";
-    // A file whose token this database never issued (another farm's data, a copied folder): replace it.
-  }
-  const issued = farm.store.transaction(() => issueToken(farm, SYSTEM_ACTOR, { userId: user.id, role: "admin", name: "local admin (data folder)", scope: "admin", expiresInDays: null }));
-  writeFileSync(file, `${issued.token}\n`, { mode: 0o600 });
+  const onDisk = existsSync(file) ? readFileSync(file, "utf8").trim() : null;
+  const outcome = await farm.store.transaction(async (tx): Promise<LocalAdminState | IssuedToken> => {
+    let user = await usersRepository.byName(tx, LOCAL_ADMIN);
+    if (!user) {
+      await insertUser(tx, farm, SYSTEM_ACTOR, { name: LOCAL_ADMIN, role: "admin", password: null }, null);
+      user = (await usersRepository.byName(tx, LOCAL_ADMIN))!;
+    }
+    if (onDisk !== null) {
+      const state = await accessTokensRepository.stateByTokenHash(tx, hashSecret(onDisk));
+      if (state && state.revoked_at === null && !state.disabled) return "kept";
+      if (state) return "revoked";
+      // A file whose token this database never issued (another farm's data, a copied folder): replace it.
+    }
+    return issueToken(tx, farm, SYSTEM_ACTOR, { userId: user.id, role: "admin", name: "local admin (data folder)", scope: "admin", expiresInDays: null });
+  });
+  if (typeof outcome === "string") return outcome;
+  // Written once the token is stored: a file never holds a token the database does not know.
+  writeFileSync(file, `${outcome.token}\n`, { mode: 0o600 });
   return "created";
 }

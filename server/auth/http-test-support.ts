@@ -30,11 +30,11 @@ export async function httpFarm(settings: Partial<FarmSettings> = {}): Promise<Ht
   const store = openStore(":memory:");
   const clock = { now: 1_700_000_000_000 };
   const farm = createFarm(store, { settings, now: () => clock.now });
-  const { token } = createPool(farm, { name: "default" }, SYSTEM_ACTOR);
+  const { token } = await createPool(farm, { name: "default" }, SYSTEM_ACTOR);
   const server = await startNodeServer(apiHandler(farm));
   onTestFinished(async () => {
     await server.close();
-    store.close();
+    await store.close();
   });
   return { farm, clock, url: server.url, poolToken: token };
 }
@@ -45,8 +45,8 @@ export async function person(farm: Farm, name: string, role: Role): Promise<stri
 }
 
 /** A personal access token of `userId` (its owner's role is the ceiling, as the tokens page makes them). */
-export function tokenOf(farm: Farm, userId: string, role: Role, scope: "read" | "submit" | "admin", expiresInDays = 30): { token: string; id: string } {
-  const issued = farm.store.transaction(() => issueToken(farm, SYSTEM_ACTOR, { userId, role, name: `${scope} token`, scope, expiresInDays }));
+export async function tokenOf(farm: Farm, userId: string, role: Role, scope: "read" | "submit" | "admin", expiresInDays = 30): Promise<{ token: string; id: string }> {
+  const issued = await farm.store.transaction((tx) => issueToken(tx, farm, SYSTEM_ACTOR, { userId, role, name: `${scope} token`, scope, expiresInDays }));
   return { token: issued.token, id: issued.view.id };
 }
 

@@ -13,17 +13,16 @@ import { ownersRepository } from "../store/owners";
  * changes someone's entry only with `replace`; without it, it overwrites nothing (the service
  * answers CONFLICT or keeps both), so only the role part is decided.
  */
-export function ownerOf(farm: Farm, rule: Extract<Rule, { kind: "ownJob" | "ownTemplate" }>, rawInput: unknown): string | null | undefined {
+export async function ownerOf(farm: Farm, rule: Extract<Rule, { kind: "ownJob" | "ownTemplate" }>, rawInput: unknown): Promise<string | null | undefined> {
   const value = rawInput !== null && typeof rawInput === "object" ? (rawInput as Record<string, unknown>)[rule.key] : undefined;
   if (typeof value !== "string" || value === "") throw new AppError("BAD_REQUEST", `${rule.key}: required`);
-  const owners = ownersRepository(farm.store);
   if (rule.kind === "ownJob") {
-    const job = owners.ofJob(value);
+    const job = await farm.store.read((tx) => ownersRepository.ofJob(tx, value));
     if (!job) throw new AppError("NOT_FOUND", `no job ${value}`);
     return job.owner_id;
   }
   if (rule.key === "name" && (rawInput as Record<string, unknown>).replace === undefined) return undefined;
-  const template = rule.key === "id" ? owners.ofTemplateById(value) : owners.ofTemplateByName(value.trim());
+  const template = await farm.store.read((tx) => (rule.key === "id" ? ownersRepository.ofTemplateById(tx, value) : ownersRepository.ofTemplateByName(tx, value.trim())));
   if (!template) {
     if (rule.key === "id") throw new AppError("NOT_FOUND", `no template ${value}`);
     return undefined;

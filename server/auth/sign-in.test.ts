@@ -8,6 +8,7 @@ import { createHook } from "node:async_hooks";
 import { describe, expect, it } from "vitest";
 import { audit, type Actor } from "../services/audit";
 import { Client, httpFarm, PASSWORD, person } from "./http-test-support";
+import { sqliteOf } from "../store/store-test-support";
 import { recentFailures } from "./sign-in";
 
 /** How many scrypt computations `work` started (each password check is one). */
@@ -26,7 +27,7 @@ async function scryptsDuring<T>(work: () => Promise<T>): Promise<{ result: T; sc
 }
 
 function signInRows(farm: import("../context/farm").Farm) {
-  return farm.store.sqlite
+  return sqliteOf(farm.store)
     .prepare<[], { target_id: string; outcome: string; detail: string | null; address: string | null }>(
       "SELECT target_id, outcome, detail, address FROM audit_log WHERE action = 'auth.sign-in' ORDER BY id",
     )
@@ -175,13 +176,13 @@ describe("sign-in rate limits", () => {
   it("count failures only up to the limit: under a flood of attempts each check reads no more rows than that", async () => {
     const h = await httpFarm({ loginFailuresPerAccount: 10, loginFailuresPerAddress: 50 });
     const flood: Actor = { kind: "anonymous", id: null, name: "alice", via: "password", address: "10.0.0.9", userAgent: null };
-    h.farm.store.sqlite.transaction(() => {
-      for (let i = 0; i < 5_000; i++) audit(h.farm, flood, { action: "auth.sign-in", target: { kind: "user", id: "alice" }, outcome: "refused", detail: "rate-limited (account)" });
-    })();
+    await h.farm.store.transaction(async (tx) => {
+      for (let i = 0; i < 5_000; i++) await audit(tx, h.farm, flood, { action: "auth.sign-in", target: { kind: "user", id: "alice" }, outcome: "refused", detail: "rate-limited (account)" });
+    });
     const since = h.clock.now - 60_000;
-    expect(recentFailures(h.farm, "account", "alice", since)).toBe(10);
-    expect(recentFailures(h.farm, "address", "10.0.0.9", since)).toBe(50);
-    expect(recentFailures(h.farm, "account", "bob", since)).toBe(0);
+    expect(await recentFailures(h.farm, "account", "alice", since)).toBe(10);
+    expect(await recentFailures(h.farm, "address", "10.0.0.9", since)).toBe(50);
+    expect(await recentFailures(h.farm, "account", "bob", since)).toBe(0);
   });
 
   it("apply to `loom login`'s token requests too", async () => {

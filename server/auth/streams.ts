@@ -16,9 +16,9 @@ const RECHECK_MS = 5_000;
 /** The farm event published after a change of who may do what. */
 export const ACCESS_EVENT = "access";
 
-/** Call with (or after) a change to roles, accounts, sessions or tokens: once it has committed, open live views check their caller again. */
+/** Call once a change to roles, accounts, sessions or tokens has committed: open live views check their caller again. */
 export function accessChanged(farm: Farm): void {
-  farm.events.publish(ACCESS_EVENT);
+  farm.events.publish(null, ACCESS_EVENT);
 }
 
 const open = new WeakMap<Farm, Map<string, number>>();
@@ -66,15 +66,19 @@ function guarded<T>(ctx: Context, inner: AsyncIterator<T>, release: () => void, 
   let refusal: TRPCError | null = null;
   let interrupt: ((error: TRPCError) => void) | null = null;
   let ended = false;
-  const check = () => {
+  // Checks may overlap (a timer tick and an access event): each reads the caller afresh, and the first refusal ends the stream.
+  const check = async () => {
     if (refusal || ended) return;
-    refusal = stillSignedIn(ctx);
-    if (refusal) interrupt?.(refusal);
+    const found = await stillSignedIn(ctx);
+    if (!found || refusal || ended) return;
+    refusal = found;
+    interrupt?.(found);
   };
+  const recheck = () => void check();
   // In-process callers (Server Components, tests) hold no credential to check again.
-  const timer = ctx.credentials ? setInterval(check, RECHECK_MS) : null;
+  const timer = ctx.credentials ? setInterval(recheck, RECHECK_MS) : null;
   timer?.unref();
-  const unsubscribe = ctx.credentials ? ctx.farm.events.subscribe(ACCESS_EVENT, check) : null;
+  const unsubscribe = ctx.credentials ? ctx.farm.events.subscribe(ACCESS_EVENT, recheck) : null;
   const end = () => {
     if (ended) return;
     ended = true;
@@ -130,9 +134,9 @@ function guarded<T>(ctx: Context, inner: AsyncIterator<T>, release: () => void, 
 }
 
 /** Null while the stream's caller is still who it was, with the same role; the refusal otherwise. */
-function stillSignedIn(ctx: Context): TRPCError | null {
+async function stillSignedIn(ctx: Context): Promise<TRPCError | null> {
   try {
-    const now = authenticate(ctx.farm, ctx.credentials!);
+    const now = await authenticate(ctx.farm, ctx.credentials!);
     if (now !== null && now.userId === ctx.principal?.userId && now.role === ctx.principal.role) return null;
   } catch {
     // a credential refused now: fall through

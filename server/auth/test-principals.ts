@@ -10,13 +10,13 @@ import { findUserByName, insertUser } from "./accounts";
 import type { Principal } from "./principal";
 
 /** A person with this role (created on first use; the password hash is a placeholder nobody can sign in with). */
-export function testPrincipal(farm: Farm, role: Role, name: string = `test-${role}`): Principal {
-  const existing = findUserByName(farm, name);
-  const id = existing?.id ?? insertUser(farm, SYSTEM_ACTOR, { name, role, password: "unused" }, "scrypt$invalid").id;
+export async function testPrincipal(farm: Farm, role: Role, name: string = `test-${role}`): Promise<Principal> {
+  const existing = await findUserByName(farm, name);
+  const id = existing?.id ?? (await farm.store.transaction((tx) => insertUser(tx, farm, SYSTEM_ACTOR, { name, role, password: "unused" }, "scrypt$invalid"))).id;
   return { userId: id, name, role, kind: "person", scope: null, via: "session", credentialId: `ses-test-${name}` };
 }
 
 /** The context of a signed-in call by a person with this role. */
-export function contextAs(farm: Farm, role: Role, name?: string): Context {
-  return callerContext(farm, testPrincipal(farm, role, name));
+export async function contextAs(farm: Farm, role: Role, name?: string): Promise<Context> {
+  return callerContext(farm, await testPrincipal(farm, role, name));
 }

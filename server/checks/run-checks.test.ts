@@ -8,40 +8,41 @@ import { appRouter } from "../router/index";
 import { createCallerFactory } from "../router/trpc";
 import { contextAs } from "../auth/test-principals";
 import { testFarm } from "../services/farm-test-support";
+import { sqliteOf } from "../store/store-test-support";
 import { makeZip } from "../services/zip-test-support";
 import { productTemplate, slowTemplate, slowParameterValues } from "./check-test-support";
 
 const TIMED_OUT = /^checking this template took longer than 1 s, this farm's limit; simplify its expressions/;
 
-function setup(checkTimeoutSeconds = 1) {
-  const t = testFarm({ checkTimeoutSeconds });
-  const api = createCallerFactory(appRouter)(contextAs(t.farm, "artist"));
-  const count = (table: string) => (t.farm.store.sqlite.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+async function setup(checkTimeoutSeconds = 1) {
+  const t = await testFarm({ checkTimeoutSeconds });
+  const api = createCallerFactory(appRouter)(await contextAs(t.farm, "artist"));
+  const count = (table: string) => (sqliteOf(t.farm.store).prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
   return { t, api, count };
 }
 
 describe("checks past the farm's budget", () => {
   it("a preview ends with the located error", async () => {
-    const { api } = setup();
+    const { api } = await setup();
     const preview = await api.jobs.preview({ template: { text: slowTemplate(), format: "yaml" } });
     expect(preview).toEqual({ ok: false, errors: [{ path: "", line: 1, column: 1, origin: "template", message: expect.stringMatching(TIMED_OUT) }] });
   });
 
   it("a submission ends with the located error and writes nothing", async () => {
-    const { api, count } = setup();
+    const { api, count } = await setup();
     const submitted = await api.jobs.submit({ template: { text: slowTemplate(), format: "yaml" } });
     expect(submitted).toMatchObject({ ok: false, errors: [{ path: "", line: 1, message: expect.stringMatching(TIMED_OUT) }] });
     expect([count("jobs"), count("steps"), count("tasks"), count("server_state")]).toEqual([0, 0, 0, 0]);
   });
 
   it("saving it to the library is refused with that error", async () => {
-    const { api, count } = setup();
+    const { api, count } = await setup();
     await expect(api.templates.save({ name: "slow", text: slowTemplate(), format: "yaml" })).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringMatching(/took longer than 1 s/) });
     expect(count("templates")).toBe(0);
   });
 
   it("importing a bundle whose parameter values are slow to read is refused with that error, on a check thread", async () => {
-    const { api, count } = setup(0.2);
+    const { api, count } = await setup(0.2);
     const zip = makeZip([
       { name: "template.yaml", data: productTemplate(2, 2) },
       { name: "parameter_values.json", data: slowParameterValues() },
@@ -54,13 +55,13 @@ describe("checks past the farm's budget", () => {
   });
 
   it("a good submission afterwards is checked and written whole", async () => {
-    const { t, api } = setup();
+    const { t, api } = await setup();
     await api.jobs.preview({ template: { text: slowTemplate(), format: "yaml" } });
     const submitted = await api.jobs.submit({ template: { text: productTemplate(30, 20), format: "yaml" } });
     if (!submitted.ok) throw new Error(JSON.stringify(submitted.errors));
     const job = await api.jobs.get({ jobId: submitted.jobId });
     expect(job).toMatchObject({ status: "READY", taskCount: 600, counts: { READY: 600 }, steps: [{ name: "Render", taskCount: 600, counts: { READY: 600 } }] });
-    const audit = t.farm.store.sqlite.prepare("SELECT action, after FROM audit_log WHERE action = 'job.submit'").all() as Array<{ after: string }>;
+    const audit = sqliteOf(t.farm.store).prepare("SELECT action, after FROM audit_log WHERE action = 'job.submit'").all() as Array<{ after: string }>;
     expect(audit.map((row) => JSON.parse(row.after))).toEqual([{ name: "product", tasks: 600, priority: 50, initialState: "READY" }]);
   });
 });

@@ -17,7 +17,7 @@ import { accessSync, chmodSync, constants, existsSync, mkdirSync, readFileSync, 
 import { dirname, join } from "node:path";
 import { ensureLocalAdmin, LOCAL_ADMIN_TOKEN_FILE, openSetup, type LocalAdminState } from "../auth/first-start";
 import { newSecret } from "../auth/secrets";
-import { databaseFile, openStore, type Store } from "../db/connection";
+import { databaseFile, openStore, type SqliteStore } from "../db/connection";
 import type { ServerEnv } from "../env";
 import { SYSTEM_ACTOR } from "../services/audit";
 import { createFarm } from "../context/farm";
@@ -124,8 +124,12 @@ export function secureDatabaseFiles(dataDir: string): void {
   }
 }
 
-/** Opens (and migrates) the database, creating its file 0600 first; a one-line error when it cannot. */
-export function openDataStore(dataDir: string): Store {
+/**
+ * Opens (and migrates) the database, creating its file 0600 first; a one-line error when it cannot.
+ * A SqliteStore: the farm's reads and writes go through its units, and file-level tools (copies,
+ * integrity checks) may use its `.sqlite` handle.
+ */
+export function openDataStore(dataDir: string): SqliteStore {
   const db = databaseFile(dataDir);
   try {
     if (!existsSync(db)) writeFileSync(db, "", { mode: 0o600 });
@@ -174,27 +178,27 @@ export function secureTokenFiles(dataDir: string): void {
 }
 
 /** Everything a start needs from the data folder (see the header). */
-export function prepareDataFolder(dataDir: string, env: ServerEnv): PreparedData {
+export async function prepareDataFolder(dataDir: string, env: ServerEnv): Promise<PreparedData> {
   secureDataFolder(dataDir);
   const store = openDataStore(dataDir);
   try {
     const farm = createFarm(store, { settings: settingsFromEnv(env, dataDir) });
     const poolTokenFile = join(dataDir, LOCAL_POOL_TOKEN_FILE);
     const poolToken = localPoolToken(poolTokenFile, env.LOOM_POOL_TOKEN);
-    const pool = ensurePool(farm, env.LOOM_POOL_NAME, poolToken, SYSTEM_ACTOR);
-    const localAdmin = ensureLocalAdmin(farm, dataDir);
-    const setupToken = openSetup(farm, env.LOOM_SETUP_TOKEN);
+    const pool = await ensurePool(farm, env.LOOM_POOL_NAME, poolToken, SYSTEM_ACTOR);
+    const localAdmin = await ensureLocalAdmin(farm, dataDir);
+    const setupToken = await openSetup(farm, env.LOOM_SETUP_TOKEN);
     secureTokenFiles(dataDir);
     const poolPresetIgnored = env.LOOM_POOL_TOKEN !== undefined && env.LOOM_POOL_TOKEN !== poolToken;
     const previous = readLocalWorkers(dataDir);
     // A `loom serve` still running on this folder keeps its workers (its record is not stale).
     const previousGone = previous !== null && (previous.servePid === process.pid || !processExists(previous.servePid));
-    const releasedWorkers = previous && previousGone ? releaseLocalWorkers(farm, pool.poolId, previous.workers) : [];
+    const releasedWorkers = previous && previousGone ? await releaseLocalWorkers(farm, pool.poolId, previous.workers) : [];
     return { poolToken, poolTokenFile, poolTokenMatches: pool.tokenMatches, poolPresetIgnored, localAdmin, setupToken, releasedWorkers };
   } catch (error) {
     if (error instanceof StartupError) throw error;
     throw startupProblem(error, `the data folder ${dataDir}`, dataDir);
   } finally {
-    store.close();
+    await store.close();
   }
 }

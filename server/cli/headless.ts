@@ -23,7 +23,7 @@ import type { ServerHandle } from "./serve";
 export async function startHeadless(dataDir: string, env: ServerEnv, host: string, port: number): Promise<ServerHandle> {
   const store = openDataStore(dataDir);
   const farm = createFarm(store, { settings: settingsFromEnv(env, dataDir) });
-  refreshCompatibility(farm);
+  await refreshCompatibility(farm);
   const loop = new FarmLoop(farm);
   loop.start();
   const running = await startNodeServer(apiHandler(farm), { host, port, trustProxy: env.LOOM_TRUST_PROXY });
@@ -34,7 +34,7 @@ export async function startHeadless(dataDir: string, env: ServerEnv, host: strin
       // A check in flight would otherwise hold the process for the rest of its budget.
       await closeCheckPool();
       await running.close();
-      store.close();
+      await store.close();
     },
   };
 }

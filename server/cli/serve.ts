@@ -20,7 +20,7 @@ import { LOCAL_ADMIN_TOKEN_FILE } from "../auth/first-start";
 import { childEnvironment, serverEnv } from "../env";
 import { LineSplitter } from "../session/line-splitter";
 import { parseArgs, UsageError } from "./args";
-import { prepareDataFolder, StartupError } from "./data-folder";
+import { prepareDataFolder, StartupError, type PreparedData } from "./data-folder";
 import type { CliIo } from "./io";
 import { newLocalWorkers, writeLocalWorkers } from "./local-workers-file";
 import type { LocalWorker } from "../services/local-workers";
@@ -55,7 +55,7 @@ export async function runServe(argv: readonly string[], io: CliIo, signal: Abort
 
   let prepared;
   try {
-    prepared = prepareDataFolder(dataDir, env);
+    prepared = await prepareDataFolder(dataDir, env);
   } catch (error) {
     if (error instanceof StartupError) {
       io.err(`loom serve: ${error.message}`);
@@ -112,7 +112,7 @@ function isLoopback(host: string): boolean {
 }
 
 /** What a person needs to get in: the setup address on a fresh farm, and the local admin token's state. */
-function describeAccess(io: CliIo, url: string, dataDir: string, prepared: ReturnType<typeof prepareDataFolder>): void {
+function describeAccess(io: CliIo, url: string, dataDir: string, prepared: PreparedData): void {
   if (prepared.setupToken) {
     io.out("");
     io.out("No accounts yet. Create the first admin at this one-time address (valid until used; a restart prints a new one):");

@@ -65,18 +65,18 @@ export async function runUser(argv: readonly string[], io: CliIo): Promise<numbe
         return 0;
       }
       case "list": {
-        const users = listUsers(farm);
+        const users = await listUsers(farm);
         io.out(args.booleans.has("--json") ? JSON.stringify(users, null, 2) : userTable(users));
         return 0;
       }
       case "set-role": {
-        const user = setUserRole(farm, actor, name, role as Role);
+        const user = await setUserRole(farm, actor, name, role as Role);
         io.out(`${user.name} is now ${roleWithArticle(user.role)} (from their next request on).`);
         return 0;
       }
       case "disable":
       case "enable": {
-        const user = setUserDisabled(farm, actor, name, verb === "disable");
+        const user = await setUserDisabled(farm, actor, name, verb === "disable");
         io.out(user.disabled ? `${user.name} is disabled: their sessions and tokens are revoked.` : `${user.name} is enabled; tokens revoked while disabled stay revoked.`);
         return 0;
       }
@@ -91,7 +91,7 @@ export async function runUser(argv: readonly string[], io: CliIo): Promise<numbe
     if (error instanceof AppError) return fail(io, error.message);
     throw error;
   } finally {
-    farm.store.close();
+    await farm.store.close();
   }
 }
 

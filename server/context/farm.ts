@@ -84,19 +84,19 @@ export interface Farm {
 }
 
 export function createFarm(store: Store, options: { settings?: Partial<FarmSettings>; now?: () => number } = {}): Farm {
-  const tasks = new TaskState(store);
-  const sessions = new SessionStore(store);
-  const events = new FarmEventBus(store);
+  const tasks = new TaskState();
+  const sessions = new SessionStore();
+  const events = new FarmEventBus();
   const now = options.now ?? Date.now;
-  const failures = new WorkerFailures(store);
+  const failures = new WorkerFailures();
   // A delayed retry coming due is dispatchable work: it wakes idle workers as a release does.
-  const retries = new RetryAlarm(now, () => events.publish("workers"));
+  const retries = new RetryAlarm(now, () => events.publish(null, "workers"));
   return {
     store,
     tasks,
     sessions,
-    updates: new UpdateApplier(store, sessions, tasks, failures, (at) => retries.at(at)),
-    dispatcher: new Dispatcher(store, sessions, tasks, failures),
+    updates: new UpdateApplier(sessions, tasks, failures, (at) => retries.at(at)),
+    dispatcher: new Dispatcher(sessions, tasks, failures),
     settings: { ...DEFAULT_SETTINGS, ...options.settings },
     now,
     events,

@@ -4,12 +4,13 @@
  * 1,000,000-task job written or canceled) that commit held the server's event loop for 100–300
  * ms. While a checkpointer runs, the server's connection does not checkpoint (wal_autocheckpoint
  * = 0) and a second connection on a worker thread does, every `intervalMs`; stopping it (or its
- * thread dying) gives the automatic checkpoint back. In-memory databases have no WAL: nothing runs.
+ * thread dying) gives the automatic checkpoint back. In-memory databases have no WAL, and
+ * PostgreSQL checkpoints by itself: nothing runs.
  */
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { threadEntryFile } from "../thread-entry";
-import type { Store } from "./connection";
+import { SqliteStore, type Store } from "./connection";
 
 const AUTOMATIC_PAGES = 1000;
 
@@ -21,8 +22,10 @@ export class Checkpointer {
     private readonly intervalMs = 200,
   ) {}
 
-  /** Starts checkpointing on the thread (resolves once it has its connection); false for an in-memory database. */
+  /** Starts checkpointing on the thread (resolves once it has its connection); false for an in-memory database or PostgreSQL. */
   async start(): Promise<boolean> {
+    if (!(this.store instanceof SqliteStore)) return false;
+    // A connection setting, not a statement of the farm's: it goes to the handle, outside any unit.
     const { sqlite } = this.store;
     if (this.worker || sqlite.memory) return this.worker !== null;
     const worker = new Worker(threadEntryFile(import.meta.url, "checkpoint-thread.mjs", join("server", "db")), { workerData: { file: sqlite.name, intervalMs: this.intervalMs }, execArgv: [] });

@@ -9,10 +9,12 @@ import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Store } from "../store/store";
+import { SqliteStore } from "../store/engine/sqlite-engine";
 import * as schema from "./schema";
 
-export { Store, type Db } from "../store/store";
+/** The farm's store: the async unit of work on either engine (server/store/engine/engine.ts). */
+export type { AsyncStore as Store } from "../store/engine/engine";
+export { SqliteStore } from "../store/engine/sqlite-engine";
 
 /**
  * The migrations folder: next to the sources when run from them (CLI, tests), in the working
@@ -26,7 +28,7 @@ export function migrationsFolder(): string {
 }
 
 /** Opens (creating if needed) the database at `file`, or an in-memory one for ":memory:". */
-export function openStore(file: string): Store {
+export function openStore(file: string): SqliteStore {
   if (file !== ":memory:") mkdirSync(dirname(resolve(file)), { recursive: true });
   const sqlite = new Database(file);
   // How long a writer waits for another's lock before SQLITE_BUSY.
@@ -38,7 +40,7 @@ export function openStore(file: string): Store {
   sqlite.pragma("foreign_keys = ON");
   const db = drizzle(sqlite, { schema });
   migrate(db, { migrationsFolder: migrationsFolder() });
-  return new Store(sqlite, db);
+  return new SqliteStore(sqlite);
 }
 
 /** The database file inside a data folder. */

@@ -12,7 +12,7 @@ import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { emptyCounts, type StatusCounts } from "../../lib/farm/statuses";
 import { submitJob } from "../services/submit-job";
-import { openStore, type Store } from "./connection";
+import { openStore, type SqliteStore } from "./connection";
 import { countColumnsSql, countsFromRow, type CountColumnsRow } from "./status-counts";
 
 const MIGRATIONS = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "drizzle");
@@ -70,13 +70,13 @@ steps:
       onRun: {command: echo, args: [hi]}
 `;
 
-function submit(store: Store): number {
-  const result = submitJob(store, { template: { text: TEMPLATE, format: "yaml" }, parameterValues: {}, templateDir: null, workingDir: "/tmp", settings: {}, now: 1_700_000_000_000 });
+async function submit(store: SqliteStore): Promise<number> {
+  const result = await submitJob(store, { template: { text: TEMPLATE, format: "yaml" }, parameterValues: {}, templateDir: null, workingDir: "/tmp", settings: {}, now: 1_700_000_000_000 });
   if (!result.ok) throw new Error(JSON.stringify(result.errors));
   return store.sqlite.prepare<[string], { seq: number }>("SELECT seq FROM jobs WHERE id = ?").get(result.jobId)!.seq;
 }
 
-function storedCounts(store: Store, table: "jobs" | "steps", id: string): StatusCounts {
+function storedCounts(store: SqliteStore, table: "jobs" | "steps", id: string): StatusCounts {
   return countsFromRow(store.sqlite.prepare<[string], CountColumnsRow>(`SELECT ${countColumnsSql()} FROM ${table} WHERE id = ?`).get(id)!);
 }
 
@@ -87,7 +87,7 @@ describe("migrating a database with data in it", () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it("moves the JSON counts into their columns and numbers the next job after the highest", () => {
+  it("moves the JSON counts into their columns and numbers the next job after the highest", async () => {
     const store = openStore(databaseAt("0007_retry_rules", dir, seedJsonCounts));
     try {
       expect(storedCounts(store, "jobs", "job-a")).toEqual(counts({ RUNNING: 2, READY: 5, SUCCEEDED: 3, NOT_COMPATIBLE: 1 }));
@@ -102,20 +102,20 @@ describe("migrating a database with data in it", () => {
           .map((c) => c.name);
       expect(columns("jobs")).not.toContain("counts");
       expect(columns("steps")).not.toContain("counts");
-      expect(submit(store)).toBe(10);
-      expect(submit(store)).toBe(11);
+      expect(await submit(store)).toBe(10);
+      expect(await submit(store)).toBe(11);
       expect(store.sqlite.pragma("foreign_key_check")).toEqual([]);
     } finally {
-      store.close();
+      await store.close();
     }
   });
 
-  it("numbers the first job 1 on a database that had none", () => {
+  it("numbers the first job 1 on a database that had none", async () => {
     const store = openStore(databaseAt("0007_retry_rules", dir, () => undefined));
     try {
-      expect(submit(store)).toBe(1);
+      expect(await submit(store)).toBe(1);
     } finally {
-      store.close();
+      await store.close();
     }
   });
 });

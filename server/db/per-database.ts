@@ -1,14 +1,13 @@
 /**
- * What hot paths build once per database handle (prepared statements, mostly): preparing a
- * statement costs more than running it, and a handle outlives every request that uses it.
+ * What is kept once per database (a store, or a raw better-sqlite3 handle) rather than per
+ * request: the handle outlives every request that uses it, and what hangs off it (the store's
+ * health, say) is shared by all of them.
  */
-import type Database from "better-sqlite3";
-
-export function perDatabase<T>(build: (sqlite: Database.Database) => T): (sqlite: Database.Database) => T {
-  const built = new WeakMap<Database.Database, T>();
-  return (sqlite) => {
-    let value = built.get(sqlite);
-    if (value === undefined) built.set(sqlite, (value = build(sqlite)));
+export function perDatabase<T, K extends object = object>(build: (handle: K) => T): (handle: K) => T {
+  const built = new WeakMap<K, T>();
+  return (handle) => {
+    let value = built.get(handle);
+    if (value === undefined) built.set(handle, (value = build(handle)));
     return value;
   };
 }

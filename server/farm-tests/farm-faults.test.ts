@@ -65,16 +65,15 @@ function sleeperJob(tasks: number, seconds: number) {
   };
 }
 
+// Through the store, not its raw connection: the server in this process may have a unit open.
 function workerRow(farm: InProcessFarm, name: string) {
-  return farm.farm.store.sqlite
-    .prepare<[string], { id: string; status: string; lease_epoch: number; last_heartbeat_at: number }>("SELECT id, status, lease_epoch, last_heartbeat_at FROM workers WHERE name = ?")
-    .get(name);
+  return farm.store.read((tx) =>
+    tx.get<{ id: string; status: string; lease_epoch: number; last_heartbeat_at: number }>("SELECT id, status, lease_epoch, last_heartbeat_at FROM workers WHERE name = ?", [name]),
+  );
 }
 
 function taskRow(farm: InProcessFarm, taskId: number) {
-  return farm.farm.store.sqlite
-    .prepare<[number], { status: string; interruption_count: number; failure_count: number }>("SELECT status, interruption_count, failure_count FROM tasks WHERE id = ?")
-    .get(taskId);
+  return farm.store.read((tx) => tx.get<{ status: string; interruption_count: number; failure_count: number }>("SELECT status, interruption_count, failure_count FROM tasks WHERE id = ?", [taskId]));
 }
 
 describe("farm faults", () => {
@@ -99,28 +98,28 @@ describe("farm faults", () => {
     const left = await waitFor(() => ofA().length === 0 || null, "worker a's task to die with it", 1_000).catch(() => ofA());
     expect(left, "processes of worker a still running after it was killed").toBe(true);
 
-    await waitFor(() => workerRow(farm, "a")?.status === "NOT_RESPONDING", "worker a to be declared lost", 10_000);
+    await waitFor(async () => (await workerRow(farm, "a"))?.status === "NOT_RESPONDING", "worker a to be declared lost", 10_000);
     const job = await waitForJobEnd(farm.api, jobId, 20_000);
-    expect(workerRow(farm, "a")).toMatchObject({ status: "NOT_RESPONDING", lease_epoch: 2 });
+    expect(await workerRow(farm, "a")).toMatchObject({ status: "NOT_RESPONDING", lease_epoch: 2 });
     expect(job.status).toBe("SUCCEEDED");
     expect(job.counts.SUCCEEDED).toBe(4);
 
-    const runs = taskRuns(farm.farm, jobId);
+    const runs = await taskRuns(farm.farm, jobId);
     const byA = runs.filter((r) => r.workerName === "a");
     expect(byA.map((r) => r.status)).toEqual(["INTERRUPTED"]);
     const lost = byA[0]!;
     // Declared lost (the sweep ends the action) no sooner than the 3 s timeout after its last
     // heartbeat, and soon after it (the sweep runs every 250 ms here).
-    const silentFor = lost.endedAt! - workerRow(farm, "a")!.last_heartbeat_at;
+    const silentFor = lost.endedAt! - (await workerRow(farm, "a"))!.last_heartbeat_at;
     expect(silentFor).toBeGreaterThanOrEqual(3_000);
     expect(silentFor).toBeLessThan(4_500);
     // The same task, requeued on the interruption budget and finished by b.
     expect(runs.filter((r) => r.taskId === lost.taskId).map((r) => `${r.workerName}:${r.status}`)).toEqual(["a:INTERRUPTED", "b:SUCCEEDED"]);
-    expect(taskRow(farm, lost.taskId)).toEqual({ status: "SUCCEEDED", interruption_count: 1, failure_count: 0 });
-    const aSession = farm.farm.store.sqlite.prepare<[string], { state: string }>("SELECT state FROM sessions WHERE id = ?").get(lost.sessionId);
+    expect(await taskRow(farm, lost.taskId)).toEqual({ status: "SUCCEEDED", interruption_count: 1, failure_count: 0 });
+    const aSession = await farm.store.read((tx) => tx.get<{ state: string }>("SELECT state FROM sessions WHERE id = ?", [lost.sessionId]));
     expect(aSession?.state).toBe("ENDED");
     // Every task SUCCEEDED exactly once as the farm records it, and ran to completion exactly once.
-    expect(doubleCompletions(farm.farm, jobId)).toEqual([]);
+    expect(await doubleCompletions(farm.farm, jobId)).toEqual([]);
     expect(
       runs
         .filter((r) => r.status === "SUCCEEDED")
@@ -144,7 +143,7 @@ describe("farm faults", () => {
 
     // Freeze the agent (not its task, which finishes meanwhile) until the server declares it lost.
     process.kill(a.child.pid!, "SIGSTOP");
-    await waitFor(() => workerRow(farm, "a")?.status === "NOT_RESPONDING", "worker a to be declared lost", 10_000);
+    await waitFor(async () => (await workerRow(farm, "a"))?.status === "NOT_RESPONDING", "worker a to be declared lost", 10_000);
     // b runs the requeued task to the end while a is still frozen with its finished run unreported:
     // executed twice (at-least-once; the frozen worker's subprocess ran on), to be recorded once.
     const job = await waitForJobEnd(farm.api, jobId, 20_000);
@@ -152,26 +151,26 @@ describe("farm faults", () => {
     expect(fileLines(join(dir, "completions.log")).filter((l) => l === firstIndex)).toHaveLength(2);
     process.kill(a.child.pid!, "SIGCONT");
     await waitFor(() => a.output().includes("the server fenced this worker off"), "worker a to be told it was fenced");
-    await waitFor(() => (workerRow(farm, "a")?.lease_epoch ?? 0) >= 3, "worker a to register again");
+    await waitFor(async () => ((await workerRow(farm, "a"))?.lease_epoch ?? 0) >= 3, "worker a to register again");
 
-    const runs = taskRuns(farm.farm, jobId);
+    const runs = await taskRuns(farm.farm, jobId);
     const first = runs.find((r) => r.workerName === "a")!;
     // a's report came too late: its run stays INTERRUPTED; the requeued run is the one completion.
     expect(runs.filter((r) => r.taskId === first.taskId).map((r) => `${r.workerName}:${r.status}`)).toEqual(["a:INTERRUPTED", "b:SUCCEEDED"]);
-    expect(doubleCompletions(farm.farm, jobId)).toEqual([]);
+    expect(await doubleCompletions(farm.farm, jobId)).toEqual([]);
     const now = await farm.api.jobs.get.query({ jobId });
     expect(now.status).toBe("SUCCEEDED");
     expect(now.counts.SUCCEEDED).toBe(2);
-    expect(taskRow(farm, first.taskId)).toEqual({ status: "SUCCEEDED", interruption_count: 1, failure_count: 0 });
+    expect(await taskRow(farm, first.taskId)).toEqual({ status: "SUCCEEDED", interruption_count: 1, failure_count: 0 });
 
     // Whatever a's agent managed to send, the protocol itself refuses the stale report: under the
     // old lease with 409 LEASE_CONFLICT, under the new one by ignoring an action of an old lease.
     // The test speaks as a with a credential of a's (its agent, stopped first, kept its own in memory only).
     process.kill(-a.child.pid!, "SIGKILL");
     await a.exited;
-    const worker = workerRow(farm, "a")!;
+    const worker = (await workerRow(farm, "a"))!;
     const credential = newSecret("worker");
-    farm.farm.store.sqlite.prepare("UPDATE workers SET credential_hash = ? WHERE id = ?").run(hashSecret(credential), worker.id);
+    await farm.store.transaction((tx) => tx.run("UPDATE workers SET credential_hash = ? WHERE id = ?", [hashSecret(credential), worker.id]));
     const report = (leaseEpoch: number) =>
       fetch(`${farm.url}/api/worker/sync`, {
         method: "POST",
@@ -182,8 +181,8 @@ describe("farm faults", () => {
     expect(stale.status).toBe(409);
     expect(await stale.json()).toMatchObject({ error: "LEASE_CONFLICT" });
     expect((await report(worker.lease_epoch)).status).toBe(200);
-    expect(taskRuns(farm.farm, jobId).find((r) => r.actionId === first.actionId)?.status).toBe("INTERRUPTED");
-    expect(doubleCompletions(farm.farm, jobId)).toEqual([]);
+    expect((await taskRuns(farm.farm, jobId)).find((r) => r.actionId === first.actionId)?.status).toBe("INTERRUPTED");
+    expect(await doubleCompletions(farm.farm, jobId)).toEqual([]);
   }, 30_000);
 
   it("loses no task and no stored log line when the server is killed with SIGKILL with tasks in flight", async () => {

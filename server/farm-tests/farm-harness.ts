@@ -21,8 +21,8 @@ import { createTRPCClient, httpBatchLink } from "@trpc/client";
 import { TERMINAL_TASK_STATUSES } from "../../lib/farm/statuses";
 import { apiHandler } from "../api/app-handler";
 import { startNodeServer } from "../api/node-server";
-import { openStore, type Store } from "../db/connection";
-import { issueToken } from "../auth/access-tokens";
+import { openStore, type SqliteStore } from "../db/connection";
+import { createOwnToken } from "../auth/access-tokens";
 import { LOCAL_ADMIN_TOKEN_FILE } from "../auth/first-start";
 import { testPrincipal } from "../auth/test-principals";
 import type { AppRouter } from "../router";
@@ -50,10 +50,10 @@ export function localAdminClient(url: string, dataDir: string) {
   return farmClient(url, readFileSync(join(dataDir, LOCAL_ADMIN_TOKEN_FILE), "utf8").trim());
 }
 
-/** A personal access token of an admin of `farm` (made straight in its database). */
-export function adminToken(farm: Farm): string {
-  const admin = testPrincipal(farm, "admin");
-  return farm.store.transaction(() => issueToken(farm, SYSTEM_ACTOR, { userId: admin.userId, role: "admin", name: "farm test", scope: "admin", expiresInDays: 1 })).token;
+/** A personal access token of an admin of `farm` (made in-process, as the admin would on the tokens page). */
+export async function adminToken(farm: Farm): Promise<string> {
+  const admin = await testPrincipal(farm, "admin");
+  return (await createOwnToken(farm, admin, SYSTEM_ACTOR, { name: "farm test", scope: "admin", expiresInDays: 1 })).token;
 }
 
 export async function sleep(ms: number): Promise<void> {
@@ -124,7 +124,8 @@ export interface Spawned {
 
 export interface InProcessFarm {
   farm: Farm;
-  store: Store;
+  /** The farm's store (SQLite in a temp file). Tests read it through units (`store.read`): the server in this process may have one open on its connection. */
+  store: SqliteStore;
   url: string;
   /** The enrollment token of the pool the test workers join. */
   token: string;
@@ -155,16 +156,16 @@ export class FarmHarness {
   async startFarm(settings: Partial<FarmSettings> = {}, options: { sweepMs?: number } = {}): Promise<InProcessFarm> {
     const store = openStore(join(this.tempDir("loom-farm-db-"), "loom.db"));
     const farm = createFarm(store, { settings: { syncIntervalSeconds: 0.25, workerTimeoutSeconds: 3, ...settings } });
-    const { token } = createPool(farm, { name: "test" }, SYSTEM_ACTOR);
+    const { token } = await createPool(farm, { name: "test" }, SYSTEM_ACTOR);
     const loop = new FarmLoop(farm, options.sweepMs ?? 250);
     loop.start();
     const server = await startNodeServer(apiHandler(farm));
     this.stops.push(async () => {
       await loop.stop();
       await server.close();
-      store.close();
+      await store.close();
     });
-    const admin = adminToken(farm);
+    const admin = await adminToken(farm);
     return { farm, store, url: server.url, token, adminToken: admin, api: farmClient(server.url, admin) };
   }
 
@@ -318,11 +319,11 @@ export function shell(script: string, ...args: string[]): { command: string; arg
 export type { TaskRunRow };
 
 /** Every TASK_RUN action the farm recorded for a job, in the order they were issued. */
-export function taskRuns(farm: Farm, jobId: string): TaskRunRow[] {
-  return testSupportRepository(farm.store).taskRuns(jobId);
+export async function taskRuns(farm: Farm, jobId: string): Promise<TaskRunRow[]> {
+  return farm.store.read((tx) => testSupportRepository.taskRuns(tx, jobId));
 }
 
 /** Tasks with more than one SUCCEEDED TASK_RUN action: completions the farm recorded twice. */
-export function doubleCompletions(farm: Farm, jobId: string): Array<{ taskId: number; n: number }> {
-  return testSupportRepository(farm.store).doubleCompletions(jobId);
+export async function doubleCompletions(farm: Farm, jobId: string): Promise<Array<{ taskId: number; n: number }>> {
+  return farm.store.read((tx) => testSupportRepository.doubleCompletions(tx, jobId));
 }

@@ -72,7 +72,7 @@ describe("farm integration (real server, real `loom worker` processes)", () => {
 
     // As the farm recorded it: one successful run per task, both workers ran some, and no task of a
     // step started before every task of the step it depends on had ended.
-    const runs = taskRuns(farm.farm, jobId);
+    const runs = await taskRuns(farm.farm, jobId);
     expect(runs.filter((r) => r.status === "SUCCEEDED")).toHaveLength(12);
     expect(runs.every((r) => r.status === "SUCCEEDED")).toBe(true);
     expect(new Set(runs.map((r) => r.workerName))).toEqual(new Set(["w1", "w2"]));
@@ -127,7 +127,7 @@ describe("farm integration (real server, real `loom worker` processes)", () => {
     expect(job.status).toBe("NOT_COMPATIBLE");
     expect(job.counts).toMatchObject({ NOT_COMPATIBLE: 2, SUCCEEDED: 1, READY: 0, ASSIGNED: 0, RUNNING: 0 });
     // Nothing of the incompatible steps was ever handed to the worker.
-    expect(taskRuns(farm.farm, jobId).map((r) => r.stepName)).toEqual(["Anywhere"]);
+    expect((await taskRuns(farm.farm, jobId)).map((r) => r.stepName)).toEqual(["Anywhere"]);
   }, 60_000);
 
   it("enters the job environment once and exits it once for 10 tasks on one worker", async () => {

@@ -39,14 +39,15 @@ describe("log caps", () => {
     const ended = await waitForJobEnd(farm.api, jobId, 170_000);
     expect(ended.status).toBe("SUCCEEDED");
 
-    const sqlite = farm.store.sqlite;
-    const action = sqlite.prepare<[string], { id: string }>("SELECT a.id FROM session_actions a JOIN sessions s ON s.id = a.session_id WHERE s.job_id = ? AND a.kind = 'TASK_RUN'").get(jobId)!;
-    const markers = await waitFor(() => {
-      const found = sqlite.prepare<[string], { line: string }>("SELECT line FROM log_lines WHERE action_id = ? AND line LIKE '…%'").all(action.id);
+    // Through the store, not its raw connection: the server in this process may have a unit open.
+    const { store } = farm;
+    const action = (await store.read((tx) => tx.get<{ id: string }>("SELECT a.id FROM session_actions a JOIN sessions s ON s.id = a.session_id WHERE s.job_id = ? AND a.kind = 'TASK_RUN'", [jobId])))!;
+    const markers = await waitFor(async () => {
+      const found = await store.read((tx) => tx.all<{ line: string }>("SELECT line FROM log_lines WHERE action_id = ? AND line LIKE '…%'", [action.id]));
       return found.length > 0 && found;
     }, "the worker's marker line");
     expect(markers).toEqual([{ line: expect.stringMatching(/^… \d+ lines \(\d+ characters\) dropped: over the log cap of 2 MiB per action$/) }]);
-    const stored = sqlite.prepare<[string], { chars: number; lines: number }>("SELECT SUM(LENGTH(line)) AS chars, COUNT(*) AS lines FROM log_lines WHERE action_id = ?").get(action.id)!;
+    const stored = (await store.read((tx) => tx.get<{ chars: number; lines: number }>("SELECT SUM(LENGTH(line)) AS chars, COUNT(*) AS lines FROM log_lines WHERE action_id = ?", [action.id])))!;
     expect(stored.chars).toBeLessThan(CAP * 1.1);
     const [, dropped, droppedChars] = /^… (\d+) lines \((\d+) characters\)/.exec(markers[0]!.line)!;
     // Kept and dropped make what the task printed (its ~3 million lines, "the end" and the runtime's own few).

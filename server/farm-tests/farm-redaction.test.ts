@@ -107,24 +107,31 @@ describe("redaction across the farm", () => {
     expect(lines.some((l) => l.line === "using ******** now")).toBe(true);
 
     // Nothing anywhere holds the value: every text column of every table, and the API answers.
-    const sqlite = farm.store.sqlite;
-    const count = (sql: string) => (sqlite.prepare(sql).get() as { n: number }).n;
-    // The access tables are not empty, so sweeping them means something.
-    expect(count("SELECT COUNT(*) AS n FROM auth_sessions")).toBeGreaterThan(0);
-    expect(count("SELECT COUNT(*) AS n FROM access_tokens")).toBeGreaterThan(0);
-    for (const action of ["auth.sign-in", "token.create", "job.submit", "worker.enroll"]) {
-      expect(count(`SELECT COUNT(*) AS n FROM audit_log WHERE action = '${action}'`), action).toBeGreaterThan(0);
-    }
+    // One snapshot, through the store (the server in this process may have a unit open).
     const secrets = [SECRET, PASSWORD, cookie, token, farm.token, farm.adminToken];
     const credentialPattern = /loom_(ses|pat|enr|wkr|setup)_[A-Za-z0-9_-]{20,}/;
-    const tables = sqlite.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%'").all();
-    const leaks: string[] = [];
-    for (const { name } of tables) {
-      for (const row of sqlite.prepare(`SELECT * FROM "${name}"`).all() as Array<Record<string, unknown>>) {
-        const text = JSON.stringify(row);
-        if (secrets.some((secret) => text.includes(secret)) || credentialPattern.test(text)) leaks.push(`${name}: ${text.slice(0, 200)}`);
-      }
-    }
+    const { counts, leaks } = await farm.store.read(
+      async (tx) => {
+        const count = async (sql: string) => (await tx.get<{ n: number }>(sql))!.n;
+        // The access tables are not empty, so sweeping them means something.
+        const counts: Record<string, number> = {
+          auth_sessions: await count("SELECT COUNT(*) AS n FROM auth_sessions"),
+          access_tokens: await count("SELECT COUNT(*) AS n FROM access_tokens"),
+        };
+        for (const action of ["auth.sign-in", "token.create", "job.submit", "worker.enroll"]) counts[action] = await count(`SELECT COUNT(*) AS n FROM audit_log WHERE action = '${action}'`);
+        const tables = await tx.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%'");
+        const leaks: string[] = [];
+        for (const { name } of tables) {
+          for (const row of await tx.all(`SELECT * FROM "${name}"`)) {
+            const text = JSON.stringify(row);
+            if (secrets.some((secret) => text.includes(secret)) || credentialPattern.test(text)) leaks.push(`${name}: ${text.slice(0, 200)}`);
+          }
+        }
+        return { counts, leaks };
+      },
+      { consistent: true },
+    );
+    for (const [what, n] of Object.entries(counts)) expect(n, what).toBeGreaterThan(0);
     expect(leaks).toEqual([]);
     const answers = JSON.stringify([await farm.api.jobs.get.query({ jobId }), await farm.api.jobs.sessions.query({ jobId }), await farm.api.jobs.tasks.query({ stepId: ended.steps[0]!.id }), lines]);
     for (const secret of secrets) expect(answers).not.toContain(secret);

@@ -119,11 +119,8 @@ describe("restarts and worker names", () => {
     });
     await waitForJobEnd(farm.api, jobId, 12_000).catch(() => null);
     const job = await farm.api.jobs.get.query({ jobId });
-    const epochs = farm.farm.store.sqlite
-      .prepare<[], { lease_epoch: number }>("SELECT lease_epoch FROM workers")
-      .all()
-      .map((w) => w.lease_epoch);
-    const interrupted = taskRuns(farm.farm, jobId).filter((r) => r.status === "INTERRUPTED").length;
+    const epochs = (await farm.store.read((tx) => tx.all<{ lease_epoch: number }>("SELECT lease_epoch FROM workers"))).map((w) => w.lease_epoch);
+    const interrupted = (await taskRuns(farm.farm, jobId)).filter((r) => r.status === "INTERRUPTED").length;
     expect({ status: job.status, interruptedRuns: interrupted, highestLeaseEpoch: Math.max(...epochs) }).toEqual({ status: "SUCCEEDED", interruptedRuns: 0, highestLeaseEpoch: 1 });
   }, 30_000);
 });

@@ -71,17 +71,17 @@ function view(row: AuditLogRow): AuditRow {
   };
 }
 
-export function listAudit(farm: Farm, input: ListAuditInput): { rows: AuditRow[]; next: number | null } {
-  const rows = auditLogRepository(farm.store).page(input, input.limit + 1);
+export async function listAudit(farm: Farm, input: ListAuditInput): Promise<{ rows: AuditRow[]; next: number | null }> {
+  const rows = await farm.store.read((tx) => auditLogRepository.page(tx, input, input.limit + 1));
   const page = rows.slice(0, input.limit).map(view);
   return { rows: page, next: rows.length > input.limit ? (page.at(-1)?.id ?? null) : null };
 }
 
-/** Every matching row, newest first, a page at a time (the export streams them). */
-export function* auditPages(farm: Farm, filter: Omit<ListAuditInput, "limit" | "before">): Generator<AuditRow[]> {
+/** Every matching row, newest first, a page at a time (the export streams them; each page is its own read, none held across a yield). */
+export async function* auditPages(farm: Farm, filter: Omit<ListAuditInput, "limit" | "before">): AsyncGenerator<AuditRow[]> {
   let before: number | undefined;
   for (;;) {
-    const page = listAudit(farm, { ...filter, ...(before !== undefined ? { before } : {}), limit: 500 });
+    const page = await listAudit(farm, { ...filter, ...(before !== undefined ? { before } : {}), limit: 500 });
     if (page.rows.length > 0) yield page.rows;
     if (page.next === null) return;
     before = page.next;

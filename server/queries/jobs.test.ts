@@ -8,6 +8,7 @@ import { TASK_STATUSES, type TaskStatus } from "../../lib/farm/statuses";
 import { openStore } from "../db/connection";
 import { createFarm } from "../context/farm";
 import { jobListSql } from "../store/job-queries";
+import { sqliteOf } from "../store/store-test-support";
 import { listJobs, listJobsInput, listSubmitters, type ListJobsInput } from "./jobs";
 
 interface Seeded {
@@ -31,11 +32,12 @@ function seed(count: number) {
   afterAll(() => store.close());
   const t = { farm: createFarm(store, { now: () => T0 }) };
   const rows: Seeded[] = [];
-  const insert = t.farm.store.sqlite.prepare(
+  const sqlite = sqliteOf(t.farm.store);
+  const insert = sqlite.prepare(
     `INSERT INTO jobs (id, seq, name, submitter, template_text, template_format, environment_templates, parameters, priority, status, count_succeeded, count_pending, task_count, max_retries_per_task, max_failed_tasks, submitted_at)
      VALUES (?, ?, ?, ?, '', 'yaml', '[]', '{}', ?, ?, ?, ?, ?, 2, 100, ?)`,
   );
-  t.farm.store.sqlite.transaction(() => {
+  sqlite.transaction(() => {
     for (let seq = 1; seq <= count; seq++) {
       const scramble = (seq * 7919) % 10_007;
       const taskCount = 1 + (scramble % 50);
@@ -101,23 +103,23 @@ describe("listJobs over 10,000 jobs", () => {
     ],
   ];
 
-  it.each(cases)("%s", (_name, input, keep, key) => {
-    const page = listJobs(t.farm, input);
+  it.each(cases)("%s", async (_name, input, keep, key) => {
+    const page = await listJobs(t.farm, input);
     const want = expected(input, keep, key);
     expect(want.total).toBeGreaterThan(0);
     expect(page.total).toBe(want.total);
     expect(page.jobs.map((j) => j.id)).toEqual(want.ids);
   });
 
-  it("treats LIKE wildcards in a search as plain text", () => {
-    expect(listJobs(t.farm, { search: "%" }).total).toBe(0);
-    expect(listJobs(t.farm, { search: "shot_" }).total).toBe(rows.filter((r) => r.name.includes("shot_")).length);
+  it("treats LIKE wildcards in a search as plain text", async () => {
+    expect((await listJobs(t.farm, { search: "%" })).total).toBe(0);
+    expect((await listJobs(t.farm, { search: "shot_" })).total).toBe(rows.filter((r) => r.name.includes("shot_")).length);
   });
 
   it("serves the default view from an index, with no sort step", () => {
     const view = listJobsInput.parse({});
     const { page, params } = jobListSql(view);
-    const plan = t.farm.store.sqlite
+    const plan = sqliteOf(t.farm.store)
       .prepare<unknown[], { detail: string }>(`EXPLAIN QUERY PLAN ${page}`)
       .all(...params, view.limit, view.offset)
       .map((p) => p.detail)
@@ -126,7 +128,7 @@ describe("listJobs over 10,000 jobs", () => {
     expect(plan).not.toMatch(/TEMP B-TREE/);
   });
 
-  it("lists every submitter once", () => {
-    expect(listSubmitters(t.farm)).toEqual([...new Set(rows.map((r) => r.submitter))].sort());
+  it("lists every submitter once", async () => {
+    expect(await listSubmitters(t.farm)).toEqual([...new Set(rows.map((r) => r.submitter))].sort());
   });
 });

@@ -7,8 +7,9 @@ import { z } from "zod";
 import { TASK_STATUSES, type StatusCounts, type TaskStatus } from "../../lib/farm/statuses";
 import { environmentNameOf, type HostRequirements } from "../../lib/openjd";
 import { countsFromRow } from "../db/status-counts";
-import { JOB_SORTS, jobQueriesRepository, type JobSummaryRow } from "../store/job-queries";
-import { taskQueriesRepository } from "../store/task-queries";
+import { JOB_SORTS, jobQueriesRepository, type JobSummaryRow, type StepDetailRow } from "../store/job-queries";
+import type { ReadTx } from "../store/repository";
+import { taskQueriesRepository, type TaskPageRow } from "../store/task-queries";
 import { AppError } from "../context/errors";
 import type { Farm } from "../context/farm";
 import { requireSortParameter, taskSortFields } from "./task-sort";
@@ -67,19 +68,21 @@ export const listJobsInput = z.object({
 });
 export type ListJobsInput = z.input<typeof listJobsInput>;
 
-export function listJobs(farm: Farm, raw: ListJobsInput = {}): { total: number; jobs: JobSummary[] } {
-  const { total, rows } = jobQueriesRepository(farm.store).page(listJobsInput.parse(raw));
+export async function listJobs(farm: Farm, raw: ListJobsInput = {}): Promise<{ total: number; jobs: JobSummary[] }> {
+  const input = listJobsInput.parse(raw);
+  // One snapshot: the total and the page it counts.
+  const { total, rows } = await farm.store.read((tx) => jobQueriesRepository.page(tx, input), { consistent: true });
   return { total, jobs: rows.map(toSummary) };
 }
 
 /** Everyone who submitted a job, for the table's submitter filter (the distinct-value scan is cheap at table scale). */
-export function listSubmitters(farm: Farm): string[] {
-  return jobQueriesRepository(farm.store).submitters();
+export function listSubmitters(farm: Farm): Promise<string[]> {
+  return farm.store.read((tx) => jobQueriesRepository.submitters(tx));
 }
 
-/** One job's row as the job table shows it (what live views re-read on every change, so prepared once). */
-export function getJobSummary(farm: Farm, jobId: string): JobSummary {
-  const row = jobQueriesRepository(farm.store).summary(jobId);
+/** One job's row as the job table shows it (what live views re-read on every change: one statement). */
+export async function getJobSummary(farm: Farm, jobId: string): Promise<JobSummary> {
+  const row = await farm.store.read((tx) => jobQueriesRepository.summary(tx, jobId));
   if (!row) throw new AppError("NOT_FOUND", `no job ${jobId}`);
   return toSummary(row);
 }
@@ -108,11 +111,33 @@ export interface JobDetail extends JobSummary {
   steps: StepDetail[];
 }
 
-export function getJob(farm: Farm, jobId: string): JobDetail {
-  const jobQueries = jobQueriesRepository(farm.store);
-  const row = jobQueries.detail(jobId);
+/** The job, its steps and their counts from one snapshot. */
+export function getJob(farm: Farm, jobId: string): Promise<JobDetail> {
+  return farm.store.read((tx) => readJob(tx, jobId), { consistent: true });
+}
+
+async function readJob(tx: ReadTx, jobId: string): Promise<JobDetail> {
+  const row = await jobQueriesRepository.detail(tx, jobId);
   if (!row) throw new AppError("NOT_FOUND", `no job ${jobId}`);
-  const steps = jobQueries.steps(jobId).map((s) => ({
+  const steps: StepDetail[] = [];
+  for (const s of await jobQueriesRepository.steps(tx, jobId)) {
+    // A step's tasks all have the same parameter names: its first task's say them.
+    const firstParameters = await jobQueriesRepository.stepParameters(tx, s.id);
+    steps.push(stepDetail(s, firstParameters));
+  }
+  return {
+    ...toSummary(row),
+    description: row.description,
+    parameters: JSON.parse(row.parameters) as JobDetail["parameters"],
+    maxRetriesPerTask: row.max_retries_per_task,
+    maxFailedTasks: row.max_failed_tasks,
+    failedTaskCount: row.failed_task_count,
+    steps,
+  };
+}
+
+function stepDetail(s: StepDetailRow, firstParameters: string | undefined): StepDetail {
+  return {
     id: s.id,
     index: s.step_index,
     name: s.name,
@@ -123,17 +148,7 @@ export function getJob(farm: Farm, jobId: string): JobDetail {
     chunked: s.chunked === 1,
     incompatibleReason: s.incompatible_reason,
     hostRequirements: s.host_requirements === null ? null : (JSON.parse(s.host_requirements) as HostRequirements | null),
-    // A step's tasks all have the same parameter names: its first task's say them.
-    parameterNames: Object.keys(JSON.parse(jobQueries.stepParameters(s.id) ?? "{}") as object),
-  }));
-  return {
-    ...toSummary(row),
-    description: row.description,
-    parameters: JSON.parse(row.parameters) as JobDetail["parameters"],
-    maxRetriesPerTask: row.max_retries_per_task,
-    maxFailedTasks: row.max_failed_tasks,
-    failedTaskCount: row.failed_task_count,
-    steps,
+    parameterNames: Object.keys(JSON.parse(firstParameters ?? "{}") as object),
   };
 }
 
@@ -178,41 +193,50 @@ export interface TaskActivity {
 }
 
 /** Per Session of the page's ASSIGNED tasks: the environment action it runs now, if that is what they wait on. */
-function activities(tasks: ReturnType<typeof taskQueriesRepository>, sessionIds: ReadonlySet<string>): Map<string, TaskActivity> {
+async function activities(tx: ReadTx, sessionIds: ReadonlySet<string>): Promise<Map<string, TaskActivity>> {
   const found = new Map<string, TaskActivity>();
   for (const sessionId of sessionIds) {
-    const action = tasks.openAction(sessionId);
+    const action = await taskQueriesRepository.openAction(tx, sessionId);
     if (!action || action.status !== "RUNNING" || action.environment_id === null || (action.kind !== "ENV_ENTER" && action.kind !== "ENV_EXIT")) continue;
     found.set(sessionId, { kind: action.kind, environment: environmentNameOf(action.environment_id, action.step_name), startedAt: action.started_at });
   }
   return found;
 }
 
-export function listTasks(farm: Farm, raw: z.input<typeof listTasksInput>): { total: number; tasks: TaskRowView[] } {
+/** A page of a step's tasks, with the total it is a page of and what its tasks wait on, from one snapshot. */
+export async function listTasks(farm: Farm, raw: z.input<typeof listTasksInput>): Promise<{ total: number; tasks: TaskRowView[] }> {
   const input = listTasksInput.parse(raw);
-  const taskQueries = taskQueriesRepository(farm.store);
-  const { total, rows } = taskQueries.page(input, farm.now());
-  const waiting = activities(taskQueries, new Set(rows.flatMap((r) => (r.status === "ASSIGNED" && r.session_id !== null ? [r.session_id] : []))));
+  const now = farm.now();
+  return farm.store.read(
+    async (tx) => {
+      const { total, rows } = await taskQueriesRepository.page(tx, input, now);
+      const waiting = await activities(tx, new Set(rows.flatMap((r) => (r.status === "ASSIGNED" && r.session_id !== null ? [r.session_id] : []))));
+      const tasks: TaskRowView[] = [];
+      for (const r of rows) tasks.push(taskRowView(r, waiting, r.status === "FAILED" ? await taskQueriesRepository.lastExitCode(tx, r.id) : null));
+      return { total, tasks };
+    },
+    { consistent: true },
+  );
+}
+
+function taskRowView(r: TaskPageRow, waiting: ReadonlyMap<string, TaskActivity>, exitCode: number | null): TaskRowView {
   return {
-    total,
-    tasks: rows.map((r) => ({
-      id: r.id,
-      index: r.task_index,
-      parameters: JSON.parse(r.parameters) as TaskRowView["parameters"],
-      status: r.status,
-      workerId: r.worker_id,
-      workerName: r.worker_id === null ? null : (r.worker_name ?? r.worker_id),
-      sessionId: r.session_id,
-      failureCount: r.failure_count,
-      interruptionCount: r.interruption_count,
-      progress: r.progress,
-      statusMessage: r.status_message,
-      startedAt: r.started_at,
-      endedAt: r.ended_at,
-      activity: r.status === "ASSIGNED" && r.session_id !== null ? (waiting.get(r.session_id) ?? null) : null,
-      exitCode: r.status === "FAILED" ? taskQueries.lastExitCode(r.id) : null,
-      // The browser counts down to it (and says "Retrying" past it, until a worker takes the task).
-      retryAt: r.status === "READY" ? r.retry_at : null,
-    })),
+    id: r.id,
+    index: r.task_index,
+    parameters: JSON.parse(r.parameters) as TaskRowView["parameters"],
+    status: r.status,
+    workerId: r.worker_id,
+    workerName: r.worker_id === null ? null : (r.worker_name ?? r.worker_id),
+    sessionId: r.session_id,
+    failureCount: r.failure_count,
+    interruptionCount: r.interruption_count,
+    progress: r.progress,
+    statusMessage: r.status_message,
+    startedAt: r.started_at,
+    endedAt: r.ended_at,
+    activity: r.status === "ASSIGNED" && r.session_id !== null ? (waiting.get(r.session_id) ?? null) : null,
+    exitCode,
+    // The browser counts down to it (and says "Retrying" past it, until a worker takes the task).
+    retryAt: r.status === "READY" ? r.retry_at : null,
   };
 }

@@ -42,13 +42,15 @@ export function minuteBuckets(rows: ReadonlyArray<{ minute: number; status: stri
   return buckets;
 }
 
-export function getOverview(farm: Farm, options: { minutes?: number } = {}): Overview {
-  const queries = overviewQueriesRepository(farm.store);
+export async function getOverview(farm: Farm, options: { minutes?: number } = {}): Promise<Overview> {
   const now = farm.now();
   const minutes = options.minutes ?? 60;
   const since = (Math.floor(now / MINUTE_MS) - minutes + 1) * MINUTE_MS;
-  const fleet = tallyWorkers(queries.fleet());
-  const tasks = countsFromRow(queries.taskTotals());
-  const rows = queries.finishedSince(since);
-  return { at: now, workers: fleet.workers, workersDrained: fleet.drained, workersDisabled: fleet.disabled, tasks, finishedPerMinute: minuteBuckets(rows, now, minutes) };
+  // One snapshot: a task finishing between the reads would otherwise be counted as running and as finished.
+  const [fleet, totals, rows] = await farm.store.read(
+    async (tx) => [await overviewQueriesRepository.fleet(tx), await overviewQueriesRepository.taskTotals(tx), await overviewQueriesRepository.finishedSince(tx, since)] as const,
+    { consistent: true },
+  );
+  const workers = tallyWorkers(fleet);
+  return { at: now, workers: workers.workers, workersDrained: workers.drained, workersDisabled: workers.disabled, tasks: countsFromRow(totals), finishedPerMinute: minuteBuckets(rows, now, minutes) };
 }

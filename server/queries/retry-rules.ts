@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { AppError } from "../context/errors";
 import type { Farm } from "../context/farm";
+import type { ReadTx } from "../store/repository";
 import { retryRuleQueriesRepository, type WorkerFailureRow } from "../store/retry-rule-queries";
 
 export interface WorkerFailureView {
@@ -38,17 +39,21 @@ function toView(row: WorkerFailureRow): WorkerFailureView {
 export const jobWorkerFailuresInput = z.object({ jobId: z.string().min(1).max(100) });
 
 /** Every worker on which the job's tasks failed, kept-away ones first, with the job's retry settings. */
-export function jobWorkerFailures(farm: Farm, jobId: string): { maxWorkerFailures: number; retryDelaySeconds: number; workers: WorkerFailureView[] } {
-  const queries = retryRuleQueriesRepository(farm.store);
-  const job = queries.jobRules(jobId);
-  if (!job) throw new AppError("NOT_FOUND", `no job ${jobId}`);
-  return { maxWorkerFailures: job.max_worker_failures, retryDelaySeconds: job.retry_delay_seconds, workers: queries.failuresOfJob(jobId).map(toView) };
+export function jobWorkerFailures(farm: Farm, jobId: string): Promise<{ maxWorkerFailures: number; retryDelaySeconds: number; workers: WorkerFailureView[] }> {
+  return farm.store.read(
+    async (tx) => {
+      const job = await retryRuleQueriesRepository.jobRules(tx, jobId);
+      if (!job) throw new AppError("NOT_FOUND", `no job ${jobId}`);
+      return { maxWorkerFailures: job.max_worker_failures, retryDelaySeconds: job.retry_delay_seconds, workers: (await retryRuleQueriesRepository.failuresOfJob(tx, jobId)).map(toView) };
+    },
+    { consistent: true },
+  );
 }
 
-/** Per worker id, the jobs it is kept away from (only workers with some). */
-export function keptAwayByWorker(farm: Farm): Map<string, WorkerFailureView[]> {
+/** Per worker id, the jobs it is kept away from (only workers with some), read in the caller's unit. */
+export async function keptAwayByWorker(tx: ReadTx): Promise<Map<string, WorkerFailureView[]>> {
   const byWorker = new Map<string, WorkerFailureView[]>();
-  for (const row of retryRuleQueriesRepository(farm.store).blocked()) {
+  for (const row of await retryRuleQueriesRepository.blocked(tx)) {
     const list = byWorker.get(row.worker_id) ?? [];
     list.push(toView(row));
     byWorker.set(row.worker_id, list);
@@ -57,8 +62,13 @@ export function keptAwayByWorker(farm: Farm): Map<string, WorkerFailureView[]> {
 }
 
 /** Whether the failure rule keeps `workerId` away from `jobId`, and how many attempts failed there. */
-export function workerRule(farm: Farm, jobId: string, workerId: string): { blocked: boolean; failures: number } {
-  const row = retryRuleQueriesRepository(farm.store).failures(jobId, workerId);
+export function workerRule(farm: Farm, jobId: string, workerId: string): Promise<{ blocked: boolean; failures: number }> {
+  return farm.store.read((tx) => readWorkerRule(tx, jobId, workerId));
+}
+
+/** workerRule, read in the caller's unit (why-waiting asks it of every worker in one snapshot). */
+export async function readWorkerRule(tx: ReadTx, jobId: string, workerId: string): Promise<{ blocked: boolean; failures: number }> {
+  const row = await retryRuleQueriesRepository.failures(tx, jobId, workerId);
   return { blocked: row?.blocked_at !== null && row?.blocked_at !== undefined, failures: row?.failures ?? 0 };
 }
 
@@ -67,8 +77,13 @@ export function workerRule(farm: Farm, jobId: string, workerId: string): { block
  * READY and waiting out a retry delay) and the worker its last attempt failed on (its retry goes
  * elsewhere when another compatible worker is idle).
  */
-export function taskRetryFacts(farm: Farm, taskId: number, now: number): { retryNotBefore: number | null; lastFailedWorkerId: string | null } {
-  const task = retryRuleQueriesRepository(farm.store).task(taskId);
+export function taskRetryFacts(farm: Farm, taskId: number, now: number): Promise<{ retryNotBefore: number | null; lastFailedWorkerId: string | null }> {
+  return farm.store.read((tx) => readTaskRetryFacts(tx, taskId, now));
+}
+
+/** taskRetryFacts, read in the caller's unit. */
+export async function readTaskRetryFacts(tx: ReadTx, taskId: number, now: number): Promise<{ retryNotBefore: number | null; lastFailedWorkerId: string | null }> {
+  const task = await retryRuleQueriesRepository.task(tx, taskId);
   if (!task) throw new AppError("NOT_FOUND", `no task ${taskId}`);
   return { retryNotBefore: task.status === "READY" && task.retry_at !== null && task.retry_at > now ? task.retry_at : null, lastFailedWorkerId: task.last_failed_worker_id };
 }

@@ -28,22 +28,22 @@ steps:
 
 describe("logs.session", () => {
   it("lists one Session's actions in order with their step, task parameters and reports", async () => {
-    const t = testFarm();
-    const jobId = submit(t, JOB);
+    const t = await testFarm();
+    const jobId = await submit(t, JOB);
     let running: string | null = null;
     // Enter and the first task succeed; the second task is held, so it stays RUNNING.
-    const worker = new SimulatedWorker(t, LINUX_WORKER("render-07"), (action) => {
+    const worker = await SimulatedWorker.create(t, LINUX_WORKER("render-07"), (action) => {
       if (action.kind === "TASK_RUN" && action.parameters?.Frame?.value === "4") {
         running = action.actionId;
         return "hold";
       }
       return { status: "SUCCEEDED", exitCode: 0 };
     });
-    for (let i = 0; i < 6 && running === null; i++) worker.sync();
+    for (let i = 0; i < 6 && running === null; i++) await worker.sync();
     expect(running).not.toBeNull();
     t.clock.now += 1000;
-    worker.sync(); // reports the held task's start
-    const caller = createCallerFactory(appRouter)(contextAs(t.farm, "admin"));
+    await worker.sync(); // reports the held task's start
+    const caller = createCallerFactory(appRouter)(await contextAs(t.farm, "admin"));
     const [listed] = await caller.jobs.sessions({ jobId });
     const session = await caller.logs.session({ sessionId: listed!.id, jobId });
 
@@ -62,12 +62,12 @@ describe("logs.session", () => {
   });
 
   it("is NOT_FOUND for an unknown Session or another job's", async () => {
-    const t = testFarm();
-    const first = submit(t, JOB);
-    const second = submit(t, JOB);
-    const worker = new SimulatedWorker(t, LINUX_WORKER("w"), () => "hold");
-    const sessionId = worker.sync().assignments[0]!.sessionId;
-    const caller = createCallerFactory(appRouter)(contextAs(t.farm, "admin"));
+    const t = await testFarm();
+    const first = await submit(t, JOB);
+    const second = await submit(t, JOB);
+    const worker = await SimulatedWorker.create(t, LINUX_WORKER("w"), () => "hold");
+    const sessionId = (await worker.sync()).assignments[0]!.sessionId;
+    const caller = createCallerFactory(appRouter)(await contextAs(t.farm, "admin"));
     const owner = (await caller.logs.session({ sessionId })).jobId;
     expect([first, second]).toContain(owner);
     const other = owner === first ? second : first;

@@ -7,52 +7,54 @@ import { describe, expect, it } from "vitest";
 import { LINUX_WORKER, SimulatedWorker, submit, testFarm, type TestFarm } from "../services/farm-test-support";
 import { ingestLogs } from "../services/ingest-logs";
 import { sessionQueriesRepository } from "../store/session-queries";
+import { sqliteOf } from "../store/store-test-support";
 import { logLines } from "./sessions";
 
 const JOB =
   "specificationVersion: jobtemplate-2023-09\nname: J\nsteps:\n- name: S\n  parameterSpace:\n    taskParameterDefinitions: [{name: F, type: INT, range: '1-2'}]\n  script:\n    actions:\n      onRun: {command: echo}\n";
 
 /** Two jobs; worker `a` runs one Session of the first job, `b` another of it, `c` one of the second. */
-function farmWithSessions(t: TestFarm) {
-  const jobs = [submit(t, JOB), submit(t, JOB)];
+async function farmWithSessions(t: TestFarm) {
+  const jobs = [await submit(t, JOB), await submit(t, JOB)];
   // The second Session opened probes the second job (plan.ts probeTarget): a and b run jobs[0], c jobs[1].
-  const sessions = ["a", "c", "b"].map((name) => {
-    const worker = new SimulatedWorker(t, LINUX_WORKER(name), () => "hold");
-    const assignment = worker.sync().assignments[0]!;
-    const upload = (from: number, count: number) =>
-      ingestLogs(t.farm, worker.identity, {
+  const sessions = [];
+  for (const name of ["a", "c", "b"]) {
+    const worker = await SimulatedWorker.create(t, LINUX_WORKER(name), () => "hold");
+    const assignment = (await worker.sync()).assignments[0]!;
+    const upload = async (from: number, count: number) =>
+      ingestLogs(t.farm, await worker.identity, {
         workerId: worker.workerId,
         leaseEpoch: worker.leaseEpoch,
         sessionId: assignment.sessionId,
         lines: Array.from({ length: count }, (_, i) => ({ seq: from + i, actionId: assignment.actions[0]!.actionId, time: 1, line: `${name} ${from + i}` })),
       });
-    const jobId = t.farm.store.sqlite.prepare<[string], { job_id: string }>("SELECT job_id FROM sessions WHERE id = ?").get(assignment.sessionId)!.job_id;
-    return { sessionId: assignment.sessionId, actionId: assignment.actions[0]!.actionId, jobId, upload };
-  });
+    const jobId = sqliteOf(t.farm.store).prepare<[string], { job_id: string }>("SELECT job_id FROM sessions WHERE id = ?").get(assignment.sessionId)!.job_id;
+    sessions.push({ sessionId: assignment.sessionId, actionId: assignment.actions[0]!.actionId, jobId, upload });
+  }
   return { jobs, sessions };
 }
 
 describe("logLines", () => {
-  it("reads a Session's, an action's or a job's lines in stored order, after an id, a page at a time", () => {
-    const t = testFarm();
-    const { jobs, sessions } = farmWithSessions(t);
+  it("reads a Session's, an action's or a job's lines in stored order, after an id, a page at a time", async () => {
+    const t = await testFarm();
+    const { jobs, sessions } = await farmWithSessions(t);
     const [a, c, b] = sessions as [(typeof sessions)[0], (typeof sessions)[0], (typeof sessions)[0]];
     expect([a.jobId, b.jobId, c.jobId]).toEqual([jobs[0], jobs[0], jobs[1]]);
-    a.upload(0, 2);
-    c.upload(0, 1);
-    b.upload(0, 2);
-    a.upload(2, 1);
+    await a.upload(0, 2);
+    await c.upload(0, 1);
+    await b.upload(0, 2);
+    await a.upload(2, 1);
     const text = (lines: Array<{ line: string }>) => lines.map((l) => l.line);
-    expect(text(logLines(t.farm, { jobId: a.jobId }))).toEqual(["a 0", "a 1", "b 0", "b 1", "a 2"]);
-    expect(text(logLines(t.farm, { jobId: c.jobId }))).toEqual(["c 0"]);
-    expect(text(logLines(t.farm, { sessionId: a.sessionId }))).toEqual(["a 0", "a 1", "a 2"]);
-    expect(text(logLines(t.farm, { actionId: b.actionId }))).toEqual(["b 0", "b 1"]);
-    expect(text(logLines(t.farm, { jobId: a.jobId, sessionId: b.sessionId }))).toEqual(["b 0", "b 1"]);
-    expect(text(logLines(t.farm, { jobId: c.jobId, sessionId: b.sessionId }))).toEqual([]);
-    const first = logLines(t.farm, { jobId: a.jobId, limit: 2 });
+    expect(text(await logLines(t.farm, { jobId: a.jobId }))).toEqual(["a 0", "a 1", "b 0", "b 1", "a 2"]);
+    expect(text(await logLines(t.farm, { jobId: c.jobId }))).toEqual(["c 0"]);
+    expect(text(await logLines(t.farm, { sessionId: a.sessionId }))).toEqual(["a 0", "a 1", "a 2"]);
+    expect(text(await logLines(t.farm, { actionId: b.actionId }))).toEqual(["b 0", "b 1"]);
+    expect(text(await logLines(t.farm, { jobId: a.jobId, sessionId: b.sessionId }))).toEqual(["b 0", "b 1"]);
+    expect(text(await logLines(t.farm, { jobId: c.jobId, sessionId: b.sessionId }))).toEqual([]);
+    const first = await logLines(t.farm, { jobId: a.jobId, limit: 2 });
     expect(text(first)).toEqual(["a 0", "a 1"]);
-    expect(text(logLines(t.farm, { jobId: a.jobId, afterId: first[1]!.id, limit: 2 }))).toEqual(["b 0", "b 1"]);
-    expect(logLines(t.farm, {})).toHaveLength(6);
+    expect(text(await logLines(t.farm, { jobId: a.jobId, afterId: first[1]!.id, limit: 2 }))).toEqual(["b 0", "b 1"]);
+    expect(await logLines(t.farm, {})).toHaveLength(6);
   });
 
   // EXPLAIN QUERY PLAN: one SEARCH of the most selective filter's (column, id) index; a scan or a
@@ -65,11 +67,13 @@ describe("logLines", () => {
     [["actionId", "sessionId"], "INDEX log_lines_action (action_id=? AND id>?)"],
     [["actionId", "sessionId", "jobId"], "INDEX log_lines_action (action_id=? AND id>?)"],
     [[], "INTEGER PRIMARY KEY (rowid>?)"],
-  ] as const)("by %j seeks %s in id order", (filters, index) => {
-    const store = testFarm().farm.store;
-    const statement = sessionQueriesRepository(store).logLinesStatement(filters);
-    expect(sessionQueriesRepository(store).logLinesStatement(filters)).toBe(statement); // prepared once per handle
-    const plan = store.sqlite.prepare<unknown[], { detail: string }>(`EXPLAIN QUERY PLAN ${statement.source}`).all(...filters.map(() => "x"), 0, 10);
+  ] as const)("by %j seeks %s in id order", async (filters, index) => {
+    const store = (await testFarm()).farm.store;
+    const statement = sessionQueriesRepository.logLinesStatement(filters);
+    expect(sessionQueriesRepository.logLinesStatement(filters)).toBe(statement); // the same text: prepared once per connection
+    const plan = sqliteOf(store)
+      .prepare<unknown[], { detail: string }>(`EXPLAIN QUERY PLAN ${statement}`)
+      .all(...filters.map(() => "x"), 0, 10);
     expect(plan.map((r) => r.detail)).toEqual([`SEARCH log_lines USING ${index}`]);
   });
 });

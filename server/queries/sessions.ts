@@ -55,18 +55,20 @@ function toActionView(a: ActionRow): ActionView {
 
 export const listSessionsInput = z.object({ jobId: z.string().min(1), taskId: z.number().int().optional() });
 
-export function listSessions(farm: Farm, raw: z.input<typeof listSessionsInput>): SessionView[] {
+/** A job's Sessions (or those that ran one of its tasks) with their actions, from one snapshot. */
+export async function listSessions(farm: Farm, raw: z.input<typeof listSessionsInput>): Promise<SessionView[]> {
   const input = listSessionsInput.parse(raw);
-  const queries = sessionQueriesRepository(farm.store);
-  return queries.ofJob(input.jobId, input.taskId).map((s) => ({
-    id: s.id,
-    jobId: s.job_id,
-    workerId: s.worker_id,
-    state: s.state,
-    startedAt: s.started_at,
-    endedAt: s.ended_at,
-    actions: queries.actions(s.id).map(toActionView),
-  }));
+  return farm.store.read(
+    async (tx) => {
+      const views: SessionView[] = [];
+      for (const s of await sessionQueriesRepository.ofJob(tx, input.jobId, input.taskId)) {
+        const actions = await sessionQueriesRepository.actions(tx, s.id);
+        views.push({ id: s.id, jobId: s.job_id, workerId: s.worker_id, state: s.state, startedAt: s.started_at, endedAt: s.ended_at, actions: actions.map(toActionView) });
+      }
+      return views;
+    },
+    { consistent: true },
+  );
 }
 
 export interface LogLineView {
@@ -87,11 +89,10 @@ export const logLinesInput = z.object({
 });
 
 /** Log lines in the order they were stored, of one Session, one action, or every Session of a job. */
-export function logLines(farm: Farm, raw: z.input<typeof logLinesInput>): LogLineView[] {
+export async function logLines(farm: Farm, raw: z.input<typeof logLinesInput>): Promise<LogLineView[]> {
   const input = logLinesInput.parse(raw);
-  return sessionQueriesRepository(farm.store)
-    .logLines(input, input.afterId, input.limit)
-    .map((r) => ({ id: r.id, sessionId: r.session_id, actionId: r.action_id, time: r.time, line: r.line }));
+  const rows = await farm.store.read((tx) => sessionQueriesRepository.logLines(tx, input, input.afterId, input.limit));
+  return rows.map((r) => ({ id: r.id, sessionId: r.session_id, actionId: r.action_id, time: r.time, line: r.line }));
 }
 
 /** A timeline row: the action with what names it (its step, its task's parameters). */
@@ -109,10 +110,15 @@ export interface SessionDetail extends Omit<SessionView, "actions"> {
 }
 
 /** One Session with its actions; NOT_FOUND when there is no such Session (or it is another job's). */
-export function getSession(farm: Farm, sessionId: string, jobId?: string): SessionDetail {
-  const queries = sessionQueriesRepository(farm.store);
-  const s = queries.detail(sessionId);
-  if (!s || (jobId !== undefined && s.job_id !== jobId)) throw new AppError("NOT_FOUND", `no Session ${sessionId}${jobId ? ` in job ${jobId}` : ""}`);
+export async function getSession(farm: Farm, sessionId: string, jobId?: string): Promise<SessionDetail> {
+  const { s, actions } = await farm.store.read(
+    async (tx) => {
+      const s = await sessionQueriesRepository.detail(tx, sessionId);
+      if (!s || (jobId !== undefined && s.job_id !== jobId)) throw new AppError("NOT_FOUND", `no Session ${sessionId}${jobId ? ` in job ${jobId}` : ""}`);
+      return { s, actions: await sessionQueriesRepository.detailActions(tx, sessionId) };
+    },
+    { consistent: true },
+  );
   return {
     id: s.id,
     jobId: s.job_id,
@@ -122,7 +128,7 @@ export function getSession(farm: Farm, sessionId: string, jobId?: string): Sessi
     state: s.state,
     startedAt: s.started_at,
     endedAt: s.ended_at,
-    actions: queries.detailActions(sessionId).map((a) => ({
+    actions: actions.map((a) => ({
       ...toActionView(a),
       stepName: a.step_name,
       taskIndex: a.task_index,

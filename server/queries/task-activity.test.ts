@@ -5,9 +5,11 @@
  * exit code and how long it ran.
  */
 import { describe, expect, it } from "vitest";
+import type { SyncRequest } from "../../lib/farm/protocol";
 import { environmentNameOf } from "../../lib/openjd";
-import { LINUX_WORKER, SimulatedWorker, submit, testFarm } from "../services/farm-test-support";
+import { LINUX_WORKER, SimulatedWorker, submit, testFarm, type TestFarm } from "../services/farm-test-support";
 import { syncWorker } from "../services/sync-worker";
+import { sqliteOf } from "../store/store-test-support";
 import { getJob, listTasks } from "./jobs";
 
 const WITH_ENV = `specificationVersion: jobtemplate-2023-09
@@ -29,31 +31,37 @@ steps:
       onRun: {command: echo}
 `;
 
+/** One report of the worker's, as its sync sends it (in a unit of work of its own). */
+async function report(t: TestFarm, worker: SimulatedWorker, request: SyncRequest) {
+  const identity = await worker.identity;
+  return t.farm.store.transaction((tx) => syncWorker(t.farm, tx, identity, request));
+}
+
 describe("a task waiting on an environment", () => {
-  it("shows the environment its Session enters, from when it starts until the task runs", () => {
-    const t = testFarm();
-    const jobId = submit(t, WITH_ENV);
-    const stepId = getJob(t.farm, jobId).steps[0]!.id;
+  it("shows the environment its Session enters, from when it starts until the task runs", async () => {
+    const t = await testFarm();
+    const jobId = await submit(t, WITH_ENV);
+    const stepId = (await getJob(t.farm, jobId)).steps[0]!.id;
     const jobEvents: string[][] = [];
     t.farm.events.subscribe("jobs", (ids) => jobEvents.push([...ids]));
-    const worker = new SimulatedWorker(t, LINUX_WORKER("w"));
-    const [assignment] = worker.sync({ runActions: false }).assignments;
+    const worker = await SimulatedWorker.create(t, LINUX_WORKER("w"));
+    const [assignment] = (await worker.sync({ runActions: false })).assignments;
     const [enterFarm, enterLicence, run] = assignment!.actions;
     expect([enterFarm!.kind, enterLicence!.kind, run!.kind]).toEqual(["ENV_ENTER", "ENV_ENTER", "TASK_RUN"]);
     const base = { workerId: worker.workerId, leaseEpoch: worker.leaseEpoch, sessions: [assignment!.sessionId], actions: [enterFarm!.actionId, enterLicence!.actionId, run!.actionId] };
-    const task = () => listTasks(t.farm, { stepId }).tasks[0]!;
+    const task = async () => (await listTasks(t.farm, { stepId })).tasks[0]!;
 
     // Assigned, nothing started yet: nothing to say.
-    expect(task()).toMatchObject({ status: "ASSIGNED", activity: null });
+    expect(await task()).toMatchObject({ status: "ASSIGNED", activity: null });
 
     const started = t.clock.now;
     jobEvents.length = 0;
-    syncWorker(t.farm, worker.identity, { ...base, updates: [{ actionId: enterFarm!.actionId, status: "RUNNING", startedAt: started }] });
-    expect(task()).toMatchObject({ status: "ASSIGNED", activity: { kind: "ENV_ENTER", environment: "Farm venv", startedAt: started } });
+    await report(t, worker, { ...base, updates: [{ actionId: enterFarm!.actionId, status: "RUNNING", startedAt: started }] });
+    expect(await task()).toMatchObject({ status: "ASSIGNED", activity: { kind: "ENV_ENTER", environment: "Farm venv", startedAt: started } });
     expect(jobEvents.flat()).toContain(jobId);
 
     t.clock.now += 40_000;
-    syncWorker(t.farm, worker.identity, {
+    await report(t, worker, {
       ...base,
       updates: [
         { actionId: enterFarm!.actionId, status: "SUCCEEDED", exitCode: 0, endedAt: t.clock.now },
@@ -61,16 +69,16 @@ describe("a task waiting on an environment", () => {
       ],
     });
     // The step's environment, named whole although its step's name has a colon.
-    expect(task().activity).toEqual({ kind: "ENV_ENTER", environment: "Licence", startedAt: t.clock.now });
+    expect((await task()).activity).toEqual({ kind: "ENV_ENTER", environment: "Licence", startedAt: t.clock.now });
 
-    syncWorker(t.farm, worker.identity, {
+    await report(t, worker, {
       ...base,
       updates: [
         { actionId: enterLicence!.actionId, status: "SUCCEEDED", exitCode: 0, endedAt: t.clock.now },
         { actionId: run!.actionId, status: "RUNNING", startedAt: t.clock.now },
       ],
     });
-    expect(task()).toMatchObject({ status: "RUNNING", activity: null });
+    expect(await task()).toMatchObject({ status: "RUNNING", activity: null });
   });
 });
 
@@ -88,25 +96,25 @@ describe("environmentNameOf", () => {
 describe("a failed task", () => {
   const FAILS = "specificationVersion: jobtemplate-2023-09\nname: J\nsteps:\n- name: S\n  script:\n    actions:\n      onRun: {command: 'false'}\n";
 
-  it("shows its last attempt's exit code and its duration, also when its start came folded into its end", () => {
-    const t = testFarm();
-    const jobId = submit(t, FAILS);
-    t.farm.store.sqlite.prepare("UPDATE jobs SET max_retries_per_task = 0 WHERE id = ?").run(jobId);
-    const stepId = getJob(t.farm, jobId).steps[0]!.id;
-    const worker = new SimulatedWorker(t, LINUX_WORKER("w"));
-    const [assignment] = worker.sync({ runActions: false }).assignments;
+  it("shows its last attempt's exit code and its duration, also when its start came folded into its end", async () => {
+    const t = await testFarm();
+    const jobId = await submit(t, FAILS);
+    sqliteOf(t.farm.store).prepare("UPDATE jobs SET max_retries_per_task = 0 WHERE id = ?").run(jobId);
+    const stepId = (await getJob(t.farm, jobId)).steps[0]!.id;
+    const worker = await SimulatedWorker.create(t, LINUX_WORKER("w"));
+    const [assignment] = (await worker.sync({ runActions: false })).assignments;
     const [run] = assignment!.actions;
     const startedAt = t.clock.now;
     t.clock.now += 2_500;
     // One report, start and end together (a task shorter than the agent's start window).
-    syncWorker(t.farm, worker.identity, {
+    await report(t, worker, {
       workerId: worker.workerId,
       leaseEpoch: worker.leaseEpoch,
       sessions: [assignment!.sessionId],
       actions: [run!.actionId],
       updates: [{ actionId: run!.actionId, status: "FAILED", exitCode: 3, startedAt, endedAt: t.clock.now }],
     });
-    const task = listTasks(t.farm, { stepId }).tasks[0]!;
+    const task = (await listTasks(t.farm, { stepId })).tasks[0]!;
     expect(task).toMatchObject({ status: "FAILED", exitCode: 3, startedAt, activity: null });
     expect(task.endedAt! - task.startedAt!).toBe(2_500);
   });

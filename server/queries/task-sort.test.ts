@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { TASK_STATUSES, type TaskStatus } from "../../lib/farm/statuses";
 import { LINUX_WORKER, SimulatedWorker, submit, testFarm } from "../services/farm-test-support";
+import { sqliteOf } from "../store/store-test-support";
 import { getJob, listTasks } from "./jobs";
 import { TASK_SORTS, type TaskSort } from "./task-sort";
 
@@ -38,14 +39,15 @@ interface Stored {
   session_id: string | null;
 }
 
-function seeded() {
-  const t = testFarm();
-  const stepId = getJob(t.farm, submit(t, JOB)).steps[0]!.id;
+async function seeded() {
+  const t = await testFarm();
+  const stepId = (await getJob(t.farm, await submit(t, JOB))).steps[0]!.id;
   // Names sort differently from ids, so a sort by worker that read ids would show.
   const workerNames = ["mid", "alpha", "zeta"];
-  const workers = workerNames.map((name) => new SimulatedWorker(t, LINUX_WORKER(name)));
+  const workers = [];
+  for (const name of workerNames) workers.push(await SimulatedWorker.create(t, LINUX_WORKER(name)));
   const now = t.farm.now();
-  const sqlite = t.farm.store.sqlite;
+  const sqlite = sqliteOf(t.farm.store);
   const update = sqlite.prepare(
     "UPDATE tasks SET status = ?, worker_id = ?, started_at = ?, ended_at = ?, failure_count = ?, interruption_count = ?, status_message = ?, progress = ?, session_id = ? WHERE id = ?",
   );
@@ -123,25 +125,25 @@ describe("the task table's sort", () => {
     }
   }
 
-  it.each(cases)("orders by %s, empty values last, ties in task order", (_, sort, parameter, direction) => {
-    const { t, stepId, rows, names, now } = seeded();
+  it.each(cases)("orders by %s, empty values last, ties in task order", async (_, sort, parameter, direction) => {
+    const { t, stepId, rows, names, now } = await seeded();
     const want = expectedOrder(rows, (r) => keyOf(sort, r, names, now, parameter), direction);
-    const all = listTasks(t.farm, { stepId, sort, parameter, direction, limit: 1000 });
+    const all = await listTasks(t.farm, { stepId, sort, parameter, direction, limit: 1000 });
     expect(all.total).toBe(90);
     expect(all.tasks.map((r) => r.id)).toEqual(want);
     // A page further down is the same slice of that order, so paging never skips or repeats a task.
-    expect(listTasks(t.farm, { stepId, sort, parameter, direction, offset: 40, limit: 25 }).tasks.map((r) => r.id)).toEqual(want.slice(40, 65));
+    expect((await listTasks(t.farm, { stepId, sort, parameter, direction, offset: 40, limit: 25 })).tasks.map((r) => r.id)).toEqual(want.slice(40, 65));
   });
 
-  it("names each task's worker as the Workers page does", () => {
-    const { t, stepId, names } = seeded();
-    for (const task of listTasks(t.farm, { stepId, limit: 1000 }).tasks) expect(task.workerName).toBe(task.workerId === null ? null : names.get(task.workerId));
+  it("names each task's worker as the Workers page does", async () => {
+    const { t, stepId, names } = await seeded();
+    for (const task of (await listTasks(t.farm, { stepId, limit: 1000 })).tasks) expect(task.workerName).toBe(task.workerId === null ? null : names.get(task.workerId));
   });
 
-  it("refuses a parameter sort without a name, or with a name that is not one, saying where", () => {
-    const { t, stepId } = seeded();
-    expect(() => listTasks(t.farm, { stepId, sort: "parameter" })).toThrow(/parameter/);
-    expect(() => listTasks(t.farm, { stepId, sort: "parameter", parameter: 'Frame"); DROP TABLE tasks; --' })).toThrow(/task parameter name/);
-    expect(listTasks(t.farm, { stepId }).total).toBe(90);
+  it("refuses a parameter sort without a name, or with a name that is not one, saying where", async () => {
+    const { t, stepId } = await seeded();
+    await expect(listTasks(t.farm, { stepId, sort: "parameter" })).rejects.toThrow(/parameter/);
+    await expect(listTasks(t.farm, { stepId, sort: "parameter", parameter: 'Frame"); DROP TABLE tasks; --' })).rejects.toThrow(/task parameter name/);
+    expect((await listTasks(t.farm, { stepId })).total).toBe(90);
   });
 });

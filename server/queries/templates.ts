@@ -24,8 +24,8 @@ export interface TemplateRow {
  * SQLite counts the values, so listing a library of big templates costs the event loop nothing of
  * their size.
  */
-export function listTemplates(farm: Farm): TemplateRow[] {
-  return templateQueriesRepository(farm.store).list();
+export function listTemplates(farm: Farm): Promise<TemplateRow[]> {
+  return farm.store.read((tx) => templateQueriesRepository.list(tx));
 }
 
 export interface TemplateDetail extends TemplateRow {
@@ -35,9 +35,12 @@ export interface TemplateDetail extends TemplateRow {
   errors: TemplateError[];
 }
 
-/** The check runs on a check thread, counted against `reader` (a user id): a stored template may be slow to check. */
+/**
+ * The check runs on a check thread, counted against `reader` (a user id): a stored template may be
+ * slow to check, so it runs after the read, with no unit held.
+ */
 export async function getTemplate(farm: Farm, id: string, reader: string): Promise<TemplateDetail> {
-  const row = templateQueriesRepository(farm.store).byId(id);
+  const row = await farm.store.read((tx) => templateQueriesRepository.byId(tx, id));
   if (!row) throw new AppError("NOT_FOUND", `no template ${id}`);
   const errors = (await inspectOffLoop(farm, reader, row.text, row.format)).errors;
   return { ...row, parameterValueCount: Object.keys(row.parameterValues).length, errorCount: errors.length, errors };

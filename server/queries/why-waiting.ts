@@ -8,11 +8,12 @@ import { z } from "zod";
 import type { TaskStatus } from "../../lib/farm/statuses";
 import type { HostRequirements, WorkerCapabilities } from "../../lib/openjd";
 import { countsFromRow } from "../db/status-counts";
-import { explainWait, type WaitFacts, type WaitReason } from "../scheduler/why-waiting";
-import { taskRetryFacts, workerRule } from "./retry-rules";
+import { explainWait, type WaitFacts, type WaitReason, type WaitWorker } from "../scheduler/why-waiting";
+import { readTaskRetryFacts, readWorkerRule } from "./retry-rules";
 import { AppError } from "../context/errors";
 import type { Farm } from "../context/farm";
 import { jobQueriesRepository } from "../store/job-queries";
+import type { ReadTx } from "../store/repository";
 import { taskQueriesRepository } from "../store/task-queries";
 import { workerQueriesRepository } from "../store/worker-queries";
 
@@ -29,40 +30,50 @@ export interface WhyWaiting {
 
 const parseRequirements = (text: string | null) => (text === null ? null : (JSON.parse(text) as HostRequirements | null));
 
-export function whyWaiting(farm: Farm, input: z.input<typeof whyWaitingInput>): WhyWaiting {
+export async function whyWaiting(farm: Farm, input: z.input<typeof whyWaitingInput>): Promise<WhyWaiting> {
   const { taskId } = whyWaitingInput.parse(input);
-  const taskQueries = taskQueriesRepository(farm.store);
-  const jobQueries = jobQueriesRepository(farm.store);
-  const task = taskQueries.waitingTask(taskId);
+  const now = farm.now();
+  // One snapshot: the task, its steps, the fleet and the queue ahead are weighed against each other.
+  const facts = await farm.store.read((tx) => waitFacts(tx, taskId, now), { consistent: true });
+  return { taskId, status: facts.task.status, reasons: explainWait(facts) };
+}
+
+async function waitFacts(tx: ReadTx, taskId: number, now: number): Promise<WaitFacts> {
+  const task = await taskQueriesRepository.waitingTask(tx, taskId);
   if (!task) throw new AppError("NOT_FOUND", `no task ${taskId}`);
-  const job = jobQueries.queuePosition(task.job_id);
+  const job = await jobQueriesRepository.queuePosition(tx, task.job_id);
   if (!job) throw new AppError("NOT_FOUND", `no job for task ${taskId}`);
-  const steps = jobQueries.waitingSteps(task.job_id).map((s) => ({ ...s, dependencies: JSON.parse(s.dependencies) as string[], counts: countsFromRow(s), taskCount: s.task_count }));
+  const steps = (await jobQueriesRepository.waitingSteps(tx, task.job_id)).map((s) => ({
+    ...s,
+    dependencies: JSON.parse(s.dependencies) as string[],
+    counts: countsFromRow(s),
+    taskCount: s.task_count,
+  }));
   const step = steps.find((s) => s.id === task.step_id);
   if (!step) throw new AppError("NOT_FOUND", `no step for task ${taskId}`);
 
-  const workers = workerQueriesRepository(farm.store)
-    .waitingFleet()
-    .map((w) => ({
+  const workers: WaitWorker[] = [];
+  for (const w of await workerQueriesRepository.waitingFleet(tx)) {
+    workers.push({
       name: w.name,
       status: w.status,
       drain: w.drain,
       disabled: w.disabled === 1,
       poolEnabled: w.pool_enabled === 1,
       busy: w.busy === 1,
-      keptAway: workerRule(farm, task.job_id, w.id).blocked,
+      keptAway: (await readWorkerRule(tx, task.job_id, w.id)).blocked,
       capabilities: JSON.parse(w.capabilities) as WorkerCapabilities,
-    }));
-  const now = farm.now();
-  const { retryNotBefore } = taskRetryFacts(farm, taskId, now);
+    });
+  }
+  const { retryNotBefore } = await readTaskRetryFacts(tx, taskId, now);
 
   // The dispatcher's order (plan.ts compareCandidates): priority, submission, step order.
-  const otherJobs = jobQueries.readyStepsAhead(job.priority, job.seq, MAX_QUEUED_STEPS);
+  const otherJobs = await jobQueriesRepository.readyStepsAhead(tx, job.priority, job.seq, MAX_QUEUED_STEPS);
   const earlierSteps =
     job.suspended || job.canceled ? [] : steps.filter((s) => s.step_index < step.step_index && s.counts.READY > 0).map((s) => ({ host_requirements: s.host_requirements, ready: s.counts.READY }));
-  const readyBeforeInStep = taskQueries.readyBefore(task.step_id, task.task_index);
+  const readyBeforeInStep = await taskQueriesRepository.readyBefore(tx, task.step_id, task.task_index);
 
-  const facts: WaitFacts = {
+  return {
     now,
     task: { index: task.task_index, status: task.status, failureCount: task.failure_count, workerName: task.worker_name, retryNotBefore },
     job: { suspended: job.suspended === 1, canceled: job.canceled === 1 },
@@ -72,5 +83,4 @@ export function whyWaiting(farm: Farm, input: z.input<typeof whyWaitingInput>): 
     readyBeforeInStep,
     queue: [...otherJobs, ...earlierSteps].map((q) => ({ hostRequirements: parseRequirements(q.host_requirements), ready: q.ready })),
   };
-  return { taskId, status: task.status, reasons: explainWait(facts) };
 }

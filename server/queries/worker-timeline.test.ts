@@ -31,23 +31,23 @@ steps:
 const LENGTH_MS: Record<AssignedAction["kind"], number> = { ENV_ENTER: 5_000, TASK_RUN: 20_000, ENV_EXIT: 2_000 };
 
 /** A worker whose every action takes LENGTH_MS of the test's clock, with `outcome` deciding how it ends. */
-function timedWorker(t: TestFarm, name: string, outcome: (action: AssignedAction) => Exclude<Outcome, "hold"> = () => ({ status: "SUCCEEDED", exitCode: 0 })): SimulatedWorker {
-  return new SimulatedWorker(t, LINUX_WORKER(name), (action) => {
+function timedWorker(t: TestFarm, name: string, outcome: (action: AssignedAction) => Exclude<Outcome, "hold"> = () => ({ status: "SUCCEEDED", exitCode: 0 })): Promise<SimulatedWorker> {
+  return SimulatedWorker.create(t, LINUX_WORKER(name), (action) => {
     t.clock.now += LENGTH_MS[action.kind];
     return outcome(action);
   });
 }
 
 describe("workerTimeline", () => {
-  it("splits a Session into environment setup, task runs and teardown, with its outcome and job", () => {
-    const t = testFarm();
+  it("splits a Session into environment setup, task runs and teardown, with its outcome and job", async () => {
+    const t = await testFarm();
     const start = t.clock.now;
-    const jobId = submit(t, WITH_ENVIRONMENT);
-    const worker = timedWorker(t, "w1");
-    worker.runUntilIdle();
-    const idle = new SimulatedWorker(t, LINUX_WORKER("w0-idle"));
+    const jobId = await submit(t, WITH_ENVIRONMENT);
+    const worker = await timedWorker(t, "w1");
+    await worker.runUntilIdle();
+    const idle = await SimulatedWorker.create(t, LINUX_WORKER("w0-idle"));
 
-    const timeline = workerTimeline(t.farm, { from: start - 60_000, to: t.clock.now + 60_000 });
+    const timeline = await workerTimeline(t.farm, { from: start - 60_000, to: t.clock.now + 60_000 });
     expect(timeline.workers.map((w) => [w.name, w.sessions.length])).toEqual([
       ["w0-idle", 0],
       ["w1", 1],
@@ -63,48 +63,48 @@ describe("workerTimeline", () => {
     expect(timeline.truncated).toBe(false);
   });
 
-  it("clips to the window: what ended before it is left out, what crosses its edges is cut there", () => {
-    const t = testFarm();
+  it("clips to the window: what ended before it is left out, what crosses its edges is cut there", async () => {
+    const t = await testFarm();
     const start = t.clock.now;
-    submit(t, WITH_ENVIRONMENT);
-    timedWorker(t, "w1").runUntilIdle();
+    await submit(t, WITH_ENVIRONMENT);
+    await (await timedWorker(t, "w1")).runUntilIdle();
 
-    const middle = workerTimeline(t.farm, { from: start + 10_000, to: start + 30_000 }).workers[0]!.sessions[0]!;
+    const middle = (await workerTimeline(t.farm, { from: start + 10_000, to: start + 30_000 })).workers[0]!.sessions[0]!;
     expect({ setup: middle.setupMs, task: middle.taskMs, teardown: middle.teardownMs }).toEqual({ setup: 0, task: 20_000, teardown: 0 });
     expect(middle.segments.map((s) => [s.kind, s.startedAt - start, (s.endedAt ?? Number.NaN) - start])).toEqual([["TASK_RUN", 10_000, 30_000]]);
 
-    expect(workerTimeline(t.farm, { from: start + 60_000, to: start + 120_000 }).workers[0]!.sessions).toEqual([]);
-    expect(workerTimeline(t.farm, { from: start - 120_000, to: start - 60_000 }).workers[0]!.sessions).toEqual([]);
+    expect((await workerTimeline(t.farm, { from: start + 60_000, to: start + 120_000 })).workers[0]!.sessions).toEqual([]);
+    expect((await workerTimeline(t.farm, { from: start - 120_000, to: start - 60_000 })).workers[0]!.sessions).toEqual([]);
   });
 
-  it("colours a Session with a failed task as failed", () => {
-    const t = testFarm();
-    submit(t, WITH_ENVIRONMENT, { settings: { maxRetriesPerTask: 0 } });
-    timedWorker(t, "w1", (a) => (a.kind === "TASK_RUN" ? { status: "FAILED", exitCode: 2 } : { status: "SUCCEEDED", exitCode: 0 })).runUntilIdle();
-    const sessions = workerTimeline(t.farm, { from: t.clock.now - 3_600_000, to: t.clock.now + 1 }).workers[0]!.sessions;
+  it("colours a Session with a failed task as failed", async () => {
+    const t = await testFarm();
+    await submit(t, WITH_ENVIRONMENT, { settings: { maxRetriesPerTask: 0 } });
+    await (await timedWorker(t, "w1", (a) => (a.kind === "TASK_RUN" ? { status: "FAILED", exitCode: 2 } : { status: "SUCCEEDED", exitCode: 0 }))).runUntilIdle();
+    const sessions = (await workerTimeline(t.farm, { from: t.clock.now - 3_600_000, to: t.clock.now + 1 })).workers[0]!.sessions;
     expect(sessions.length).toBeGreaterThan(0);
     expect(sessions.every((s) => s.outcome === "FAILED")).toBe(true);
     expect(sessions[0]!.segments.some((s) => s.kind === "TASK_RUN" && s.status === "FAILED")).toBe(true);
   });
 
-  it("refuses a window that ends before it starts or is longer than a day, saying which field", () => {
-    const t = testFarm();
-    expect(() => workerTimeline(t.farm, { from: 2_000, to: 1_000 })).toThrow(/"to"[\s\S]*ends before it starts/);
-    expect(() => workerTimeline(t.farm, { from: 0, to: MAX_WINDOW_MS + 1 })).toThrow(/longer than 24 hours/);
-    expect(() => workerTimeline(t.farm, { from: -5, to: 10 })).toThrow(/"from"/);
-    expect(workerTimeline(t.farm, { from: 0, to: MAX_WINDOW_MS }).workers).toEqual([]);
+  it("refuses a window that ends before it starts or is longer than a day, saying which field", async () => {
+    const t = await testFarm();
+    await expect(workerTimeline(t.farm, { from: 2_000, to: 1_000 })).rejects.toThrow(/"to"[\s\S]*ends before it starts/);
+    await expect(workerTimeline(t.farm, { from: 0, to: MAX_WINDOW_MS + 1 })).rejects.toThrow(/longer than 24 hours/);
+    await expect(workerTimeline(t.farm, { from: -5, to: 10 })).rejects.toThrow(/"from"/);
+    expect((await workerTimeline(t.farm, { from: 0, to: MAX_WINDOW_MS })).workers).toEqual([]);
   });
 });
 
 describe("workerTimeline of one pool", () => {
-  it("keeps to that pool's workers and their Sessions", () => {
-    const t = testFarm();
-    submit(t, WITH_ENVIRONMENT);
-    timedWorker(t, "w1").runUntilIdle();
-    const other = createPool(t.farm, { name: "empty" }, SYSTEM_ACTOR);
+  it("keeps to that pool's workers and their Sessions", async () => {
+    const t = await testFarm();
+    await submit(t, WITH_ENVIRONMENT);
+    await (await timedWorker(t, "w1")).runUntilIdle();
+    const other = await createPool(t.farm, { name: "empty" }, SYSTEM_ACTOR);
     const window = { from: t.clock.now - 3_600_000, to: t.clock.now + 1 };
-    expect(workerTimeline(t.farm, { ...window, poolId: t.pool.id }).workers.map((w) => [w.name, w.sessions.length])).toEqual([["w1", 1]]);
-    expect(workerTimeline(t.farm, { ...window, poolId: other.poolId }).workers).toEqual([]);
+    expect((await workerTimeline(t.farm, { ...window, poolId: t.pool.id })).workers.map((w) => [w.name, w.sessions.length])).toEqual([["w1", 1]]);
+    expect((await workerTimeline(t.farm, { ...window, poolId: other.poolId })).workers).toEqual([]);
   });
 });
 

@@ -100,16 +100,26 @@ export function sessionOutcome(state: SessionState, statuses: readonly ActionSta
   return state === "ENDED" ? "SUCCEEDED" : "RUNNING";
 }
 
-export function workerTimeline(farm: Farm, raw: z.input<typeof workerTimelineInput>): WorkerTimeline {
+export async function workerTimeline(farm: Farm, raw: z.input<typeof workerTimelineInput>): Promise<WorkerTimeline> {
   const { from, to, poolId } = workerTimelineInput.parse(raw);
-  const queries = sessionQueriesRepository(farm.store);
   const now = farm.now();
-  const sessions = queries.inWindow(from, to, poolId ?? null, MAX_SESSIONS + 1);
-  let truncated = sessions.length > MAX_SESSIONS;
-  const shown = sessions.slice(0, MAX_SESSIONS);
-  const ids = shown.map((s) => s.id);
-  const actions = queries.timedActions(ids, from, to, MAX_ACTIONS + 1);
-  if (actions.length > MAX_ACTIONS) truncated = true;
+  // One snapshot: the Sessions, their actions and their workers.
+  const { shown, actions, actionStatuses, workerRows, sessionsTruncated } = await farm.store.read(
+    async (tx) => {
+      const sessions = await sessionQueriesRepository.inWindow(tx, from, to, poolId ?? null, MAX_SESSIONS + 1);
+      const shown = sessions.slice(0, MAX_SESSIONS);
+      const ids = shown.map((s) => s.id);
+      return {
+        shown,
+        sessionsTruncated: sessions.length > MAX_SESSIONS,
+        actions: await sessionQueriesRepository.timedActions(tx, ids, from, to, MAX_ACTIONS + 1),
+        actionStatuses: await sessionQueriesRepository.actionStatuses(tx, ids),
+        workerRows: await workerQueriesRepository.timeline(tx, [...new Set(shown.map((s) => s.worker_id))], poolId ?? null),
+      };
+    },
+    { consistent: true },
+  );
+  const truncated = sessionsTruncated || actions.length > MAX_ACTIONS;
   const bySession = new Map<string, TimedAction[]>();
   for (const a of actions.slice(0, MAX_ACTIONS)) {
     let list = bySession.get(a.session_id);
@@ -118,12 +128,10 @@ export function workerTimeline(farm: Farm, raw: z.input<typeof workerTimelineInp
   }
   // Outcomes over all of a Session's actions, not only those in the window.
   const statuses = new Map<string, ActionStatus[]>();
-  for (const row of queries.actionStatuses(ids)) {
+  for (const row of actionStatuses) {
     statuses.set(row.session_id, [...(statuses.get(row.session_id) ?? []), row.status]);
   }
-  const workers = workerQueriesRepository(farm.store)
-    .timeline([...new Set(shown.map((s) => s.worker_id))], poolId ?? null)
-    .map((w): TimelineWorker => ({ id: w.id, name: w.name, poolName: w.pool_name, status: w.status, sessions: [] }));
+  const workers = workerRows.map((w): TimelineWorker => ({ id: w.id, name: w.name, poolName: w.pool_name, status: w.status, sessions: [] }));
   const byWorker = new Map(workers.map((w) => [w.id, w]));
   for (const s of [...shown].reverse()) {
     const parts = sessionSegments(bySession.get(s.id) ?? [], from, to, now);

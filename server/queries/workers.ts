@@ -2,8 +2,8 @@
 import { WORKER_STATUSES, type DrainMode, type WorkerStatus } from "../../lib/farm/statuses";
 import type { WorkerCapabilities } from "../../lib/openjd";
 import type { Farm } from "../context/farm";
-import { workerQueriesRepository, type WorkerTallyRow } from "../store/worker-queries";
-import { keptAwayByWorker } from "./retry-rules";
+import { workerQueriesRepository, type CurrentWorkRow, type WorkerListRow, type WorkerTallyRow } from "../store/worker-queries";
+import { keptAwayByWorker, type WorkerFailureView } from "./retry-rules";
 
 export type WorkerCounts = Record<WorkerStatus, number>;
 
@@ -40,10 +40,9 @@ export interface PoolView {
   tokenRotatedAt: number | null;
 }
 
-export function listPools(farm: Farm): PoolView[] {
-  const queries = workerQueriesRepository(farm.store);
-  const pools = queries.pools();
-  const counts = queries.tallyByPool();
+export async function listPools(farm: Farm): Promise<PoolView[]> {
+  // One snapshot: the pools and their workers' counts.
+  const [pools, counts] = await farm.store.read(async (tx) => [await workerQueriesRepository.pools(tx), await workerQueriesRepository.tallyByPool(tx)] as const, { consistent: true });
   return pools.map((p) => {
     const { workers, drained, disabled } = tallyWorkers(counts.filter((c) => c.pool_id === p.id));
     const workerCount = WORKER_STATUSES.reduce((sum, s) => sum + workers[s], 0);
@@ -73,30 +72,38 @@ export interface WorkerView {
   keptAwayFrom: Array<{ jobId: string; jobName: string; failures: number; blockedAt: number }>;
 }
 
-export function listWorkers(farm: Farm, poolId?: string): WorkerView[] {
-  const queries = workerQueriesRepository(farm.store);
-  const rows = queries.list(poolId);
-  const keptAway = keptAwayByWorker(farm);
-  return rows.map((w) => {
-    const session = queries.currentWork(w.id);
-    return {
-      id: w.id,
-      poolId: w.pool_id,
-      poolName: w.pool_name,
-      name: w.name,
-      status: w.status,
-      capabilities: JSON.parse(w.capabilities) as WorkerCapabilities,
-      drain: w.drain,
-      disabled: w.disabled === 1,
-      lastHeartbeatAt: w.last_heartbeat_at,
-      registeredAt: w.registered_at,
-      sessionId: session?.session_id ?? null,
-      jobId: session?.job_id ?? null,
-      jobName: session?.job_name ?? null,
-      taskId: session?.task_id ?? null,
-      stepName: session?.step_name ?? null,
-      taskIndex: session?.task_index ?? null,
-      keptAwayFrom: (keptAway.get(w.id) ?? []).map((f) => ({ jobId: f.jobId, jobName: f.jobName, failures: f.failures, blockedAt: f.blockedAt ?? f.lastFailureAt })),
-    };
-  });
+export function listWorkers(farm: Farm, poolId?: string): Promise<WorkerView[]> {
+  // One snapshot: the workers, what each runs, and the jobs each is kept away from.
+  return farm.store.read(
+    async (tx) => {
+      const rows = await workerQueriesRepository.list(tx, poolId);
+      const keptAway = await keptAwayByWorker(tx);
+      const views: WorkerView[] = [];
+      for (const w of rows) views.push(workerView(w, await workerQueriesRepository.currentWork(tx, w.id), keptAway.get(w.id) ?? []));
+      return views;
+    },
+    { consistent: true },
+  );
+}
+
+function workerView(w: WorkerListRow, session: CurrentWorkRow | undefined, keptAway: readonly WorkerFailureView[]): WorkerView {
+  return {
+    id: w.id,
+    poolId: w.pool_id,
+    poolName: w.pool_name,
+    name: w.name,
+    status: w.status,
+    capabilities: JSON.parse(w.capabilities) as WorkerCapabilities,
+    drain: w.drain,
+    disabled: w.disabled === 1,
+    lastHeartbeatAt: w.last_heartbeat_at,
+    registeredAt: w.registered_at,
+    sessionId: session?.session_id ?? null,
+    jobId: session?.job_id ?? null,
+    jobName: session?.job_name ?? null,
+    taskId: session?.task_id ?? null,
+    stepName: session?.step_name ?? null,
+    taskIndex: session?.task_index ?? null,
+    keptAwayFrom: keptAway.map((f) => ({ jobId: f.jobId, jobName: f.jobName, failures: f.failures, blockedAt: f.blockedAt ?? f.lastFailureAt })),
+  };
 }

@@ -24,7 +24,7 @@ function setSessionCookie(ctx: Context, value: string, maxAgeSeconds: number): v
 
 export const authRouter = router({
   /** Who is signed in (null: nobody), and whether the farm still waits for its first admin. */
-  me: authorized(RULES.anyone).query(({ ctx }) => ({ me: ctx.principal ? meOf(ctx.principal) : null, setupOpen: !hasPeople(ctx.farm) })),
+  me: authorized(RULES.anyone).query(async ({ ctx }) => ({ me: ctx.principal ? meOf(ctx.principal) : null, setupOpen: !(await hasPeople(ctx.farm)) })),
 
   signIn: authorized(RULES.anyone)
     .input(z.object({ name, password }))
@@ -32,14 +32,14 @@ export const authRouter = router({
       const session = await signIn(ctx.farm, input, ctx.origin);
       // The session this browser held before (another account's, or one planted in it) ends:
       // its cookie is replaced, and no copy of it outlives that.
-      if (ctx.principal?.via === "session") signOut(ctx.farm, actorFor(ctx), ctx.principal.credentialId);
+      if (ctx.principal?.via === "session") await signOut(ctx.farm, actorFor(ctx), ctx.principal.credentialId);
       setSessionCookie(ctx, session.cookie, (session.expiresAt - ctx.farm.now()) / 1000);
       return { ok: true as const };
     }),
 
-  signOut: authorized(RULES.signedIn).mutation(({ ctx }) => {
+  signOut: authorized(RULES.signedIn).mutation(async ({ ctx }) => {
     const caller = signedIn(ctx);
-    if (caller.via === "session") signOut(ctx.farm, actorFor(ctx), caller.credentialId);
+    if (caller.via === "session") await signOut(ctx.farm, actorFor(ctx), caller.credentialId);
     setSessionCookie(ctx, "", 0);
     return { ok: true as const };
   }),
@@ -47,7 +47,7 @@ export const authRouter = router({
   /** Whether a setup address is still good (the setup page asks before showing its form). */
   setupStatus: authorized(RULES.anyone)
     .input(z.object({ token: z.string().max(200) }))
-    .query(({ ctx, input }) => ({ valid: setupTokenValid(ctx.farm, input.token) })),
+    .query(async ({ ctx, input }) => ({ valid: await setupTokenValid(ctx.farm, input.token) })),
 
   /** The first admin, made with the one-time setup token `loom serve` printed; signs them in. */
   setup: authorized(RULES.anyone)

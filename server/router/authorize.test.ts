@@ -8,16 +8,17 @@
 import { describe, expect, it } from "vitest";
 import { Client, httpFarm, person, tokenOf } from "../auth/http-test-support";
 import type { Farm } from "../context/farm";
+import { sqliteOf } from "../store/store-test-support";
 
 const JOB = "specificationVersion: jobtemplate-2023-09\nname: J\nsteps:\n- name: S\n  script:\n    actions:\n      onRun: {command: echo}\n";
 
 function refusals(farm: Farm): Array<{ actor_name: string; target_id: string }> {
-  return farm.store.sqlite.prepare<[], { actor_name: string; target_id: string }>("SELECT actor_name, target_id FROM audit_log WHERE action = 'access.refused' ORDER BY id").all();
+  return sqliteOf(farm.store).prepare<[], { actor_name: string; target_id: string }>("SELECT actor_name, target_id FROM audit_log WHERE action = 'access.refused' ORDER BY id").all();
 }
 
 async function jobOf(h: Awaited<ReturnType<typeof httpFarm>>, owner: string): Promise<string> {
   const id = await person(h.farm, owner, "artist");
-  const submitted = await new Client(h.url, { token: tokenOf(h.farm, id, "artist", "submit").token, origin: null }).mutation<{ jobId: string }>("jobs.submit", {
+  const submitted = await new Client(h.url, { token: (await tokenOf(h.farm, id, "artist", "submit")).token, origin: null }).mutation<{ jobId: string }>("jobs.submit", {
     template: { text: JOB, format: "yaml" },
   });
   return submitted.data.jobId;

@@ -154,12 +154,13 @@ export interface Seed {
 }
 
 export async function seedFarm(): Promise<Seed> {
-  const t = testFarm();
+  const t = await testFarm();
   const farm = t.farm;
-  const people = Object.fromEntries((Object.keys(ROLE_OF) as Person[]).map((p) => [p, testPrincipal(farm, ROLE_OF[p], `mx-${p.toLowerCase()}`)])) as Record<Person, Principal>;
+  const people = {} as Record<Person, Principal>;
+  for (const p of Object.keys(ROLE_OF) as Person[]) people[p] = await testPrincipal(farm, ROLE_OF[p], `mx-${p.toLowerCase()}`);
   const artist = people.artist;
   const actor = { ...SYSTEM_ACTOR, kind: "user" as const, id: artist.userId, name: artist.name, via: "session" };
-  const submitted = submitJob(farm.store, {
+  const submitted = await submitJob(farm.store, {
     template: { text: JOB_TEMPLATE, format: "yaml" },
     parameterValues: {},
     templateDir: null,
@@ -168,19 +169,18 @@ export async function seedFarm(): Promise<Seed> {
     owner: { userId: artist.userId, name: artist.name, actor },
   });
   if (!submitted.ok) throw new Error(`seed job refused: ${JSON.stringify(submitted.errors)}`);
-  const stepId = testSupportRepository(farm.store).stepOfJob(submitted.jobId)!;
-  const worker = new SimulatedWorker(t, LINUX_WORKER("mx-worker"), () => "hold");
-  const sessionId = worker.sync().assignments[0]?.sessionId;
+  const stepId = (await farm.store.read((tx) => testSupportRepository.stepOfJob(tx, submitted.jobId)))!;
+  const worker = await SimulatedWorker.create(t, LINUX_WORKER("mx-worker"), () => "hold");
+  const sessionId = (await worker.sync()).assignments[0]?.sessionId;
   if (!sessionId) throw new Error("the seed worker got no Session");
-  ingestLogs(farm, worker.identity, { workerId: worker.workerId, leaseEpoch: worker.leaseEpoch, sessionId, lines: [{ seq: 0, actionId: null, time: t.clock.now, line: "seed line" }] });
+  await ingestLogs(farm, await worker.identity, { workerId: worker.workerId, leaseEpoch: worker.leaseEpoch, sessionId, lines: [{ seq: 0, actionId: null, time: t.clock.now, line: "seed line" }] });
   const template = await saveTemplate(farm, { name: "artist's template", text: JOB_TEMPLATE, format: "yaml" }, { caller: artist, actor });
-  const tokenIds = Object.fromEntries(
-    (Object.keys(people) as Person[]).map((p) => {
-      const person = people[p];
-      const issued = farm.store.transaction(() => issueToken(farm, SYSTEM_ACTOR, { userId: person.userId, role: person.role, name: `${p} token`, scope: "read", expiresInDays: 30 }));
-      return [p, issued.view.id];
-    }),
-  ) as Record<Person, string>;
+  const tokenIds = {} as Record<Person, string>;
+  for (const p of Object.keys(people) as Person[]) {
+    const person = people[p];
+    const issued = await farm.store.transaction((tx) => issueToken(tx, farm, SYSTEM_ACTOR, { userId: person.userId, role: person.role, name: `${p} token`, scope: "read", expiresInDays: 30 }));
+    tokenIds[p] = issued.view.id;
+  }
   return {
     t,
     farm,
@@ -197,7 +197,7 @@ export async function seedFarm(): Promise<Seed> {
   };
 }
 
-/** A valid input for a procedure, and what the farm needs before it (beyond the seed). */
+/** A valid input for a procedure (or a promise of one, when it is read from the farm), and what the farm needs before it (beyond the seed). */
 export interface Fixture {
   input(seed: Seed, caller: CallerKey): unknown;
   prepare?(seed: Seed): Promise<void> | void;
@@ -254,9 +254,9 @@ export const FIXTURES: Record<string, Fixture> = {
   // service accounts (the kind `local-admin` is), and the setup address is open.
   "auth.setup": {
     input: () => ({ token: SETUP_TOKEN, name: "first-admin", password: "a long first password" }),
-    prepare: (s) => {
-      testSupportRepository(s.farm.store).makeEveryoneAService();
-      openSetup(s.farm, SETUP_TOKEN);
+    prepare: async (s) => {
+      await s.farm.store.transaction((tx) => testSupportRepository.makeEveryoneAService(tx));
+      await openSetup(s.farm, SETUP_TOKEN);
     },
   },
   "auth.tokenFromPassword": { input: () => ({ ...SIGN_IN, tokenName: "laptop", scope: "read" }), prepare: withSignInAccount },
@@ -280,7 +280,7 @@ export const FIXTURES: Record<string, Fixture> = {
   "jobs.get": wholeJob,
   "jobs.tasks": given((s) => ({ stepId: s.stepId })),
   "jobs.sessions": wholeJob,
-  "jobs.whyWaiting": given((s) => ({ taskId: testSupportRepository(s.farm.store).lastTaskOfStep(s.stepId)! })),
+  "jobs.whyWaiting": given(async (s) => ({ taskId: (await s.farm.store.read((tx) => testSupportRepository.lastTaskOfStep(tx, s.stepId)))! })),
   "jobs.workerFailures": wholeJob,
   "jobs.onChange": wholeJob,
   "jobs.preview": fixed(submission),
@@ -294,7 +294,7 @@ export const FIXTURES: Record<string, Fixture> = {
   "jobs.clearWorkerFailures": {
     input: (s) => ({ jobId: s.jobId, workerId: s.workerId }),
     // The seed's worker kept away from the artist's job, as after its failures.
-    prepare: (s) => testSupportRepository(s.farm.store).blockWorkerForJob(s.jobId, s.workerId, s.t.clock.now),
+    prepare: (s) => s.farm.store.transaction((tx) => testSupportRepository.blockWorkerForJob(tx, s.jobId, s.workerId, s.t.clock.now)),
   },
 
   "logs.session": given((s) => ({ sessionId: s.sessionId })),

@@ -11,6 +11,7 @@ import { initTRPC, TRPCError } from "@trpc/server";
 import { afterAll, describe, expect, it } from "vitest";
 import { RULES } from "../../lib/farm/access";
 import type { Farm } from "../context/farm";
+import { sqliteOf } from "../store/store-test-support";
 import { CALLERS, EXPECTED, FIXTURES, seedFarm, type CallerKey, type Verdict } from "./authz-matrix-fixtures";
 import { appRouter } from "./index";
 import { authorized, callerContext, createCallerFactory, router } from "./trpc";
@@ -33,7 +34,7 @@ async function cell(path: string, caller: CallerKey): Promise<Outcome> {
   const api = factory(callerContext(seed.farm, principal), { signal: controller.signal });
   const procedure = path.split(".").reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], api) as (input: unknown) => Promise<unknown>;
   try {
-    const result = await procedure(fixture.input(seed, caller));
+    const result = await procedure(await fixture.input(seed, caller));
     if (PROCEDURES[path]!._def.type === "subscription") {
       const iterator = (result as AsyncIterable<unknown>)[Symbol.asyncIterator]();
       const first = await iterator.next();
@@ -58,7 +59,7 @@ async function cell(path: string, caller: CallerKey): Promise<Outcome> {
 }
 
 function refusalAudited(farm: Farm, path: string): boolean {
-  return farm.store.sqlite.prepare<[string], { n: number }>("SELECT COUNT(*) AS n FROM audit_log WHERE action = 'access.refused' AND target_id = ? AND outcome = 'refused'").get(path)!.n > 0;
+  return sqliteOf(farm.store).prepare<[string], { n: number }>("SELECT COUNT(*) AS n FROM audit_log WHERE action = 'access.refused' AND target_id = ? AND outcome = 'refused'").get(path)!.n > 0;
 }
 
 function mark(expected: Verdict | undefined, outcome: Outcome | undefined): string {

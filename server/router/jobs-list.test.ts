@@ -14,8 +14,8 @@ const JOB =
 
 describe("jobs.list and jobs.submitters", () => {
   it("filters by priority and submission time, sorts by submitter", async () => {
-    const t = testFarm();
-    const api = createCallerFactory(appRouter)(contextAs(t.farm, "admin"));
+    const t = await testFarm();
+    const api = createCallerFactory(appRouter)(await contextAs(t.farm, "admin"));
     const submitted: Array<{ name: string; at: number }> = [];
     for (const [name, submitter, priority] of [
       ["a", "zoe", 10],
@@ -23,7 +23,7 @@ describe("jobs.list and jobs.submitters", () => {
       ["c", "mo", 90],
     ] as const) {
       t.clock.now += 60_000;
-      const asSubmitter = createCallerFactory(appRouter)(contextAs(t.farm, "wrangler", submitter));
+      const asSubmitter = createCallerFactory(appRouter)(await contextAs(t.farm, "wrangler", submitter));
       const result = await asSubmitter.jobs.submit({ template: { text: JOB, format: "yaml" }, parameterValues: { Name: name }, settings: { priority } });
       expect(result.ok).toBe(true);
       submitted.push({ name, at: t.clock.now });

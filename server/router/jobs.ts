@@ -117,7 +117,7 @@ export const jobsRouter = router({
     .subscription(async function* ({ ctx, input, signal }) {
       const events = ctx.farm.events.stream("jobs", signal);
       let n = 0;
-      if (input.jobId) yield tracked(String(++n), [getJobSummary(ctx.farm, input.jobId)]);
+      if (input.jobId) yield tracked(String(++n), [await getJobSummary(ctx.farm, input.jobId)]);
       try {
         for await (const jobIds of events) {
           const ids = jobIds.filter((id) => !input.jobId || id === input.jobId);
@@ -125,7 +125,7 @@ export const jobsRouter = router({
           const jobs: JobSummary[] = [];
           for (const id of ids) {
             try {
-              jobs.push(getJobSummary(ctx.farm, id));
+              jobs.push(await getJobSummary(ctx.farm, id));
             } catch {
               // deleted meanwhile
             }

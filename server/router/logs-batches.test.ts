@@ -12,12 +12,12 @@ import { contextAs } from "../auth/test-principals";
 
 const JOB = "specificationVersion: jobtemplate-2023-09\nname: J\nsteps:\n- name: S\n  script:\n    actions:\n      onRun: {command: echo}\n";
 
-function holdingSession(t: TestFarm) {
-  submit(t, JOB);
-  const worker = new SimulatedWorker(t, LINUX_WORKER("w"), () => "hold");
-  const sessionId = worker.sync().assignments[0]!.sessionId;
-  const upload = (from: number, count: number) =>
-    ingestLogs(t.farm, worker.identity, {
+async function holdingSession(t: TestFarm) {
+  await submit(t, JOB);
+  const worker = await SimulatedWorker.create(t, LINUX_WORKER("w"), () => "hold");
+  const sessionId = (await worker.sync()).assignments[0]!.sessionId;
+  const upload = async (from: number, count: number) =>
+    ingestLogs(t.farm, await worker.identity, {
       workerId: worker.workerId,
       leaseEpoch: worker.leaseEpoch,
       sessionId,
@@ -28,7 +28,7 @@ function holdingSession(t: TestFarm) {
 
 async function batches(t: TestFarm, input: { sessionId: string; lastEventId?: string }) {
   const controller = new AbortController();
-  const stream = await createCallerFactory(appRouter)(contextAs(t.farm, "admin"), { signal: controller.signal }).logs.followBatches(input);
+  const stream = await createCallerFactory(appRouter)(await contextAs(t.farm, "admin"), { signal: controller.signal }).logs.followBatches(input);
   const iterator = stream[Symbol.asyncIterator]();
   /** tracked() arrives through createCaller as [id, data, symbol] (STACK.md G10). */
   const read = async () => {
@@ -40,28 +40,28 @@ async function batches(t: TestFarm, input: { sessionId: string; lastEventId?: st
 
 describe("logs.followBatches", () => {
   it("delivers the backfill in pages of at most 2,000 lines, then each upload as it is stored", async () => {
-    const t = testFarm();
-    const s = holdingSession(t);
-    s.upload(0, 4500);
+    const t = await testFarm();
+    const s = await holdingSession(t);
+    await s.upload(0, 4500);
     const view = await batches(t, { sessionId: s.sessionId });
     const pages = [await view.read(), await view.read(), await view.read()];
     expect(pages.map((p) => p.lines.length)).toEqual([2000, 2000, 500]);
     expect(pages.flatMap((p) => p.lines)).toEqual(Array.from({ length: 4500 }, (_, i) => `l${i}`));
     for (const page of pages) expect(page.id).toBe(String(page.lastId));
     const next = view.read();
-    s.upload(4500, 3);
+    await s.upload(4500, 3);
     expect((await next).lines).toEqual(["l4500", "l4501", "l4502"]);
     view.close();
   });
 
   it("resumes after the page whose id it was given", async () => {
-    const t = testFarm();
-    const s = holdingSession(t);
-    s.upload(0, 10);
+    const t = await testFarm();
+    const s = await holdingSession(t);
+    await s.upload(0, 10);
     const first = await batches(t, { sessionId: s.sessionId });
     const page = await first.read();
     first.close();
-    s.upload(10, 5);
+    await s.upload(10, 5);
     const resumed = await batches(t, { sessionId: s.sessionId, lastEventId: page.id });
     expect((await resumed.read()).lines).toEqual(["l10", "l11", "l12", "l13", "l14"]);
     resumed.close();

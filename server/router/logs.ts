@@ -37,7 +37,7 @@ async function* linePages(farm: Farm, input: z.infer<typeof followInput>, signal
     do {
       for (;;) {
         wakeups.clear();
-        const page = logLines(farm, { ...filter, afterId: after, limit: PAGE });
+        const page = await logLines(farm, { ...filter, afterId: after, limit: PAGE });
         if (page.length > 0) {
           after = page[page.length - 1]!.id;
           yield page;

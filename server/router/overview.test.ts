@@ -20,23 +20,23 @@ const M = 28_333_340;
 
 describe("overview", () => {
   it("counts tasks finished per minute over the last hour, oldest minute first", async () => {
-    const t = testFarm();
-    const api = createCallerFactory(appRouter)(contextAs(t.farm, "admin"));
+    const t = await testFarm();
+    const api = createCallerFactory(appRouter)(await contextAs(t.farm, "admin"));
     t.clock.now = (M - 61) * MINUTE + 10_000;
-    submit(t, FOUR_TASKS, { settings: { maxRetriesPerTask: 0 } });
-    const worker = new SimulatedWorker(t, LINUX_WORKER("w"), () => "hold");
-    worker.sync();
+    await submit(t, FOUR_TASKS, { settings: { maxRetriesPerTask: 0 } });
+    const worker = await SimulatedWorker.create(t, LINUX_WORKER("w"), () => "hold");
+    await worker.sync();
     // Each held task ends at the clock's time (the third one fails); the sync reports it and may hand out more.
     const ends = [(M - 61) * MINUTE + 10_000, (M - 2) * MINUTE + 5_000, (M - 2) * MINUTE + 50_000, M * MINUTE + 20_000];
-    ends.forEach((at, i) => {
+    for (const [i, at] of ends.entries()) {
       t.clock.now = at;
       const held = worker.heldActions[0];
       if (!held) throw new Error(`no task held before end ${i}`);
       worker.finish(held, i === 2 ? { status: "FAILED", exitCode: 1 } : { status: "SUCCEEDED", exitCode: 0 });
-      worker.sync();
-    });
+      await worker.sync();
+    }
     t.clock.now = M * MINUTE + 30_000;
-    worker.sync();
+    await worker.sync();
 
     const overview = await api.overview.get();
     expect(overview.at).toBe(M * MINUTE + 30_000);
@@ -58,17 +58,17 @@ describe("overview", () => {
   });
 
   it("counts workers per status with the drained ones, and pushes a snapshot when they change", async () => {
-    const t = testFarm();
+    const t = await testFarm();
     const factory = createCallerFactory(appRouter);
-    submit(t, FOUR_TASKS);
-    const busy = new SimulatedWorker(t, LINUX_WORKER("busy"), () => "hold");
-    busy.sync();
-    const idle = new SimulatedWorker(t, LINUX_WORKER("idle"), () => "hold");
-    drainWorker(t.farm, idle.workerId, "AFTER_TASK", SYSTEM_ACTOR);
-    idle.sync();
+    await submit(t, FOUR_TASKS);
+    const busy = await SimulatedWorker.create(t, LINUX_WORKER("busy"), () => "hold");
+    await busy.sync();
+    const idle = await SimulatedWorker.create(t, LINUX_WORKER("idle"), () => "hold");
+    await drainWorker(t.farm, idle.workerId, "AFTER_TASK", SYSTEM_ACTOR);
+    await idle.sync();
 
     const controller = new AbortController();
-    const iterator = (await factory(contextAs(t.farm, "admin"), { signal: controller.signal }).overview.onChange())[Symbol.asyncIterator]();
+    const iterator = (await factory(await contextAs(t.farm, "admin"), { signal: controller.signal }).overview.onChange())[Symbol.asyncIterator]();
     const first = ((await iterator.next()).value as unknown as [string, { workers: Record<string, number>; workersDrained: number; tasks: Record<string, number> }])[1];
     expect(first.workers).toMatchObject({ RUNNING: 1, IDLE: 1 });
     expect(first.workersDrained).toBe(1);
@@ -76,7 +76,7 @@ describe("overview", () => {
 
     const next = iterator.next();
     busy.finish(busy.heldActions[0]!, { status: "SUCCEEDED", exitCode: 0 });
-    busy.sync();
+    await busy.sync();
     const second = ((await next).value as unknown as [string, { tasks: Record<string, number> }])[1];
     expect(second.tasks.SUCCEEDED).toBe(1);
     expect(Object.values(second.tasks).reduce((a, b) => a + b, 0)).toBe(4);

@@ -31,6 +31,6 @@ export const overviewRouter = router({
     .subscription(async function* ({ ctx, input, signal }) {
       let n = 0;
       const changes = farmChanges(ctx.farm.events, ["jobs", "workers", "worker-status"], { signal, settleMs: SETTLE_MS, refreshMs: REFRESH_MS });
-      for await (const _ of changes) yield tracked(String(++n), getOverview(ctx.farm, input));
+      for await (const _ of changes) yield tracked(String(++n), await getOverview(ctx.farm, input));
     }),
 });

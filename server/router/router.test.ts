@@ -13,12 +13,13 @@ import { contextAs } from "../auth/test-principals";
 const JOB =
   "specificationVersion: jobtemplate-2023-09\nname: '{{Param.Name}}'\nparameterDefinitions:\n- {name: Name, type: STRING, default: shot}\nsteps:\n- name: S\n  script:\n    actions:\n      onRun: {command: echo, args: [hi]}\n";
 
-function caller() {
-  const t = testFarm();
+async function caller() {
+  const t = await testFarm();
   const factory = createCallerFactory(appRouter);
+  const admin = await contextAs(t.farm, "admin");
   /** A caller whose subscriptions end when `signal` aborts. */
-  const withSignal = (signal: AbortSignal) => factory(contextAs(t.farm, "admin"), { signal });
-  return { t, api: factory(contextAs(t.farm, "admin")), withSignal };
+  const withSignal = (signal: AbortSignal) => factory(admin, { signal });
+  return { t, api: factory(admin), withSignal };
 }
 
 /** tracked() items arrive through createCaller as [id, data, symbol] tuples (STACK.md G10). */
@@ -28,7 +29,7 @@ async function nextTracked<T>(iterator: AsyncIterator<unknown>): Promise<[string
 
 describe("jobs", () => {
   it("submits, lists with search and paging, and gets a job with its steps", async () => {
-    const { api } = caller();
+    const { api } = await caller();
     for (const name of ["alpha", "beta", "alphabet"]) {
       const result = await api.jobs.submit({ template: { text: JOB, format: "yaml" }, parameterValues: { Name: name } });
       expect(result.ok).toBe(true);
@@ -44,7 +45,7 @@ describe("jobs", () => {
   });
 
   it("returns located errors and writes nothing for a bad submission", async () => {
-    const { api } = caller();
+    const { api } = await caller();
     const result = await api.jobs.submit({ template: { text: JOB.replace("command: echo", "command: ''"), format: "yaml" } });
     expect(result).toMatchObject({ ok: false, errors: [{ origin: "template", path: "steps[0].script.actions.onRun.command", line: 9, message: expect.stringMatching(/empty/) }] });
     expect((await api.jobs.list({})).total).toBe(0);
@@ -53,7 +54,7 @@ describe("jobs", () => {
   });
 
   it("maps service errors to tRPC codes", async () => {
-    const { api } = caller();
+    const { api } = await caller();
     await expect(api.jobs.get({ jobId: "job-nope" })).rejects.toMatchObject({ code: "NOT_FOUND", message: "no job job-nope" });
     await expect(api.jobs.setPriority({ jobId: "job-nope", priority: 50 })).rejects.toMatchObject({ code: "NOT_FOUND" });
     const submitted = (await api.jobs.submit({ template: { text: JOB, format: "yaml" }, parameterValues: { Name: "p" } })) as { ok: true; jobId: string };
@@ -63,7 +64,7 @@ describe("jobs", () => {
 
 describe("subscriptions", () => {
   it("jobs.onChange starts with the watched job and follows its changes", async () => {
-    const { t, api, withSignal } = caller();
+    const { t, api, withSignal } = await caller();
     const submitted = await api.jobs.submit({ template: { text: JOB, format: "yaml" } });
     if (!submitted.ok) throw new Error("submit failed");
     const controller = new AbortController();
@@ -72,27 +73,27 @@ describe("subscriptions", () => {
     const first = await nextTracked<Array<{ status: string }>>(iterator);
     expect(first[1].map((j) => j.status)).toEqual(["READY"]);
     const next = nextTracked<Array<{ status: string }>>(iterator);
-    new SimulatedWorker(t, LINUX_WORKER("w"), () => "hold").sync();
+    await (await SimulatedWorker.create(t, LINUX_WORKER("w"), () => "hold")).sync();
     expect((await next)[1][0]?.status).toBe("ASSIGNED");
     controller.abort();
     expect((await iterator.next()).done).toBe(true);
   });
 
   it("logs.follow backfills stored lines, then delivers new ones, resuming after lastEventId", async () => {
-    const { t, api, withSignal } = caller();
+    const { t, api, withSignal } = await caller();
     const submitted = await api.jobs.submit({ template: { text: JOB, format: "yaml" } });
     if (!submitted.ok) throw new Error("submit failed");
-    const worker = new SimulatedWorker(t, LINUX_WORKER("w"), () => "hold");
-    const sessionId = worker.sync().assignments[0]!.sessionId;
-    const upload = (from: number, count: number) =>
-      ingestLogs(t.farm, worker.identity, {
+    const worker = await SimulatedWorker.create(t, LINUX_WORKER("w"), () => "hold");
+    const sessionId = (await worker.sync()).assignments[0]!.sessionId;
+    const upload = async (from: number, count: number) =>
+      ingestLogs(t.farm, await worker.identity, {
         workerId: worker.workerId,
         leaseEpoch: worker.leaseEpoch,
         sessionId,
         lines: Array.from({ length: count }, (_, i) => ({ seq: from + i, actionId: null, time: 1, line: `line ${from + i}` })),
       });
-    upload(0, 3);
-    expect(upload(0, 3).acknowledgedThrough).toBe(2); // the same batch twice is stored once
+    await upload(0, 3);
+    expect((await upload(0, 3)).acknowledgedThrough).toBe(2); // the same batch twice is stored once
     const controller = new AbortController();
     const stream = await withSignal(controller.signal).logs.follow({ sessionId });
     const iterator = stream[Symbol.asyncIterator]();
@@ -100,7 +101,7 @@ describe("subscriptions", () => {
     const backfill = [await read(), await read(), await read()];
     expect(backfill.map(([, l]) => l.line)).toEqual(["line 0", "line 1", "line 2"]);
     const pending = read();
-    upload(3, 1);
+    await upload(3, 1);
     expect((await pending)[1].line).toBe("line 3");
     controller.abort();
     const second = new AbortController();

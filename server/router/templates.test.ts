@@ -14,9 +14,9 @@ const JOB =
   "specificationVersion: jobtemplate-2023-09\nname: Render\nparameterDefinitions:\n- {name: Frames, type: STRING, default: 1-3}\nsteps:\n- name: S\n  script:\n    actions:\n      onRun: {command: echo, args: [hi]}\n";
 const ENV = '{"specificationVersion": "environment-2023-09", "environment": {"name": "E", "variables": {"A": "1"}}}';
 
-function api() {
-  const t = testFarm();
-  return { t, api: createCallerFactory(appRouter)(contextAs(t.farm, "admin")) };
+async function api() {
+  const t = await testFarm();
+  return { t, api: createCallerFactory(appRouter)(await contextAs(t.farm, "admin")) };
 }
 
 /** A zip of stored (uncompressed) entries: enough for the bundle reader. */
@@ -56,7 +56,7 @@ function storedZip(files: Record<string, string>): Buffer {
 
 describe("templates", () => {
   it("saves job and environment templates, lists them newest first and opens one", async () => {
-    const { t, api: caller } = api();
+    const { t, api: caller } = await api();
     const job = await caller.templates.save({ name: "Render", text: JOB, format: "yaml" });
     expect(job).toMatchObject({ name: "Render", kind: "job", errorCount: 0, replaced: false });
     t.clock.now += 1000;
@@ -72,7 +72,7 @@ describe("templates", () => {
   });
 
   it("keeps a template with validation errors, counted and located", async () => {
-    const { api: caller } = api();
+    const { api: caller } = await api();
     const broken = JOB.replace("command: echo", "command: ''").replace("name: S", "name: S\n  bogus: 1");
     const saved = await caller.templates.save({ name: "Broken", text: broken, format: "yaml" });
     expect(saved.errorCount).toBe(2);
@@ -84,7 +84,7 @@ describe("templates", () => {
   });
 
   it("refuses text that is not a readable template, with the location of the problem", async () => {
-    const { api: caller } = api();
+    const { api: caller } = await api();
     await expect(caller.templates.save({ name: "x", text: "steps: [\n", format: "yaml" })).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringMatching(/not a readable .*\(2:1\)/) });
     await expect(caller.templates.save({ name: "x", text: "specificationVersion: jobtemplate-2099\n", format: "yaml" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
     await expect(caller.templates.save({ name: "  ", text: JOB, format: "yaml" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
@@ -92,7 +92,7 @@ describe("templates", () => {
   });
 
   it("replaces the template of the same name only when told which version it replaces", async () => {
-    const { api: caller } = api();
+    const { api: caller } = await api();
     const first = await caller.templates.save({ name: "Render", text: JOB, format: "yaml" });
     const v2 = JOB.replace("name: Render", "name: Render v2");
     // Unasked, a save over the name is refused with what it met, and changes nothing.
@@ -116,9 +116,9 @@ describe("templates", () => {
   });
 
   it("keeps both under the first free name, for anyone who may submit", async () => {
-    const { t, api: caller } = api();
-    const ana = createCallerFactory(appRouter)(contextAs(t.farm, "artist", "ana"));
-    const ben = createCallerFactory(appRouter)(contextAs(t.farm, "artist", "ben"));
+    const { t, api: caller } = await api();
+    const ana = createCallerFactory(appRouter)(await contextAs(t.farm, "artist", "ana"));
+    const ben = createCallerFactory(appRouter)(await contextAs(t.farm, "artist", "ben"));
     const first = await ana.templates.save({ name: "Render", text: JOB, format: "yaml" });
     await caller.templates.save({ name: "Render (2)", text: JOB, format: "yaml" });
     const kept = await ben.templates.save({ name: "Render", text: JOB, format: "yaml", keepBoth: true });
@@ -128,24 +128,23 @@ describe("templates", () => {
   });
 
   it("lets the owner, wranglers and admins replace an entry, and refuses another artist", async () => {
-    const { t } = api();
-    const as = (role: "artist" | "wrangler" | "admin", name: string) => createCallerFactory(appRouter)(contextAs(t.farm, role, name));
-    const ana = as("artist", "ana");
+    const { t } = await api();
+    const as = async (role: "artist" | "wrangler" | "admin", name: string) => createCallerFactory(appRouter)(await contextAs(t.farm, role, name));
+    const ana = await as("artist", "ana");
     let saved = await ana.templates.save({ name: "Shot", text: JOB, format: "yaml" });
     // Ben is told it exists and that he may not replace it (the portal then offers Keep both only).
-    const met = await as("artist", "ben")
-      .templates.save({ name: "Shot", text: JOB, format: "yaml" })
-      .catch((e: unknown) => e);
+    const ben = await as("artist", "ben");
+    const met = await ben.templates.save({ name: "Shot", text: JOB, format: "yaml" }).catch((e: unknown) => e);
     expect(met).toMatchObject({ code: "CONFLICT", cause: { details: { existing: { id: saved.id, name: "Shot", ownerName: "ana", updatedAt: saved.updatedAt, mayReplace: false } } } });
-    await expect(as("artist", "ben").templates.save({ name: "Shot", text: JOB, format: "yaml", replace: { id: saved.id, updatedAt: saved.updatedAt } })).rejects.toMatchObject({ code: "FORBIDDEN" });
-    for (const who of [ana, as("wrangler", "wes"), as("admin", "ada")]) {
+    await expect(ben.templates.save({ name: "Shot", text: JOB, format: "yaml", replace: { id: saved.id, updatedAt: saved.updatedAt } })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    for (const who of [ana, await as("wrangler", "wes"), await as("admin", "ada")]) {
       saved = await who.templates.save({ name: "Shot", text: JOB, format: "yaml", replace: { id: saved.id, updatedAt: saved.updatedAt } });
       expect(saved.replaced).toBe(true);
     }
   });
 
   it("opens a bundle for /submit, as a zip or a folder's files, keeping nothing", async () => {
-    const { api: caller } = api();
+    const { api: caller } = await api();
     const values = "parameterValues:\n- {name: Frames, value: 4-8}\n- {name: 'deadline:priority', value: 60}\n";
     const zip = storedZip({ "shot/template.yaml": JOB, "shot/parameter_values.yaml": values });
     const fromZip = await caller.templates.readBundle({ fileName: "shot.zip", base64: zip.toString("base64") });
@@ -171,7 +170,7 @@ describe("templates", () => {
   });
 
   it("asks before a bundle replaces an entry of the same name too", async () => {
-    const { api: caller } = api();
+    const { api: caller } = await api();
     const zip = storedZip({ "template.yaml": JOB });
     const first = await caller.templates.importBundle({ fileName: "shot.zip", base64: zip.toString("base64") });
     await expect(caller.templates.importBundle({ fileName: "shot.zip", base64: zip.toString("base64") })).rejects.toMatchObject({ code: "CONFLICT" });
@@ -183,7 +182,7 @@ describe("templates", () => {
   });
 
   it("imports a job bundle with its parameter values, named after the job", async () => {
-    const { api: caller } = api();
+    const { api: caller } = await api();
     const zip = storedZip({ "shot/template.yaml": JOB, "shot/parameter_values.yaml": "parameterValues:\n- {name: Frames, value: 1-100}\n- {name: 'deadline:priority', value: 70}\n" });
     const saved = await caller.templates.importBundle({ fileName: "shot.zip", base64: zip.toString("base64") });
     expect(saved).toMatchObject({ name: "Render", kind: "job", errorCount: 0 });
@@ -198,7 +197,7 @@ describe("templates", () => {
   });
 
   it("deletes, and says when there is nothing to delete", async () => {
-    const { api: caller } = api();
+    const { api: caller } = await api();
     const saved = await caller.templates.save({ name: "Render", text: JOB, format: "yaml" });
     expect(await caller.templates.delete({ id: saved.id })).toEqual({ deleted: saved.id });
     await expect(caller.templates.get({ id: saved.id })).rejects.toMatchObject({ code: "NOT_FOUND" });

@@ -11,8 +11,8 @@ export const tokensRouter = router({
   listAll: authorized(RULES.admin).query(({ ctx }) => listTokens(ctx.farm, signedIn(ctx), true)),
   create: authorized(RULES.signedIn)
     .input(z.object({ name: z.string().min(1).max(TOKEN_NAME_MAX), scope: z.enum(TOKEN_SCOPES), expiresInDays: z.number().int().min(1).max(TOKEN_MAX_DAYS) }))
-    .mutation(({ ctx, input }) => {
-      const issued = createOwnToken(ctx.farm, signedIn(ctx), actorFor(ctx), input);
+    .mutation(async ({ ctx, input }) => {
+      const issued = await createOwnToken(ctx.farm, signedIn(ctx), actorFor(ctx), input);
       return { token: issued.token, view: issued.view };
     }),
   revoke: authorized(RULES.signedIn)

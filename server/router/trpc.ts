@@ -89,7 +89,7 @@ const appErrors = t.middleware(async ({ ctx, next, path }) => {
     const cause = result.error.cause;
     if (cause instanceof AppError) throw toTrpcError(cause);
     // A full disk is said as such (503), once in the server's log, not as an internal error per call.
-    if (isStoreFull(cause)) throw toTrpcError(storeHealth(ctx.farm.store.sqlite).failed(cause));
+    if (isStoreFull(cause)) throw toTrpcError(storeHealth(ctx.farm.store).failed(cause));
     if (result.error.code === "INTERNAL_SERVER_ERROR") console.error(`tRPC ${path} failed`, cause ?? result.error);
   }
   return result;
@@ -110,9 +110,9 @@ const authorize = t.middleware(async ({ ctx, meta, type, path, getRawInput, next
   }
   if (rule.kind !== "anyone" && ctx.authError) throw toTrpcError(ctx.authError);
   let verdict = decide(ctx.principal, rule);
-  if (verdict.ok && ctx.principal && (rule.kind === "ownJob" || rule.kind === "ownTemplate")) verdict = decide(ctx.principal, rule, ownerOf(ctx.farm, rule, await getRawInput()));
+  if (verdict.ok && ctx.principal && (rule.kind === "ownJob" || rule.kind === "ownTemplate")) verdict = decide(ctx.principal, rule, await ownerOf(ctx.farm, rule, await getRawInput()));
   if (!verdict.ok) {
-    if (type === "mutation" && ctx.principal) refused(ctx, path, verdict.message);
+    if (type === "mutation" && ctx.principal) await refused(ctx, path, verdict.message);
     throw new TRPCError({ code: verdict.status, message: verdict.message });
   }
   if (type !== "subscription") return next();
@@ -125,9 +125,11 @@ const authorize = t.middleware(async ({ ctx, meta, type, path, getRawInput, next
   return { ...result, data: stream.watch(result.data as AsyncIterable<unknown>) } as typeof result;
 });
 
-function refused(ctx: Context, path: string, message: string): void {
+async function refused(ctx: Context, path: string, message: string): Promise<void> {
   try {
-    audit(ctx.farm, actorOf(ctx.principal, ctx.origin), { action: "access.refused", target: { kind: "procedure", id: path }, outcome: "refused", detail: message });
+    await ctx.farm.store.transaction((tx) =>
+      audit(tx, ctx.farm, actorOf(ctx.principal, ctx.origin), { action: "access.refused", target: { kind: "procedure", id: path }, outcome: "refused", detail: message }),
+    );
   } catch (error) {
     console.error("audit of a refused call failed", error);
   }
@@ -178,9 +180,9 @@ export function callerContext(farm: Farm, principal: Principal | null, options: 
 }
 
 /** The caller of an HTTP request (errors of a present-but-bad credential kept for the rules). */
-export function resolvePrincipal(farm: Farm, credentials: Credentials): { principal: Principal | null; authError: AppError | null } {
+export async function resolvePrincipal(farm: Farm, credentials: Credentials): Promise<{ principal: Principal | null; authError: AppError | null }> {
   try {
-    return { principal: authenticate(farm, credentials), authError: null };
+    return { principal: await authenticate(farm, credentials), authError: null };
   } catch (error) {
     if (error instanceof AppError) return { principal: null, authError: error };
     throw error;

@@ -7,14 +7,14 @@ const settled = <T>(promise: Promise<T>, ms = 30) => Promise.race([promise, new 
 
 describe("wakeups", () => {
   it("wakes on any of its events, once for a burst, only for accepted ones", async () => {
-    const events = new FarmEventBus(null);
+    const events = new FarmEventBus();
     const w = wakeups(events, ["workers", "jobs"], undefined, (jobs) => !jobs?.includes("ignored"));
     const first = w.next();
-    events.publish("pools");
-    events.publish("jobs", ["ignored"]);
+    events.publish(null, "pools");
+    events.publish(null, "jobs", ["ignored"]);
     expect(await settled(first)).toBe("pending");
-    events.publish("workers");
-    events.publish("jobs", ["job-1"]);
+    events.publish(null, "workers");
+    events.publish(null, "jobs", ["job-1"]);
     expect(await settled(first)).toBe(true);
     expect(w.pending).toBe(true);
     expect(await settled(w.next())).toBe(true); // still pending: no clear() yet
@@ -26,7 +26,7 @@ describe("wakeups", () => {
   });
 
   it("resolves after its timeout without an event, and false once the view closed", async () => {
-    const events = new FarmEventBus(null);
+    const events = new FarmEventBus();
     const controller = new AbortController();
     const w = wakeups(events, ["workers"], controller.signal);
     expect(await settled(w.next(5), 200)).toBe(true);

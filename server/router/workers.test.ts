@@ -12,11 +12,12 @@ import { contextAs } from "../auth/test-principals";
 
 const JOB = "specificationVersion: jobtemplate-2023-09\nname: Shot\nsteps:\n- name: Render\n  script:\n    actions:\n      onRun: {command: echo}\n";
 
-function caller() {
-  const t = testFarm();
+async function caller() {
+  const t = await testFarm();
   const factory = createCallerFactory(appRouter);
   const controller = new AbortController();
-  return { t, api: factory(contextAs(t.farm, "admin")), live: factory(contextAs(t.farm, "admin"), { signal: controller.signal }), stop: () => controller.abort() };
+  const admin = await contextAs(t.farm, "admin");
+  return { t, api: factory(admin), live: factory(admin, { signal: controller.signal }), stop: () => controller.abort() };
 }
 
 /** tracked() items arrive through createCaller as [id, data, symbol] tuples (STACK.md G10). */
@@ -26,12 +27,12 @@ async function nextData<T>(iterator: AsyncIterator<unknown>): Promise<T> {
 
 describe("workers", () => {
   it("lists each worker with its pool, status and the Session and task it runs", async () => {
-    const { t, api } = caller();
-    const jobId = submit(t, JOB);
-    const busy = new SimulatedWorker(t, LINUX_WORKER("b-busy"), () => "hold");
-    busy.sync();
-    busy.sync(); // reports RUNNING
-    new SimulatedWorker(t, LINUX_WORKER("a-idle")).sync();
+    const { t, api } = await caller();
+    const jobId = await submit(t, JOB);
+    const busy = await SimulatedWorker.create(t, LINUX_WORKER("b-busy"), () => "hold");
+    await busy.sync();
+    await busy.sync(); // reports RUNNING
+    await (await SimulatedWorker.create(t, LINUX_WORKER("a-idle"))).sync();
     const workers = await api.workers.list();
     expect(workers.map((w) => [w.name, w.poolName, w.status])).toEqual([
       ["a-idle", "default", "IDLE"],
@@ -43,10 +44,10 @@ describe("workers", () => {
   });
 
   it("counts a pool's workers per status, drained and disabled", async () => {
-    const { t, api } = caller();
-    const a = new SimulatedWorker(t, LINUX_WORKER("a"));
-    a.sync();
-    const b = new SimulatedWorker(t, LINUX_WORKER("b"));
+    const { t, api } = await caller();
+    const a = await SimulatedWorker.create(t, LINUX_WORKER("a"));
+    await a.sync();
+    const b = await SimulatedWorker.create(t, LINUX_WORKER("b"));
     await api.workers.drain({ workerId: a.workerId, mode: "AFTER_TASK" });
     await api.workers.setDisabled({ workerId: b.workerId, disabled: true });
     await api.pools.create({ name: "gpu" });
@@ -58,10 +59,10 @@ describe("workers", () => {
   });
 
   it("workers.onChange pushes the list on drain and when a sync changes a worker's status", async () => {
-    const { t, live, stop } = caller();
-    submit(t, JOB);
-    const worker = new SimulatedWorker(t, LINUX_WORKER("w"), () => "hold");
-    worker.sync();
+    const { t, live, stop } = await caller();
+    await submit(t, JOB);
+    const worker = await SimulatedWorker.create(t, LINUX_WORKER("w"), () => "hold");
+    await worker.sync();
     const iterator = (await live.workers.onChange())[Symbol.asyncIterator]();
     const first = await nextData<WorkerView[]>(iterator);
     expect(first.map((w) => [w.status, w.drain])).toEqual([["RUNNING", null]]);
@@ -74,7 +75,7 @@ describe("workers", () => {
     t.farm.events.subscribe("worker-status", () => statusEvents.push(1));
     pending = nextData<WorkerView[]>(iterator);
     worker.finish(worker.heldActions[0]!, { status: "SUCCEEDED", exitCode: 0 });
-    worker.runUntilIdle();
+    await worker.runUntilIdle();
     const after = await pending;
     expect(statusEvents.length).toBeGreaterThan(0);
     expect(after.map((w) => [w.status, w.drain, w.taskId])).toEqual([["IDLE", "AFTER_TASK", null]]);
@@ -82,19 +83,19 @@ describe("workers", () => {
     expect((await iterator.next()).done).toBe(true);
   });
 
-  it("a sync that leaves the status as it was emits no worker-status event", () => {
-    const { t } = caller();
-    const worker = new SimulatedWorker(t, LINUX_WORKER("w"));
-    worker.sync(); // STARTED → IDLE
+  it("a sync that leaves the status as it was emits no worker-status event", async () => {
+    const { t } = await caller();
+    const worker = await SimulatedWorker.create(t, LINUX_WORKER("w"));
+    await worker.sync(); // STARTED → IDLE
     let events = 0;
     t.farm.events.subscribe("worker-status", () => events++);
-    worker.sync();
-    worker.sync();
+    await worker.sync();
+    await worker.sync();
     expect(events).toBe(0);
   });
 
   it("pools.onChange pushes the list when a pool is created", async () => {
-    const { live, stop } = caller();
+    const { live, stop } = await caller();
     const iterator = (await live.pools.onChange())[Symbol.asyncIterator]();
     expect((await nextData<PoolView[]>(iterator)).map((p) => p.name)).toEqual(["default"]);
     const pending = nextData<PoolView[]>(iterator);

@@ -41,7 +41,7 @@ export const poolsRouter = router({
   /** The pool list, now and after each change (ids count per connection; every item is the whole list). */
   onChange: authorized(RULES.read).subscription(async function* ({ ctx, signal }) {
     let n = 0;
-    for await (const _ of farmChanges(ctx.farm.events, FLEET_EVENTS, { signal, settleMs: SETTLE_MS, refreshMs: REFRESH_MS })) yield tracked(String(++n), listPools(ctx.farm));
+    for await (const _ of farmChanges(ctx.farm.events, FLEET_EVENTS, { signal, settleMs: SETTLE_MS, refreshMs: REFRESH_MS })) yield tracked(String(++n), await listPools(ctx.farm));
   }),
 });
 
@@ -64,8 +64,8 @@ export const workersRouter = router({
     .mutation(({ ctx, input }) => setWorkerDisabled(ctx.farm, input.workerId, input.disabled, actorFor(ctx))),
   remove: authorized(RULES.admin)
     .input(workerId)
-    .mutation(({ ctx, input }) => {
-      removeWorker(ctx.farm, input.workerId, actorFor(ctx));
+    .mutation(async ({ ctx, input }) => {
+      await removeWorker(ctx.farm, input.workerId, actorFor(ctx));
       return { removed: input.workerId };
     }),
   /** The worker list (of one pool, or all), now and after each change; every item is the whole list. */
@@ -73,6 +73,6 @@ export const workersRouter = router({
     .input(z.object({ poolId: z.string().max(100).optional() }).default({}))
     .subscription(async function* ({ ctx, input, signal }) {
       let n = 0;
-      for await (const _ of farmChanges(ctx.farm.events, FLEET_EVENTS, { signal, settleMs: SETTLE_MS, refreshMs: REFRESH_MS })) yield tracked(String(++n), listWorkers(ctx.farm, input.poolId));
+      for await (const _ of farmChanges(ctx.farm.events, FLEET_EVENTS, { signal, settleMs: SETTLE_MS, refreshMs: REFRESH_MS })) yield tracked(String(++n), await listWorkers(ctx.farm, input.poolId));
     }),
 });

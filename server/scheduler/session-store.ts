@@ -1,12 +1,12 @@
 /**
  * Sessions and their actions as the server records them: issuing actions (with their per-Session
  * sequence), reading what a worker holds, and the environment stack a Session will have once its
- * issued actions have run. Runs inside the caller's transaction; its statements are
- * server/store/sessions.ts's.
+ * issued actions have run. Runs inside the caller's unit of work (its tx passed down); its
+ * statements are server/store/sessions.ts's.
  */
 import type { AssignedAction, JobDefinition } from "../../lib/farm/protocol";
 import type { ActionKind, SessionState } from "../../lib/farm/statuses";
-import type { Store } from "../db/connection";
+import type { ReadTx, Tx } from "../store/engine/engine";
 import { sessionsRepository, type ActionRow, type SessionRow } from "../store/sessions";
 
 export type { ActionRow, SessionRow } from "../store/sessions";
@@ -21,82 +21,76 @@ export interface NewAction {
 }
 
 export class SessionStore {
-  private readonly rows;
-
-  constructor(store: Store) {
-    this.rows = sessionsRepository(store);
-  }
-
   /** The worker's Sessions that have not ended, under its current lease. */
-  openSessions(workerId: string, leaseEpoch: number): SessionRow[] {
-    return this.rows.openOf(workerId, leaseEpoch);
+  openSessions(tx: ReadTx, workerId: string, leaseEpoch: number): Promise<SessionRow[]> {
+    return sessionsRepository.openOf(tx, workerId, leaseEpoch);
   }
 
   /** The worker's Sessions that have not ended, under any lease (the worker is being fenced). */
-  unendedSessions(workerId: string): Array<{ id: string; job_id: string }> {
-    return this.rows.unendedOf(workerId);
+  unendedSessions(tx: ReadTx, workerId: string): Promise<Array<{ id: string; job_id: string }>> {
+    return sessionsRepository.unendedOf(tx, workerId);
   }
 
-  session(id: string): SessionRow | undefined {
-    return this.rows.byId(id);
+  session(tx: ReadTx, id: string): Promise<SessionRow | undefined> {
+    return sessionsRepository.byId(tx, id);
   }
 
-  action(id: string): ActionRow | undefined {
-    return this.rows.action(id);
+  action(tx: ReadTx, id: string): Promise<ActionRow | undefined> {
+    return sessionsRepository.action(tx, id);
   }
 
   /** The Session's actions that have not ended (issued or running), in order. */
-  openActions(sessionId: string): ActionRow[] {
-    return this.rows.openActions(sessionId);
+  openActions(tx: ReadTx, sessionId: string): Promise<ActionRow[]> {
+    return sessionsRepository.openActions(tx, sessionId);
   }
 
   /** The Session's environment actions (enters and exits), in order: what its stack is made of. */
-  environmentActions(sessionId: string): ActionRow[] {
-    return this.rows.environmentActions(sessionId);
+  environmentActions(tx: ReadTx, sessionId: string): Promise<ActionRow[]> {
+    return sessionsRepository.environmentActions(tx, sessionId);
   }
 
   /** The sequence number of the Session's last action (-1 without any). */
-  lastSeq(sessionId: string): number {
-    return this.rows.lastSeq(sessionId) ?? -1;
+  async lastSeq(tx: ReadTx, sessionId: string): Promise<number> {
+    return (await sessionsRepository.lastSeq(tx, sessionId)) ?? -1;
   }
 
-  start(id: string, jobId: string, workerId: string, leaseEpoch: number, reserved: Record<string, number>, now: number, probe: boolean): void {
-    this.rows.insert(id, jobId, workerId, leaseEpoch, reserved, now, probe);
+  async start(tx: Tx, id: string, jobId: string, workerId: string, leaseEpoch: number, reserved: Record<string, number>, now: number, probe: boolean): Promise<void> {
+    await sessionsRepository.insert(tx, id, jobId, workerId, leaseEpoch, reserved, now, probe);
   }
 
-  setState(sessionId: string, state: SessionState): void {
-    this.rows.setState(sessionId, state);
+  async setState(tx: Tx, sessionId: string, state: SessionState): Promise<void> {
+    await sessionsRepository.setState(tx, sessionId, state);
   }
 
-  markEndIssued(sessionId: string): void {
-    this.rows.markEndIssued(sessionId);
+  async markEndIssued(tx: Tx, sessionId: string): Promise<void> {
+    await sessionsRepository.markEndIssued(tx, sessionId);
   }
 
   /** Ends the Session when its end was issued and every action has ended. */
-  settle(session: SessionRow, now: number): boolean {
+  async settle(tx: Tx, session: SessionRow, now: number): Promise<boolean> {
     if (!session.end_issued && session.state !== "ENDED") return false;
-    if (this.rows.hasOpenAction(session.id)) return false;
-    this.end(session.id, now);
+    if (await sessionsRepository.hasOpenAction(tx, session.id)) return false;
+    await this.end(tx, session.id, now);
     return true;
   }
 
-  end(sessionId: string, now: number): void {
-    this.rows.end(sessionId, now);
+  async end(tx: Tx, sessionId: string, now: number): Promise<void> {
+    await sessionsRepository.end(tx, sessionId, now);
   }
 
   /** Ends an issued action whose worker was lost or fenced. */
-  interruptAction(actionId: string, now: number): void {
-    this.rows.interruptAction(actionId, now);
+  async interruptAction(tx: Tx, actionId: string, now: number): Promise<void> {
+    await sessionsRepository.interruptAction(tx, actionId, now);
   }
 
-  stepName(stepId: string): string | undefined {
-    return this.rows.stepName(stepId);
+  stepName(tx: ReadTx, stepId: string): Promise<string | undefined> {
+    return sessionsRepository.stepName(tx, stepId);
   }
 
   /** Records new actions at the end of the Session (assigned at `now`); returns them as the worker receives them. */
-  issue(sessionId: string, actions: readonly NewAction[], now: number): AssignedAction[] {
-    const first = this.lastSeq(sessionId) + 1;
-    this.rows.insertActions(sessionId, first, actions, now);
+  async issue(tx: Tx, sessionId: string, actions: readonly NewAction[], now: number): Promise<AssignedAction[]> {
+    const first = (await this.lastSeq(tx, sessionId)) + 1;
+    await sessionsRepository.insertActions(tx, sessionId, first, actions, now);
     let seq = first;
     return actions.map((action) => {
       const actionId = `${sessionId}:${seq++}`;
@@ -111,9 +105,9 @@ export class SessionStore {
   }
 
   /** An issued action as the worker receives it (to send it again). */
-  describe(action: ActionRow): AssignedAction {
-    const stepName = action.step_id ? this.stepName(action.step_id) : undefined;
-    const parameters = action.task_id !== null ? (JSON.parse(this.rows.taskParameters(action.task_id) ?? "{}") as AssignedAction["parameters"]) : undefined;
+  async describe(tx: ReadTx, action: ActionRow): Promise<AssignedAction> {
+    const stepName = action.step_id ? await this.stepName(tx, action.step_id) : undefined;
+    const parameters = action.task_id !== null ? (JSON.parse((await sessionsRepository.taskParameters(tx, action.task_id)) ?? "{}") as AssignedAction["parameters"]) : undefined;
     return {
       actionId: action.id,
       kind: action.kind,
@@ -123,8 +117,8 @@ export class SessionStore {
     };
   }
 
-  jobDefinition(jobId: string): JobDefinition {
-    const row = this.rows.jobDefinition(jobId);
+  async jobDefinition(tx: ReadTx, jobId: string): Promise<JobDefinition> {
+    const row = await sessionsRepository.jobDefinition(tx, jobId);
     if (!row) throw new Error(`job ${jobId} does not exist`);
     return {
       id: row.id,

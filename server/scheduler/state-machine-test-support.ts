@@ -26,37 +26,41 @@ export type TaskMove = RecordedTaskMove;
 export interface PropertyFarm {
   t: TestFarm;
   /** Every task's status, by id. */
-  statuses(): Map<number, TaskStatus>;
+  statuses(): Promise<Map<number, TaskStatus>>;
   /** A job's task ids, in order. */
-  taskIds(jobId: string): number[];
+  taskIds(jobId: string): Promise<number[]>;
   /** The jobs with a task running (on a worker, reported started), oldest first. */
-  runningJobs(): string[];
+  runningJobs(): Promise<string[]>;
   /** The ids of a wrangler target's tasks. */
-  targetIds(target: TaskTarget): number[];
+  targetIds(target: TaskTarget): Promise<number[]>;
   /** Task rows grouped by step and status. */
-  recount(): Array<{ stepId: string; status: TaskStatus; n: number }>;
+  recount(): Promise<Array<{ stepId: string; status: TaskStatus; n: number }>>;
   /** The status changes of task rows since the last call, in the order they were made (a rolled-back savepoint's are gone with it). */
-  takeMoves(): TaskMove[];
+  takeMoves(): Promise<TaskMove[]>;
 }
 
 export const SETTINGS = { workerTimeoutSeconds: 120, assignedTimeoutSeconds: 60 };
 
-export function sqliteFarm(): PropertyFarm {
-  const t = testFarm(SETTINGS);
-  const rows = taskMovesRecorder(t.farm.store);
+/** Every read in a unit of its own, between the events' units (the events await every service call they make). */
+export async function sqliteFarm(): Promise<PropertyFarm> {
+  const t = await testFarm(SETTINGS);
+  const { store } = t.farm;
+  const rows = taskMovesRecorder;
+  await store.transaction((tx) => rows.install(tx));
   return {
     t,
-    statuses: () => new Map(rows.statuses().map((r) => [r.id, r.status])),
-    taskIds: (jobId) => rows.idsOfJob(jobId),
-    runningJobs: () => rows.runningJobs(),
-    targetIds: ({ jobId, stepId, taskIds }) => {
-      const ids = stepId === undefined ? rows.idsOfJob(jobId) : rows.idsOfStep(stepId);
-      if (!taskIds) return ids;
-      const listed = new Set(taskIds);
-      return ids.filter((id) => listed.has(id));
-    },
-    recount: () => rows.recount(),
-    takeMoves: () => rows.takeMoves(),
+    statuses: () => store.read(async (tx) => new Map((await rows.statuses(tx)).map((r) => [r.id, r.status]))),
+    taskIds: (jobId) => store.read((tx) => rows.idsOfJob(tx, jobId)),
+    runningJobs: () => store.read((tx) => rows.runningJobs(tx)),
+    targetIds: ({ jobId, stepId, taskIds }) =>
+      store.read(async (tx) => {
+        const ids = await (stepId === undefined ? rows.idsOfJob(tx, jobId) : rows.idsOfStep(tx, stepId));
+        if (!taskIds) return ids;
+        const listed = new Set(taskIds);
+        return ids.filter((id) => listed.has(id));
+      }),
+    recount: () => store.read((tx) => rows.recount(tx)),
+    takeMoves: () => store.transaction((tx) => rows.takeMoves(tx)),
   };
 }
 
@@ -131,8 +135,8 @@ export class Agent {
     return this.pending;
   }
 
-  register(): void {
-    const answer = registerWorker(this.t.farm, this.t.pool, this.registration);
+  async register(): Promise<void> {
+    const answer = await registerWorker(this.t.farm, this.t.pool, this.registration);
     this.workerId = answer.workerId;
     this.leaseEpoch = answer.leaseEpoch;
     this.credential = answer.credential;
@@ -143,7 +147,7 @@ export class Agent {
   }
 
   /** Who its credential says it is (as the HTTP layer authenticates a sync). */
-  identity(): WorkerIdentity {
+  identity(): Promise<WorkerIdentity> {
     return authenticateWorker(this.t.farm, this.credential);
   }
 
@@ -177,11 +181,14 @@ export class Agent {
     if (isFence(error)) this.fenced = true;
   }
 
-  /** One sync straight through syncWorker, its own transaction (a fenced agent waits for its registration). */
-  sync(draining = false): void {
+  /** One sync straight through syncWorker, its own unit of work (a fenced agent waits for its registration). */
+  async sync(draining = false): Promise<void> {
     if (this.fenced) return;
     try {
-      this.answered(syncWorker(this.t.farm, this.identity(), this.request(draining)));
+      const { farm } = this.t;
+      const caller = await this.identity();
+      const request = this.request(draining);
+      this.answered(await farm.store.transaction((tx) => syncWorker(farm, tx, caller, request)));
     } catch (error) {
       if (!isFence(error)) throw error;
       this.refused(error);
@@ -189,8 +196,8 @@ export class Agent {
   }
 
   /** Starts its next action (reported on its next sync); asks for work first when it holds none. */
-  start(): void {
-    if (this.open.length === 0) this.sync();
+  async start(): Promise<void> {
+    if (this.open.length === 0) await this.sync();
     const next = this.open[0];
     if (next && !next.running) {
       next.running = true;
@@ -199,8 +206,8 @@ export class Agent {
   }
 
   /** Ends its next action (one not started yet ends with its start folded in, as a short task's report does). */
-  end(status: "SUCCEEDED" | "FAILED" | "TIMEOUT" | "NEVER_ATTEMPTED"): void {
-    if (this.open.length === 0) this.sync();
+  async end(status: "SUCCEEDED" | "FAILED" | "TIMEOUT" | "NEVER_ATTEMPTED"): Promise<void> {
+    if (this.open.length === 0) await this.sync();
     const next = this.open.shift();
     if (!next) return;
     const outcome = status === "NEVER_ATTEMPTED" && next.running ? "FAILED" : status;
@@ -216,23 +223,25 @@ export class Agent {
 export const UNREADABLE: ActionUpdate = { actionId: {} as unknown as string, status: "RUNNING" };
 
 /** The tasks the reports are about that their Session still holds, with their status. */
-export function heldTasks(farm: Farm, reports: readonly ActionUpdate[]): Map<number, TaskStatus> {
-  const held = new Map<number, TaskStatus>();
-  for (const report of reports) {
-    const action = farm.sessions.action(report.actionId);
-    const task = action?.task_id == null ? undefined : farm.tasks.heldBy(action.task_id, action.session_id);
-    if (task) held.set(task.id, task.status);
-  }
-  return held;
+export function heldTasks(farm: Farm, reports: readonly ActionUpdate[]): Promise<Map<number, TaskStatus>> {
+  return farm.store.read(async (tx) => {
+    const held = new Map<number, TaskStatus>();
+    for (const report of reports) {
+      const action = await farm.sessions.action(tx, report.actionId);
+      const task = action?.task_id == null ? undefined : await farm.tasks.heldBy(tx, action.task_id, action.session_id);
+      if (task) held.set(task.id, task.status);
+    }
+    return held;
+  });
 }
 
 /** A wrangler's target: a whole job, one of its steps, some of its tasks, or most of them (over 1,000 of the big job's). */
-export function targetOf(pf: PropertyFarm, jobId: string, scope: string, pick: number): TaskTarget {
-  const steps = getJob(pf.t.farm, jobId).steps;
+export async function targetOf(pf: PropertyFarm, jobId: string, scope: string, pick: number): Promise<TaskTarget> {
+  const steps = (await getJob(pf.t.farm, jobId)).steps;
   const step = steps[pick % steps.length]!;
   if (scope === "job") return { jobId };
   if (scope === "step") return { jobId, stepId: step.id };
-  const ids = pf.taskIds(jobId);
+  const ids = await pf.taskIds(jobId);
   if (scope === "most") return { jobId, taskIds: ids.filter((_, i) => i % 8 !== pick % 8) };
   return { jobId, taskIds: ids.filter((_, i) => (i < 30 && (pick >> i) & 1) || i === pick % ids.length) };
 }
@@ -251,10 +260,10 @@ function countsOf(rows: Array<{ status: TaskStatus; n: number }>): StatusCounts 
 }
 
 /** Stored counts are the task rows' recount; statuses are the roll-ups of the counts. */
-export function checkCounts(pf: PropertyFarm, jobs: readonly string[], what: string): void {
-  const recount = pf.recount();
+export async function checkCounts(pf: PropertyFarm, jobs: readonly string[], what: string): Promise<void> {
+  const recount = await pf.recount();
   for (const jobId of jobs) {
-    const job = getJob(pf.t.farm, jobId);
+    const job = await getJob(pf.t.farm, jobId);
     const total = emptyCounts();
     for (const step of job.steps) {
       const counted = countsOf(recount.filter((r) => r.stepId === step.id));

@@ -21,6 +21,7 @@ import type { SyncResponse } from "../../lib/farm/protocol";
 import { TASK_STATUSES, type TaskStatus } from "../../lib/farm/statuses";
 import { ALLOWED_MOVES, canMove, eventsOf, movableTo, type TaskEvent } from "../../lib/farm/task-transitions";
 import type { Farm } from "../context/farm";
+import type { WorkerIdentity } from "../services/authenticate-worker";
 import { SYSTEM_ACTOR } from "../services/audit";
 import { cancelTasks } from "../services/cancel-tasks";
 import { refreshCompatibility } from "../services/compatibility";
@@ -161,19 +162,19 @@ interface World {
   moves: TaskMove[];
 }
 
-function newWorld(tally: Tally, wranglers = WRANGLERS, big = false): World {
-  const pf = sqliteFarm();
+async function newWorld(tally: Tally, wranglers = WRANGLERS, big = false): Promise<World> {
+  const pf = await sqliteFarm();
   const agents = Array.from({ length: WORKERS }, (_, i) => new Agent(pf.t, { name: `w${i}`, capabilities: i === 2 ? WINDOWS : LINUX, instanceId: `instance-${i}-0000` }));
   // Two Linux workers from the start; the Windows one comes with its first event.
-  agents[0]!.register();
-  agents[1]!.register();
-  const jobs = big ? [submit(pf.t, BIG_JOB)] : [];
+  await agents[0]!.register();
+  await agents[1]!.register();
+  const jobs = big ? [await submit(pf.t, BIG_JOB)] : [];
   return { pf, agents, jobs, tally, wranglers, moves: [] };
 }
 
 /** Takes the moves made since the last take: each in the table and made for a reason `cause` may have. */
-function take(world: World, cause: Cause, what: string): TaskMove[] {
-  const taken = world.pf.takeMoves();
+async function take(world: World, cause: Cause, what: string): Promise<TaskMove[]> {
+  const taken = await world.pf.takeMoves();
   for (const { task, from, to } of taken) {
     expect(canMove(from, to), `task ${task} moved ${from} → ${to} on ${what}`).toBe(true);
     const why = eventsOf(from, to);
@@ -187,9 +188,9 @@ function take(world: World, cause: Cause, what: string): TaskMove[] {
   return taken;
 }
 
-async function part(world: World, cause: Cause, what: string, run: () => unknown): Promise<void> {
+async function part(world: World, cause: Cause, what: string, run: () => Promise<unknown>): Promise<void> {
   await run();
-  take(world, cause, what);
+  await take(world, cause, what);
 }
 
 async function registered(world: World, agent: Agent, what: string): Promise<void> {
@@ -204,15 +205,18 @@ async function groupCommit(world: World, which: number[], poisoned: string, what
   const agents = which.map((i) => world.agents[i]!).filter((agent) => !agent.fenced);
   const batcher = syncBatcher(world.pf.t.farm);
   const victim = agents.length > 0 ? agents[0] : undefined;
-  const held = victim && poisoned === "bad-report" ? heldTasks(world.pf.t.farm, victim.reports) : new Map<number, TaskStatus>();
+  const held = victim && poisoned === "bad-report" ? await heldTasks(world.pf.t.farm, victim.reports) : new Map<number, TaskStatus>();
+  // Who each one is, first: the syncs below are then sent in one turn, so they make one batch.
+  const identities: WorkerIdentity[] = [];
+  for (const agent of agents) identities.push(await agent.identity());
   // A sync of the victim's lease before the one it holds now (a late duplicate), first in the batch.
-  const ghost = victim && poisoned === "stale-lease" ? batcher.sync(victim.identity(), { ...victim.request(), leaseEpoch: victim.leaseEpoch - 1 }) : undefined;
-  const sent = agents.map((agent) => {
+  const ghost = victim && poisoned === "stale-lease" ? batcher.sync(identities[0]!, { ...victim.request(), leaseEpoch: victim.leaseEpoch - 1 }) : undefined;
+  const sent = agents.map((agent, i) => {
     const request = agent === victim && poisoned === "bad-report" ? { ...agent.request(), updates: [...agent.reports, UNREADABLE] } : agent.request();
-    return { agent, poisoned: agent === victim && poisoned === "bad-report", answer: batcher.sync(agent.identity(), request) };
+    return { agent, poisoned: agent === victim && poisoned === "bad-report", answer: batcher.sync(identities[i]!, request) };
   });
   const answers = await Promise.allSettled(sent.map((s) => s.answer));
-  take(world, "sync", what);
+  await take(world, "sync", what);
   if (ghost) await expect(ghost, `stale lease on ${what}`).rejects.toMatchObject({ code: "LEASE_CONFLICT" });
   answers.forEach((answer, i) => {
     const { agent, poisoned: bad } = sent[i]!;
@@ -221,7 +225,7 @@ async function groupCommit(world: World, which: number[], poisoned: string, what
     if (!bad && !isFence(answer.reason)) throw answer.reason;
     agent.refused(answer.reason);
   });
-  const after = world.pf.statuses();
+  const after = await world.pf.statuses();
   for (const [task, status] of held) expect(after.get(task), `task ${task} of the rolled-back sync on ${what}`).toBe(status);
   if (held.size > 0) world.tally.rolledBack++;
 }
@@ -229,31 +233,37 @@ async function groupCommit(world: World, which: number[], poisoned: string, what
 /** Gets the workers of a group commit ready: registered, and with reports of work started or ended (asking for work first, by a direct sync, when they hold none). */
 async function beforeGroupCommit(world: World, which: number[], acts: readonly string[], what: string): Promise<void> {
   for (const i of which) await registered(world, world.agents[i]!, what);
-  await part(world, "sync", what, () =>
-    which.forEach((i) => {
+  await part(world, "sync", what, async () => {
+    for (const i of which) {
       const act = acts[i];
-      if (act === "start") world.agents[i]!.start();
-      else if (act === "SUCCEEDED" || act === "FAILED") world.agents[i]!.end(act);
-    }),
-  );
+      if (act === "start") await world.agents[i]!.start();
+      else if (act === "SUCCEEDED" || act === "FAILED") await world.agents[i]!.end(act);
+    }
+  });
 }
+
+/** Resolves on the next turn of the event loop (after the immediates queued before it). */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** A wrangler's operation; with `between`, a group commit lands after its first slice (between its first two chunks when it has several). */
 async function wrangleTasks(world: World, event: { op: Wrangle; job: number; busy: boolean; scope: string; pick: number }, what: string, between?: () => Promise<void>): Promise<void> {
-  const running = event.busy ? world.pf.runningJobs() : [];
+  const running = event.busy ? await world.pf.runningJobs() : [];
   const jobId = running.length > 0 ? running[event.job % running.length] : world.jobs[event.job % Math.max(1, world.jobs.length)];
   if (!jobId) return;
-  const target = targetOf(world.pf, jobId, event.scope, event.pick);
-  const ids = world.pf.targetIds(target);
+  const target = await targetOf(world.pf, jobId, event.scope, event.pick);
+  const ids = await world.pf.targetIds(target);
   const restore = between ? oneChunkPerSlice() : () => {};
   const moved = new Set<number>();
   try {
     let done = false;
-    // The first slice runs before the operation first yields; the batcher commits on the next turn, between slices.
     const operation = world.wranglers[event.op](world.pf.t.farm, target, SYSTEM_ACTOR).finally(() => (done = true));
     try {
-      for (const move of take(world, event.op, what)) moved.add(move.task);
       if (between) {
+        // Its units run in microtasks (SQLite's statements are synchronous), so by the next turn of
+        // the event loop the first slice has committed and the operation waits between slices
+        // (in-slices.ts); the batcher commits on the turn after, before the next slice.
+        await nextTurn();
+        for (const move of await take(world, event.op, what)) moved.add(move.task);
         await between();
         if (!done) world.tally.interleaved++;
       }
@@ -262,14 +272,14 @@ async function wrangleTasks(world: World, event: { op: Wrangle; job: number; bus
       throw error;
     }
     await operation;
-    for (const move of take(world, event.op, what)) moved.add(move.task);
+    for (const move of await take(world, event.op, what)) moved.add(move.task);
   } finally {
     restore();
   }
   world.tally.biggestMove = Math.max(world.tally.biggestMove, moved.size);
   const leaves = LEAVES_NONE[event.op];
   if (between && !leaves.interleaved) return;
-  const after = world.pf.statuses();
+  const after = await world.pf.statuses();
   const left = ids.filter((id) => leaves.statuses.includes(after.get(id)!));
   expect(
     left.map((id) => `${id}: ${after.get(id)}`),
@@ -290,22 +300,22 @@ async function apply(world: World, event: FarmEvent): Promise<void> {
         maxFailedTasks: event.failedTasks,
         retryDelaySeconds: event.retryDelay,
       };
-      return part(world, "submit", what, () => {
-        world.jobs.push(submit(t, TEMPLATES[event.template]!, { settings }));
-        refreshCompatibility(t.farm); // as the farm does after a submission
+      return part(world, "submit", what, async () => {
+        world.jobs.push(await submit(t, TEMPLATES[event.template]!, { settings }));
+        await refreshCompatibility(t.farm); // as the farm does after a submission
       });
     }
     case "sync":
       return part(world, "sync", what, () => agent!.sync(event.draining));
     case "start":
-      return part(world, "sync", what, () => {
-        agent!.start();
-        agent!.sync();
+      return part(world, "sync", what, async () => {
+        await agent!.start();
+        await agent!.sync();
       });
     case "end":
-      return part(world, "sync", what, () => {
-        agent!.end(event.outcome);
-        agent!.sync();
+      return part(world, "sync", what, async () => {
+        await agent!.end(event.outcome);
+        await agent!.sync();
       });
     case "group-commit":
       await beforeGroupCommit(world, event.workers, event.acts, what);
@@ -321,9 +331,9 @@ async function apply(world: World, event: FarmEvent): Promise<void> {
       await groupCommit(world, event.syncing, "none", what);
       return part(world, "sweep", what, () => sweepWorkers(t.farm));
     case "drain":
-      return part(world, "drain", what, () => (event.mode === "undrain" ? undrainWorker(t.farm, agent!.workerId, SYSTEM_ACTOR) : drainWorker(t.farm, agent!.workerId, event.mode, SYSTEM_ACTOR)));
+      return part(world, "drain", what, async () => (event.mode === "undrain" ? undrainWorker(t.farm, agent!.workerId, SYSTEM_ACTOR) : drainWorker(t.farm, agent!.workerId, event.mode, SYSTEM_ACTOR)));
     case "disable":
-      return part(world, "disable", what, () => setWorkerDisabled(t.farm, agent!.workerId, event.disabled, SYSTEM_ACTOR));
+      return part(world, "disable", what, async () => setWorkerDisabled(t.farm, agent!.workerId, event.disabled, SYSTEM_ACTOR));
     case "register":
       return part(world, "register", what, () => agent!.register());
   }
@@ -332,9 +342,9 @@ async function apply(world: World, event: FarmEvent): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // The checks after every event.
 
-function check(world: World, before: Map<number, TaskStatus>, event: FarmEvent): Map<number, TaskStatus> {
+async function check(world: World, before: Map<number, TaskStatus>, event: FarmEvent): Promise<Map<number, TaskStatus>> {
   const { pf } = world;
-  const after = pf.statuses();
+  const after = await pf.statuses();
   const what = JSON.stringify(event);
 
   // The moves chain up to each task's change between the snapshots.
@@ -354,7 +364,7 @@ function check(world: World, before: Map<number, TaskStatus>, event: FarmEvent):
     else expect(status, `task ${id} changed without a recorded move on ${what}`).toBe(was);
   }
 
-  checkCounts(pf, world.jobs, what);
+  await checkCounts(pf, world.jobs, what);
   return after;
 }
 
@@ -363,11 +373,11 @@ function property(tally: Tally, options: { minLength: number; maxLength: number;
   // Every run starts with a job (the big one, or a submission): events before the first would find nothing to do.
   const sequence = options.big ? events : fc.tuple(submitEvent, events).map(([first, rest]) => [first, ...rest]);
   return fc.asyncProperty(sequence, async (events) => {
-    const world = newWorld(tally, options.wranglers, options.big);
-    let statuses = world.pf.statuses();
+    const world = await newWorld(tally, options.wranglers, options.big);
+    let statuses = await world.pf.statuses();
     for (const event of events) {
       await apply(world, event);
-      statuses = check(world, statuses, event);
+      statuses = await check(world, statuses, event);
     }
   });
 }
@@ -399,7 +409,9 @@ describe(`the task state machine under random farm events (LOOM_PROPERTY_SEED=${
 
   it("notices a retry that also moves SUCCEEDED tasks (the check can fail)", async () => {
     // Retry as it would be with SUCCEEDED in its from-list: the moves themselves are in the table.
-    const retryingSucceeded = async (farm: Farm, target: TaskTarget) => ({ changed: await moveTasks(farm, resolveTarget(farm, target), ["FAILED", "SUCCEEDED"], "PENDING", "requeue") });
+    const retryingSucceeded = async (farm: Farm, target: TaskTarget) => ({
+      changed: await moveTasks(farm, await farm.store.read((tx) => resolveTarget(tx, farm, target)), ["FAILED", "SUCCEEDED"], "PENDING", "requeue"),
+    });
     const broken = { ...WRANGLERS, retry: retryingSucceeded };
     const failure = await fc.assert(property(newTally(), { minLength: 25, maxLength: 35, wranglers: broken }), { numRuns: 120, seed: SEED, endOnFailure: true }).catch((error: unknown) => error);
     expect(failure, `the broken retry went unnoticed (seed ${SEED})`).toBeInstanceOf(Error);

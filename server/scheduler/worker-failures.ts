@@ -5,24 +5,18 @@
  * wrangler clears it (server/services/clear-worker-failures.ts). A worker that breaks one job
  * (a missing plug-in, a bad mount) keeps serving every other job.
  */
-import type { Store } from "../db/connection";
+import type { ReadTx, Tx } from "../store/engine/engine";
 import { workerFailuresRepository } from "../store/worker-failures";
 
 export class WorkerFailures {
-  private readonly rows;
-
-  constructor(store: Store) {
-    this.rows = workerFailuresRepository(store);
-  }
-
   /** Counts one failed attempt of `jobId` on `workerId`; `max` is the job's maxWorkerFailures (0: count, never block). */
-  record(jobId: string, workerId: string, now: number, message: string | null, max: number): void {
-    this.rows.record(jobId, workerId, now, message === null ? null : message.slice(0, 500), max);
+  async record(tx: Tx, jobId: string, workerId: string, now: number, message: string | null, max: number): Promise<void> {
+    await workerFailuresRepository.record(tx, jobId, workerId, now, message === null ? null : message.slice(0, 500), max);
   }
 
   /** The jobs this worker is kept away from (read by every dispatch decision: an index lookup, usually empty). */
-  blockedJobs(workerId: string): ReadonlySet<string> {
-    const rows = this.rows.blockedJobs(workerId);
+  async blockedJobs(tx: ReadTx, workerId: string): Promise<ReadonlySet<string>> {
+    const rows = await workerFailuresRepository.blockedJobs(tx, workerId);
     return rows.length === 0 ? EMPTY : new Set(rows.map((r) => r.job_id));
   }
 }

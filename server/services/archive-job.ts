@@ -3,8 +3,8 @@
  * 0700, file 0600), gzipped JSON Lines. The first line says what the file is; then the job's row,
  * its steps, tasks, Sessions, Session actions and log lines, one `{ "kind", "row" }` per line,
  * each row as the database holds it (column names, JSON columns as their text). Rows are read in
- * chunks with a turn of the event loop between them; the file appears under its name only once
- * complete and flushed to disk, so an archive is either whole or absent.
+ * chunks, a read unit each, with a turn of the event loop between them; the file appears under
+ * its name only once complete and flushed to disk, so an archive is either whole or absent.
  */
 import { once } from "node:events";
 import { createWriteStream } from "node:fs";
@@ -12,6 +12,7 @@ import { chmod, mkdir, open, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { createGzip } from "node:zlib";
 import { ARCHIVE_PAGE, archiveRepository } from "../store/archive";
+import type { ReadTx } from "../store/repository";
 import type { Farm } from "../context/farm";
 import { yieldToEventLoop } from "./in-slices";
 import { taskIdBounds } from "./task-target";
@@ -27,7 +28,7 @@ export interface ArchivedJob {
 }
 
 export async function archiveJob(farm: Farm, jobId: string, dataDir: string): Promise<ArchivedJob> {
-  const archive = archiveRepository(farm.store);
+  const read = <T>(fn: (tx: ReadTx) => Promise<T>) => farm.store.read(fn);
   const folder = join(dataDir, "archive");
   await mkdir(folder, { recursive: true, mode: 0o700 });
   await chmod(folder, 0o700);
@@ -46,19 +47,24 @@ export async function archiveJob(farm: Farm, jobId: string, dataDir: string): Pr
   };
   try {
     await write("archive", [{ kind: "archive", format: ARCHIVE_FORMAT, jobId, archivedAt: farm.now() }]);
-    await write("job", archive.job(jobId));
-    await write("step", archive.steps(jobId));
-    const bounds = taskIdBounds(farm, jobId);
-    for (let low = bounds?.low ?? 1; bounds && low <= bounds.high; low += ARCHIVE_PAGE) await write("task", archive.tasks(jobId, low, low + ARCHIVE_PAGE - 1));
-    const sessions = archive.sessions(jobId);
+    await write("job", await read((tx) => archiveRepository.job(tx, jobId)));
+    await write("step", await read((tx) => archiveRepository.steps(tx, jobId)));
+    const bounds = await read((tx) => taskIdBounds(tx, farm, jobId));
+    for (let low = bounds?.low ?? 1; bounds && low <= bounds.high; low += ARCHIVE_PAGE) {
+      const high = low + ARCHIVE_PAGE - 1;
+      await write("task", await read((tx) => archiveRepository.tasks(tx, jobId, low, high)));
+    }
+    const sessions = await read((tx) => archiveRepository.sessions(tx, jobId));
     await write("session", sessions);
     for (const session of sessions) {
       // Keyset pages: each query starts where the last one ended.
-      for (let after = -1, page = archive.actionsAfter(session.id, after); page.length > 0; page = archive.actionsAfter(session.id, after)) {
+      const actionsAfter = (after: number) => read((tx) => archiveRepository.actionsAfter(tx, session.id, after));
+      for (let after = -1, page = await actionsAfter(after); page.length > 0; page = await actionsAfter(after)) {
         await write("action", page);
         after = page.at(-1)!.seq;
       }
-      for (let after = 0, page = archive.logLinesAfter(session.id, after); page.length > 0; page = archive.logLinesAfter(session.id, after)) {
+      const logLinesAfter = (after: number) => read((tx) => archiveRepository.logLinesAfter(tx, session.id, after));
+      for (let after = 0, page = await logLinesAfter(after); page.length > 0; page = await logLinesAfter(after)) {
         await write("log", page);
         after = page.at(-1)!.id;
       }

@@ -1,10 +1,11 @@
 /**
- * The audit log's writer. Services call `audit` inside the transaction of the change they make,
- * so a change and its row commit or roll back together. Callers choose what goes in before/after:
+ * The audit log's writer. Services call `audit` with the tx of the unit of work of the change
+ * they make, so a change and its row commit or roll back together. Callers choose what goes in before/after:
  * plain facts (a role, a priority, a count), never a secret; the redaction sweep test checks it.
  */
 import type { ActorKind, AuditAction, AuditOutcome } from "../../lib/farm/audit-actions";
 import { auditLogRepository } from "../store/audit-log";
+import type { Tx } from "../store/repository";
 import type { Farm } from "../context/farm";
 
 /** Who did it and from where. */
@@ -45,9 +46,9 @@ function json(value: unknown): string | null {
   return value === undefined ? null : clip(JSON.stringify(value));
 }
 
-/** Writes one row (call it inside the change's transaction). */
-export function audit(farm: Pick<Farm, "store" | "now">, actor: Actor, entry: AuditEntry): void {
-  auditLogRepository(farm.store).insert({
+/** Writes one row in the change's unit of work. */
+export function audit(tx: Tx, farm: Pick<Farm, "now">, actor: Actor, entry: AuditEntry): Promise<unknown> {
+  return auditLogRepository.insert(tx, {
     time: farm.now(),
     actorKind: actor.kind,
     actorId: actor.id,

@@ -21,9 +21,9 @@ export interface WorkerIdentity {
 }
 
 /** The worker `token` is the credential of, or UNAUTHORIZED saying why (the agent enrolls again on 401). */
-export function authenticateWorker(farm: Farm, token: string): WorkerIdentity {
+export async function authenticateWorker(farm: Farm, token: string): Promise<WorkerIdentity> {
   const hash = hashSecret(token);
-  const row = workerCredentialsRepository(farm.store).byCredentialHash(hash);
+  const row = await farm.store.read((tx) => workerCredentialsRepository.byCredentialHash(tx, hash));
   if (!row || !sameHash(row.credential_hash, hash)) throw new AppError("UNAUTHORIZED", unknownCredential(token));
   if (row.removed_at !== null) throw new AppError("UNAUTHORIZED", `worker ${row.id} was removed: enroll again with the pool's token`);
   if (!generationValid(row, farm.now())) {

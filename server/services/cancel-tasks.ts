@@ -16,14 +16,14 @@ const CANCELABLE = movableTo("CANCELED", "cancel");
 
 export function cancelTasks(farm: Farm, target: TaskTarget, actor: Actor): Promise<{ changed: number }> {
   return withJobLock(farm, target.jobId, async () => {
-    const resolved = farm.store.transaction(() => {
-      const found = resolveTarget(farm, target);
-      if (!target.stepId && !target.taskIds) jobWritesRepository(farm.store).markCanceled(target.jobId);
+    const resolved = await farm.store.transaction(async (tx) => {
+      const found = await resolveTarget(tx, farm, target);
+      if (!target.stepId && !target.taskIds) await jobWritesRepository.markCanceled(tx, target.jobId);
       return found;
     });
     const changed = await moveTasks(farm, resolved, CANCELABLE, "CANCELED", "end", farm.now());
-    audit(farm, actor, { action: "job.cancel", target: { kind: "job", id: target.jobId }, after: { ...describeTarget(target), changed } });
-    farm.events.publish("jobs", [target.jobId]);
+    await farm.store.transaction((tx) => audit(tx, farm, actor, { action: "job.cancel", target: { kind: "job", id: target.jobId }, after: { ...describeTarget(target), changed } }));
+    farm.events.publish(null, "jobs", [target.jobId]);
     return { changed };
   });
 }

@@ -9,11 +9,11 @@ import { audit, type Actor } from "./audit";
 import { AppError } from "../context/errors";
 import type { Farm } from "../context/farm";
 
-export function clearWorkerFailures(farm: Farm, target: { jobId: string; workerId?: string | undefined }, actor: Actor): { cleared: number } {
-  const cleared = farm.store.transaction(() => {
-    if (!jobWritesRepository(farm.store).exists(target.jobId)) throw new AppError("NOT_FOUND", `no job ${target.jobId}`);
-    const before = failureClearsRepository(farm.store).clear(target.jobId, target.workerId);
-    audit(farm, actor, {
+export async function clearWorkerFailures(farm: Farm, target: { jobId: string; workerId?: string | undefined }, actor: Actor): Promise<{ cleared: number }> {
+  const cleared = await farm.store.transaction(async (tx) => {
+    if (!(await jobWritesRepository.exists(tx, target.jobId))) throw new AppError("NOT_FOUND", `no job ${target.jobId}`);
+    const before = await failureClearsRepository.clear(tx, target.jobId, target.workerId);
+    await audit(tx, farm, actor, {
       action: "job.clear-worker-failures",
       target: { kind: "job", id: target.jobId },
       before: before.map((r) => ({ workerId: r.worker_id, failures: r.failures, keptAway: r.blocked_at !== null })),
@@ -21,7 +21,7 @@ export function clearWorkerFailures(farm: Farm, target: { jobId: string; workerI
     });
     return before.length;
   });
-  farm.events.publish("jobs", [target.jobId]);
-  farm.events.publish("workers");
+  farm.events.publish(null, "jobs", [target.jobId]);
+  farm.events.publish(null, "workers");
   return { cleared };
 }

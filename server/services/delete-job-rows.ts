@@ -1,10 +1,11 @@
 /**
  * Deleting a job with everything under it (log lines, Session actions, Sessions, tasks, steps)
- * in short transactions, children first: deleting the job row alone would cascade through a
- * million rows in one statement. The job row goes last, with `finish` (an audit row) in the same
- * transaction, so a job is either listed whole or gone.
+ * in short units of work, children first: deleting the job row alone would cascade through a
+ * million rows in one statement. The job row goes last, with `finish` (an audit row, the job's
+ * creation marker) in the same unit, so a job is either listed whole or gone.
  */
 import { jobDeletionRepository } from "../store/job-deletion";
+import type { Tx } from "../store/repository";
 import type { Farm } from "../context/farm";
 import { inSlices } from "./in-slices";
 
@@ -15,36 +16,45 @@ export interface DeletedRows {
   tasks: number;
 }
 
-export async function deleteJobRows(farm: Farm, jobId: string, finish?: (deleted: DeletedRows) => void): Promise<DeletedRows> {
-  const rows = jobDeletionRepository(farm.store);
-  const sessionIds = rows.sessionIdsOfJob(jobId);
+export async function deleteJobRows(farm: Farm, jobId: string, finish?: (tx: Tx, deleted: DeletedRows) => Promise<unknown>): Promise<DeletedRows> {
+  const sessionIds = await farm.store.read((tx) => jobDeletionRepository.sessionIdsOfJob(tx, jobId));
   const deleted: DeletedRows = { logLines: 0, actions: 0, sessions: 0, tasks: 0 };
   // Each phase deletes a chunk and counts it; a chunk of 0 rows moves on to the next phase.
-  const phase = (kind: keyof DeletedRows, run: () => number) => () => {
-    const n = run();
+  const phase = (kind: keyof DeletedRows, run: (tx: Tx) => Promise<number>) => async (tx: Tx) => {
+    const n = await run(tx);
     deleted[kind] += n;
     return n;
   };
-  const phases: Array<() => number> = [];
+  const phases: Array<(tx: Tx) => Promise<number>> = [];
   for (const id of sessionIds) {
     phases.push(
-      phase("logLines", () => rows.deleteLogLinesChunk(id)),
-      phase("actions", () => rows.deleteActionsChunk(id)),
-      phase("sessions", () => rows.deleteSession(id)),
+      phase("logLines", (tx) => jobDeletionRepository.deleteLogLinesChunk(tx, id)),
+      phase("actions", (tx) => jobDeletionRepository.deleteActionsChunk(tx, id)),
+      phase("sessions", (tx) => jobDeletionRepository.deleteSession(tx, id)),
     );
   }
-  phases.push(phase("tasks", () => rows.deleteTasksChunk(jobId)));
+  phases.push(phase("tasks", (tx) => jobDeletionRepository.deleteTasksChunk(tx, jobId)));
   let current = 0;
   await inSlices(
     (fn) => farm.store.transaction(fn),
-    () => {
-      for (; current < phases.length; current++) if (phases[current]!() > 0) return true;
+    async (tx) => {
+      for (; current < phases.length; current++) if ((await phases[current]!(tx)) > 0) return true;
       return false;
     },
+    {
+      // A slice rolled back (and run again) counts its rows once.
+      start: (tx) => {
+        const [at, counted] = [current, { ...deleted }];
+        tx.onRollback(() => {
+          current = at;
+          Object.assign(deleted, counted);
+        });
+      },
+    },
   );
-  farm.store.transaction(() => {
-    rows.deleteJob(jobId);
-    finish?.(deleted);
+  await farm.store.transaction(async (tx) => {
+    await jobDeletionRepository.deleteJob(tx, jobId);
+    await finish?.(tx, deleted);
   });
   return deleted;
 }

@@ -7,6 +7,7 @@
 import type { DrainMode } from "../../lib/farm/statuses";
 import type { AuditAction } from "../../lib/farm/audit-actions";
 import { poolsRepository } from "../store/pools";
+import type { Tx } from "../store/repository";
 import { workerLifecycleRepository } from "../store/worker-lifecycle";
 import { audit, type Actor } from "./audit";
 import { refreshCompatibility } from "./compatibility";
@@ -14,31 +15,28 @@ import { AppError } from "../context/errors";
 import type { Farm } from "../context/farm";
 import { interruptWorkerSessions } from "./sweep-workers";
 
-type Workers = ReturnType<typeof workerLifecycleRepository>;
-
 /** Applies `change` to a listed worker, audited, in one unit of work. */
-function update(farm: Farm, actor: Actor, workerId: string, action: AuditAction, after: unknown, change: (workers: Workers) => void): void {
-  const workers = workerLifecycleRepository(farm.store);
-  farm.store.transaction(() => {
-    const name = workers.listedName(workerId);
+async function update(farm: Farm, actor: Actor, workerId: string, action: AuditAction, after: unknown, change: (tx: Tx) => Promise<unknown>): Promise<void> {
+  await farm.store.transaction(async (tx) => {
+    const name = await workerLifecycleRepository.listedName(tx, workerId);
     if (name === undefined) throw new AppError("NOT_FOUND", `no worker ${workerId}`);
-    change(workers);
-    audit(farm, actor, { action, target: { kind: "worker", id: workerId }, after, detail: name });
+    await change(tx);
+    await audit(tx, farm, actor, { action, target: { kind: "worker", id: workerId }, after, detail: name });
   });
-  farm.events.publish("workers");
+  farm.events.publish(null, "workers");
 }
 
-export function drainWorker(farm: Farm, workerId: string, mode: DrainMode, actor: Actor): void {
-  update(farm, actor, workerId, "worker.drain", { mode }, (workers) => workers.setDrain(workerId, mode));
+export function drainWorker(farm: Farm, workerId: string, mode: DrainMode, actor: Actor): Promise<void> {
+  return update(farm, actor, workerId, "worker.drain", { mode }, (tx) => workerLifecycleRepository.setDrain(tx, workerId, mode));
 }
 
-export function undrainWorker(farm: Farm, workerId: string, actor: Actor): void {
-  update(farm, actor, workerId, "worker.undrain", undefined, (workers) => workers.clearDrain(workerId));
+export function undrainWorker(farm: Farm, workerId: string, actor: Actor): Promise<void> {
+  return update(farm, actor, workerId, "worker.undrain", undefined, (tx) => workerLifecycleRepository.clearDrain(tx, workerId));
 }
 
-export function setWorkerDisabled(farm: Farm, workerId: string, disabled: boolean, actor: Actor): void {
-  update(farm, actor, workerId, disabled ? "worker.disable" : "worker.enable", undefined, (workers) => workers.setDisabled(workerId, disabled));
-  refreshCompatibility(farm);
+export async function setWorkerDisabled(farm: Farm, workerId: string, disabled: boolean, actor: Actor): Promise<void> {
+  await update(farm, actor, workerId, disabled ? "worker.disable" : "worker.enable", undefined, (tx) => workerLifecycleRepository.setDisabled(tx, workerId, disabled));
+  await refreshCompatibility(farm);
 }
 
 /**
@@ -46,30 +44,29 @@ export function setWorkerDisabled(farm: Farm, workerId: string, disabled: boolea
  * credential is revoked at once and it is no longer listed. Its agent, if still running, is
  * refused and enrolls again only if it still has its pool's token (rotate that to keep a host out).
  */
-export function removeWorker(farm: Farm, workerId: string, actor: Actor): void {
-  const workers = workerLifecycleRepository(farm.store);
+export async function removeWorker(farm: Farm, workerId: string, actor: Actor): Promise<void> {
   const now = farm.now();
-  const jobs = farm.store.transaction(() => {
-    const name = workers.listedName(workerId);
+  const jobs = await farm.store.transaction(async (tx) => {
+    const name = await workerLifecycleRepository.listedName(tx, workerId);
     if (name === undefined) throw new AppError("NOT_FOUND", `no worker ${workerId}`);
-    const touched = interruptWorkerSessions(farm, workerId, now);
-    workers.remove(workerId, now);
-    audit(farm, actor, { action: "worker.remove", target: { kind: "worker", id: workerId }, detail: name });
+    const touched = await interruptWorkerSessions(tx, farm, workerId, now);
+    await workerLifecycleRepository.remove(tx, workerId, now);
+    await audit(tx, farm, actor, { action: "worker.remove", target: { kind: "worker", id: workerId }, detail: name });
     return touched;
   });
-  refreshCompatibility(farm);
-  farm.events.publish("workers");
-  if (jobs.length > 0) farm.events.publish("jobs", jobs);
+  await refreshCompatibility(farm);
+  farm.events.publish(null, "workers");
+  if (jobs.length > 0) farm.events.publish(null, "jobs", jobs);
 }
 
 /** Drains every worker of a pool (after their current task, or now). */
-export function drainPool(farm: Farm, poolId: string, mode: DrainMode, actor: Actor): { workers: number } {
-  const changed = farm.store.transaction(() => {
-    if (!poolsRepository(farm.store).exists(poolId)) throw new AppError("NOT_FOUND", `no pool ${poolId}`);
-    const n = workerLifecycleRepository(farm.store).drainPool(poolId, mode);
-    audit(farm, actor, { action: "pool.drain", target: { kind: "pool", id: poolId }, after: { mode, workers: n } });
+export async function drainPool(farm: Farm, poolId: string, mode: DrainMode, actor: Actor): Promise<{ workers: number }> {
+  const changed = await farm.store.transaction(async (tx) => {
+    if (!(await poolsRepository.exists(tx, poolId))) throw new AppError("NOT_FOUND", `no pool ${poolId}`);
+    const n = await workerLifecycleRepository.drainPool(tx, poolId, mode);
+    await audit(tx, farm, actor, { action: "pool.drain", target: { kind: "pool", id: poolId }, after: { mode, workers: n } });
     return n;
   });
-  farm.events.publish("workers");
+  farm.events.publish(null, "workers");
   return { workers: changed };
 }

@@ -55,9 +55,9 @@ export class FarmLoop {
     }
     while (!signal.aborted) {
       try {
-        sweepWorkers(this.farm);
+        await sweepWorkers(this.farm);
       } catch (error) {
-        if (isStoreFull(error)) storeHealth(this.farm.store.sqlite).failed(error);
+        if (isStoreFull(error)) storeHealth(this.farm.store).failed(error);
         else console.error("scheduler sweep failed", error);
       }
       await pause(this.intervalMs, signal);

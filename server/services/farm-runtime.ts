@@ -25,7 +25,9 @@ export function farmRuntime(): Runtime {
   const env = serverEnv();
   const store = openStore(databaseFile(env.LOOM_DATA_DIR));
   const farm = createFarm(store, { settings: settingsFromEnv(env, env.LOOM_DATA_DIR) });
-  refreshCompatibility(farm);
+  // Not awaited (callers want the farm at once), yet first in line: SQLite runs units in the order
+  // they start, so the requests' units see the steps' compatibility decided.
+  refreshCompatibility(farm).catch((error: unknown) => console.error("deciding which steps are NOT_COMPATIBLE failed at start", error));
   const loop = new FarmLoop(farm);
   loop.start();
   holder[KEY] = { farm, loop };

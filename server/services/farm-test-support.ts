@@ -5,7 +5,7 @@
  * callback (real subprocesses are exercised by the worker agent's and the end-to-end tests).
  */
 import { onTestFinished } from "vitest";
-import type { ActionUpdate, AssignedAction, RegisterRequest, SessionAssignment, SyncResponse } from "../../lib/farm/protocol";
+import type { ActionUpdate, AssignedAction, RegisterRequest, RegisterResponse, SessionAssignment, SyncResponse } from "../../lib/farm/protocol";
 import { emptyCounts, TASK_STATUSES } from "../../lib/farm/statuses";
 import { openStore } from "../db/connection";
 import { countsFromRow } from "../db/status-counts";
@@ -25,19 +25,19 @@ export interface TestFarm {
   token: string;
 }
 
-export function testFarm(settings: Partial<FarmSettings> = {}): TestFarm {
+export async function testFarm(settings: Partial<FarmSettings> = {}): Promise<TestFarm> {
   const store = openStore(":memory:");
   onTestFinished(() => store.close());
   const clock = { now: 1_700_000_000_000 };
   const farm = createFarm(store, { settings, now: () => clock.now });
-  const { token } = createPool(farm, { name: "default" }, SYSTEM_ACTOR);
-  const pool = authenticatePool(farm, token);
+  const { token } = await createPool(farm, { name: "default" }, SYSTEM_ACTOR);
+  const pool = await authenticatePool(farm, token);
   if (!pool) throw new Error("pool token does not authenticate");
   return { farm, clock, pool, token };
 }
 
-export function submit(t: TestFarm, yaml: string, options: { parameters?: Record<string, string>; settings?: SubmitSettings } = {}): string {
-  const result = submitJob(t.farm.store, {
+export async function submit(t: TestFarm, yaml: string, options: { parameters?: Record<string, string>; settings?: SubmitSettings } = {}): Promise<string> {
+  const result = await submitJob(t.farm.store, {
     template: { text: yaml, format: "yaml" },
     parameterValues: options.parameters ?? {},
     templateDir: null,
@@ -67,7 +67,10 @@ ${encode}`;
 
 export type Outcome = Omit<ActionUpdate, "actionId" | "startedAt" | "endedAt"> | "hold";
 
-/** A worker played in-process: it runs every action it receives at once, with the outcome `decide` gives. */
+/**
+ * A worker played in-process: it runs every action it receives at once, with the outcome `decide`
+ * gives. Registered by `await SimulatedWorker.create(t, request, decide?, timeline?)`.
+ */
 export class SimulatedWorker {
   readonly workerId: string;
   leaseEpoch: number;
@@ -80,34 +83,46 @@ export class SimulatedWorker {
   private sessions = new Set<string>();
   private readonly ending = new Set<string>();
 
-  constructor(
-    private readonly t: TestFarm,
+  /** Registers a worker with the test farm's pool. */
+  static async create(
+    t: TestFarm,
     request: RegisterRequest,
-    private readonly decide: (action: AssignedAction) => Outcome = () => ({ status: "SUCCEEDED", exitCode: 0 }),
+    decide: (action: AssignedAction) => Outcome = () => ({ status: "SUCCEEDED", exitCode: 0 }),
     /** Shared by several workers: every action run, in the order they ran across workers. */
-    private readonly timeline: string[] = [],
+    timeline: string[] = [],
+  ): Promise<SimulatedWorker> {
+    return new SimulatedWorker(t, await registerWorker(t.farm, t.pool, request), decide, timeline);
+  }
+
+  private constructor(
+    private readonly t: TestFarm,
+    registered: RegisterResponse,
+    private readonly decide: (action: AssignedAction) => Outcome,
+    private readonly timeline: string[],
   ) {
-    const registered = registerWorker(t.farm, t.pool, request);
     this.workerId = registered.workerId;
     this.leaseEpoch = registered.leaseEpoch;
     this.credential = registered.credential;
   }
 
-  /** Who its credential says it is now (throws UNAUTHORIZED once revoked), for calls such as ingestLogs. */
-  get identity(): WorkerIdentity {
+  /** Who its credential says it is now (rejects with UNAUTHORIZED once revoked), for calls such as ingestLogs. */
+  get identity(): Promise<WorkerIdentity> {
     return authenticateWorker(this.t.farm, this.credential);
   }
 
-  /** One sync; then runs what it received (unless an outcome says "hold"). */
-  sync(options: { draining?: boolean; runActions?: boolean } = {}): SyncResponse {
-    const response = syncWorker(this.t.farm, this.identity, {
+  /** One sync, in a unit of work of its own; then runs what it received (unless an outcome says "hold"). */
+  async sync(options: { draining?: boolean; runActions?: boolean } = {}): Promise<SyncResponse> {
+    const { farm } = this.t;
+    const identity = await this.identity;
+    const request = {
       workerId: this.workerId,
       leaseEpoch: this.leaseEpoch,
       sessions: [...this.sessions],
       actions: [...this.held, ...this.queue.map((q) => q.action.actionId)],
       updates: this.pending,
       ...(options.draining ? { draining: true } : {}),
-    });
+    };
+    const response = await farm.store.transaction((tx) => syncWorker(farm, tx, identity, request));
     this.pending = [];
     for (const assignment of response.assignments) this.accept(assignment);
     for (const id of response.cancel) this.cancel(id);
@@ -116,9 +131,9 @@ export class SimulatedWorker {
   }
 
   /** Syncs until the worker gets nothing more to do (or `max` syncs). */
-  runUntilIdle(max = 1000): number {
+  async runUntilIdle(max = 1000): Promise<number> {
     for (let i = 0; i < max; i++) {
-      const response = this.sync();
+      const response = await this.sync();
       if (response.assignments.length === 0 && this.pending.length === 0 && this.held.length === 0) return i;
     }
     throw new Error(`worker ${this.workerId} still busy after ${max} syncs`);
@@ -174,12 +189,12 @@ export const LINUX_WORKER = (name: string): RegisterRequest => ({
 });
 
 /** Task status counts of a job as `STATUS:n` strings (non-zero only, vocabulary order), e.g. ["SUCCEEDED:3"]. */
-export function jobCounts(t: TestFarm, jobId: string): string[] {
-  const row = testSupportRepository(t.farm.store).jobCounts(jobId);
+export async function jobCounts(t: TestFarm, jobId: string): Promise<string[]> {
+  const row = await t.farm.store.read((tx) => testSupportRepository.jobCounts(tx, jobId));
   const counts = row ? countsFromRow(row) : emptyCounts();
   return TASK_STATUSES.filter((s) => counts[s] > 0).map((s) => `${s}:${counts[s]}`);
 }
 
-export function jobStatus(t: TestFarm, jobId: string): string {
-  return testSupportRepository(t.farm.store).jobStatus(jobId) ?? "?";
+export async function jobStatus(t: TestFarm, jobId: string): Promise<string> {
+  return (await t.farm.store.read((tx) => testSupportRepository.jobStatus(tx, jobId))) ?? "?";
 }

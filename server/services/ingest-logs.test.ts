@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { LogsRequest } from "../../lib/farm/protocol";
+import { sqliteOf } from "../store/store-test-support";
 import { LINUX_WORKER, SimulatedWorker, submit, testFarm, type TestFarm } from "./farm-test-support";
 import { ingestLogs } from "./ingest-logs";
 
@@ -23,11 +24,11 @@ steps:
 
 type Line = LogsRequest["lines"][number];
 
-function holding(t: TestFarm, name = "w") {
-  submit(t, TWO_TASKS);
-  const worker = new SimulatedWorker(t, LINUX_WORKER(name), () => "hold");
-  const assignment = worker.sync().assignments[0]!;
-  const upload = (lines: Line[]) => ingestLogs(t.farm, worker.identity, { workerId: worker.workerId, leaseEpoch: worker.leaseEpoch, sessionId: assignment.sessionId, lines });
+async function holding(t: TestFarm, name = "w") {
+  await submit(t, TWO_TASKS);
+  const worker = await SimulatedWorker.create(t, LINUX_WORKER(name), () => "hold");
+  const assignment = (await worker.sync()).assignments[0]!;
+  const upload = async (lines: Line[]) => ingestLogs(t.farm, await worker.identity, { workerId: worker.workerId, leaseEpoch: worker.leaseEpoch, sessionId: assignment.sessionId, lines });
   return { worker, sessionId: assignment.sessionId, actionId: assignment.actions[0]!.actionId, upload };
 }
 
@@ -35,23 +36,25 @@ const lines = (from: number, count: number, actionId: string | null, chars = 100
   Array.from({ length: count }, (_, i) => ({ seq: from + i, actionId, time: 1_000 + from + i, line: `${from + i}:`.padEnd(chars, "x") }));
 
 function stored(t: TestFarm, sessionId: string) {
-  return t.farm.store.sqlite.prepare<[string], { seq: number; action_id: string | null; line: string }>("SELECT seq, action_id, line FROM log_lines WHERE session_id = ? ORDER BY id").all(sessionId);
+  return sqliteOf(t.farm.store)
+    .prepare<[string], { seq: number; action_id: string | null; line: string }>("SELECT seq, action_id, line FROM log_lines WHERE session_id = ? ORDER BY id")
+    .all(sessionId);
 }
 
 function counters(t: TestFarm, sessionId: string, actionId: string) {
-  const session = t.farm.store.sqlite.prepare<[string], { log_chars: number; log_dropped: number }>("SELECT log_chars, log_dropped FROM sessions WHERE id = ?").get(sessionId)!;
-  const action = t.farm.store.sqlite.prepare<[string], { log_chars: number }>("SELECT log_chars FROM session_actions WHERE id = ?").get(actionId)!;
+  const session = sqliteOf(t.farm.store).prepare<[string], { log_chars: number; log_dropped: number }>("SELECT log_chars, log_dropped FROM sessions WHERE id = ?").get(sessionId)!;
+  const action = sqliteOf(t.farm.store).prepare<[string], { log_chars: number }>("SELECT log_chars FROM session_actions WHERE id = ?").get(actionId)!;
   return { sessionChars: session.log_chars, dropped: session.log_dropped, actionChars: action.log_chars };
 }
 
 const textLength = (rows: Array<{ line: string }>) => rows.reduce((n, r) => n + r.line.length, 0);
 
 describe("ingestLogs caps", () => {
-  it("stores an action's lines up to its cap, then one marker, and counts the rest; a batch sent again stores nothing twice", () => {
-    const t = testFarm({ logCapActionChars: 1_000, logCapSessionChars: 100_000 });
-    const s = holding(t);
-    expect(s.upload(lines(0, 25, s.actionId))).toEqual({ acknowledgedThrough: 24 });
-    s.upload(lines(25, 5, s.actionId));
+  it("stores an action's lines up to its cap, then one marker, and counts the rest; a batch sent again stores nothing twice", async () => {
+    const t = await testFarm({ logCapActionChars: 1_000, logCapSessionChars: 100_000 });
+    const s = await holding(t);
+    expect(await s.upload(lines(0, 25, s.actionId))).toEqual({ acknowledgedThrough: 24 });
+    await s.upload(lines(25, 5, s.actionId));
     const rows = stored(t, s.sessionId);
     expect(rows.slice(0, 10).map((r) => r.seq)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(rows.slice(10)).toEqual([{ seq: expect.any(Number), action_id: s.actionId, line: "… later lines dropped: over the log cap of 0.001 MiB per action" }]);
@@ -60,27 +63,27 @@ describe("ingestLogs caps", () => {
     expect(textLength(rows)).toBeLessThan(1_100);
     // Sent again after a lost answer: the stored lines and the marker stay as they are (the
     // refused lines left no trace to recognise them by, so they are counted again).
-    s.upload(lines(0, 30, s.actionId));
+    await s.upload(lines(0, 30, s.actionId));
     expect(stored(t, s.sessionId)).toEqual(rows);
     expect(counters(t, s.sessionId, s.actionId)).toMatchObject({ sessionChars: textLength(rows), actionChars: textLength(rows) });
   });
 
-  it("stores nothing more of an action once its marker is written, even lines short enough to fit", () => {
-    const t = testFarm({ logCapActionChars: 1_000, logCapSessionChars: 100_000 });
-    const s = holding(t);
-    s.upload([...lines(0, 5, s.actionId), ...lines(5, 1, s.actionId, 700), ...lines(6, 1, s.actionId)]);
-    s.upload(lines(7, 1, s.actionId));
+  it("stores nothing more of an action once its marker is written, even lines short enough to fit", async () => {
+    const t = await testFarm({ logCapActionChars: 1_000, logCapSessionChars: 100_000 });
+    const s = await holding(t);
+    await s.upload([...lines(0, 5, s.actionId), ...lines(5, 1, s.actionId, 700), ...lines(6, 1, s.actionId)]);
+    await s.upload(lines(7, 1, s.actionId));
     const rows = stored(t, s.sessionId);
     expect(rows.map((r) => r.seq)).toEqual([0, 1, 2, 3, 4, expect.any(Number)]);
     expect(rows.at(-1)!.line).toMatch(/^… later lines dropped/);
     expect(counters(t, s.sessionId, s.actionId)).toEqual({ sessionChars: textLength(rows), dropped: 3, actionChars: textLength(rows) });
   });
 
-  it("holds whatever a worker sends: lines of the protocol's longest, thousands of them", () => {
-    const t = testFarm({ logCapActionChars: 200_000, logCapSessionChars: 1_000_000 });
-    const s = holding(t);
-    for (let batch = 0; batch < 4; batch++) s.upload(lines(batch * 30, 30, s.actionId, 70_000));
-    s.upload(lines(200, 5_000, null, 10));
+  it("holds whatever a worker sends: lines of the protocol's longest, thousands of them", async () => {
+    const t = await testFarm({ logCapActionChars: 200_000, logCapSessionChars: 1_000_000 });
+    const s = await holding(t);
+    for (let batch = 0; batch < 4; batch++) await s.upload(lines(batch * 30, 30, s.actionId, 70_000));
+    await s.upload(lines(200, 5_000, null, 10));
     const rows = stored(t, s.sessionId);
     const ofAction = rows.filter((r) => r.action_id === s.actionId);
     expect(textLength(ofAction)).toBeLessThan(220_000);
@@ -88,14 +91,14 @@ describe("ingestLogs caps", () => {
     expect(textLength(rows)).toBeLessThan(1_100_000);
   });
 
-  it("caps the Session across its actions, with one marker for the Session", () => {
-    const t = testFarm({ logCapActionChars: 1_000, logCapSessionChars: 1_500 });
-    const s = holding(t);
-    s.upload(lines(0, 10, s.actionId));
+  it("caps the Session across its actions, with one marker for the Session", async () => {
+    const t = await testFarm({ logCapActionChars: 1_000, logCapSessionChars: 1_500 });
+    const s = await holding(t);
+    await s.upload(lines(0, 10, s.actionId));
     s.worker.finish(s.actionId, { status: "SUCCEEDED", exitCode: 0 });
-    const second = s.worker.sync().assignments[0]!.actions[0]!.actionId;
-    s.upload(lines(10, 10, second));
-    s.upload(lines(20, 3, null));
+    const second = (await s.worker.sync()).assignments[0]!.actions[0]!.actionId;
+    await s.upload(lines(10, 10, second));
+    await s.upload(lines(20, 3, null));
     const rows = stored(t, s.sessionId);
     expect(rows.filter((r) => r.line.startsWith("…"))).toEqual([{ seq: -1, action_id: second, line: "… later lines dropped: over the log cap of 0.001 MiB per Session" }]);
     expect(rows.filter((r) => r.action_id === second && !r.line.startsWith("…")).map((r) => r.seq)).toEqual([10, 11, 12, 13, 14]);
@@ -103,22 +106,22 @@ describe("ingestLogs caps", () => {
     expect(textLength(rows)).toBeLessThan(1_650);
   });
 
-  it("keeps a line that names another Session's action in its own Session, attributed to none", () => {
-    const t = testFarm();
-    const a = holding(t, "a");
-    const b = holding(t, "b");
-    b.upload([{ seq: 0, actionId: a.actionId, time: 1, line: "mine, really" }]);
+  it("keeps a line that names another Session's action in its own Session, attributed to none", async () => {
+    const t = await testFarm();
+    const a = await holding(t, "a");
+    const b = await holding(t, "b");
+    await b.upload([{ seq: 0, actionId: a.actionId, time: 1, line: "mine, really" }]);
     expect(stored(t, b.sessionId)).toEqual([{ seq: 0, action_id: null, line: "mine, really" }]);
     expect(stored(t, a.sessionId)).toEqual([]);
   });
 
-  it("takes uploads only into the calling worker's own Sessions", () => {
-    const t = testFarm();
-    const a = holding(t, "a");
-    const b = holding(t, "b");
+  it("takes uploads only into the calling worker's own Sessions", async () => {
+    const t = await testFarm();
+    const a = await holding(t, "a");
+    const b = await holding(t, "b");
     const intoA = { workerId: a.worker.workerId, leaseEpoch: a.worker.leaseEpoch, sessionId: a.sessionId, lines: lines(0, 1, null) };
-    expect(() => ingestLogs(t.farm, b.worker.identity, intoA)).toThrow(`this credential belongs to worker ${b.worker.workerId}, not ${a.worker.workerId}`);
-    expect(() => ingestLogs(t.farm, b.worker.identity, { ...intoA, workerId: b.worker.workerId, leaseEpoch: b.worker.leaseEpoch })).toThrow(/is not one of worker/);
+    await expect(ingestLogs(t.farm, await b.worker.identity, intoA)).rejects.toThrow(`this credential belongs to worker ${b.worker.workerId}, not ${a.worker.workerId}`);
+    await expect(ingestLogs(t.farm, await b.worker.identity, { ...intoA, workerId: b.worker.workerId, leaseEpoch: b.worker.leaseEpoch })).rejects.toThrow(/is not one of worker/);
     expect(stored(t, a.sessionId)).toEqual([]);
   });
 });

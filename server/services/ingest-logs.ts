@@ -13,6 +13,7 @@
 import { capReachedMarker, type CapKind } from "../../lib/farm/log-caps";
 import { MAX_LOG_LINE_CHARS, type LogsRequest, type LogsResponse } from "../../lib/farm/protocol";
 import { logLinesRepository } from "../store/log-lines";
+import type { Tx } from "../store/repository";
 import { checkSpeaksFor, type WorkerIdentity } from "./authenticate-worker";
 import { AppError } from "../context/errors";
 import type { Farm } from "../context/farm";
@@ -34,32 +35,31 @@ interface ActionBudget {
 const SESSION_MARKER_SEQ = -1;
 const actionMarkerSeq = (actionSeq: number) => -2 - actionSeq;
 
-type LogLines = ReturnType<typeof logLinesRepository>;
-
-/** Stores what fits of the upload (run inside a unit of work: ingestLogs). */
-function storeLines(logs: LogLines, caller: WorkerIdentity, request: LogsRequest, caps: Caps): { through: number; jobId: string; storedCount: number } {
-  const found = logs.owner(request.sessionId, caller.workerId);
+/** Stores what fits of the upload (inside ingestLogs's unit of work `tx`). */
+async function storeLines(tx: Tx, caller: WorkerIdentity, request: LogsRequest, caps: Caps): Promise<{ through: number; jobId: string; storedCount: number }> {
+  const logs = logLinesRepository;
+  const found = await logs.owner(tx, request.sessionId, caller.workerId);
   if (!found) throw new AppError("NOT_FOUND", `session ${request.sessionId} is not one of worker ${caller.workerId}'s`);
   if (found.lease_epoch !== request.leaseEpoch || found.session_epoch !== request.leaseEpoch) {
     throw new AppError("LEASE_CONFLICT", `lease ${request.leaseEpoch} of worker ${caller.workerId} is no longer valid`);
   }
   // Only a count within a line's length of its cap can have been refused before: then its marker tells.
-  const closed = (chars: number, cap: number, markerSeq: number) => chars + MAX_LOG_LINE_CHARS > cap && logs.has(request.sessionId, markerSeq);
-  const session = { chars: found.log_chars, dropped: found.log_dropped, closed: closed(found.log_chars, caps.session, SESSION_MARKER_SEQ) };
+  const closed = async (chars: number, cap: number, markerSeq: number) => chars + MAX_LOG_LINE_CHARS > cap && (await logs.has(tx, request.sessionId, markerSeq));
+  const session = { chars: found.log_chars, dropped: found.log_dropped, closed: await closed(found.log_chars, caps.session, SESSION_MARKER_SEQ) };
   let through = -1;
   let storedCount = 0;
   const actions = new Map<string, ActionBudget | null>();
-  const budgetOf = (actionId: string): ActionBudget | null => {
+  const budgetOf = async (actionId: string): Promise<ActionBudget | null> => {
     if (!actions.has(actionId)) {
-      const row = logs.action(actionId, request.sessionId);
-      const budget = row && { id: actionId, seq: row.seq, chars: row.log_chars, before: row.log_chars, closed: closed(row.log_chars, caps.action, actionMarkerSeq(row.seq)) };
+      const row = await logs.action(tx, actionId, request.sessionId);
+      const budget = row && { id: actionId, seq: row.seq, chars: row.log_chars, before: row.log_chars, closed: await closed(row.log_chars, caps.action, actionMarkerSeq(row.seq)) };
       actions.set(actionId, budget ?? null);
     }
     return actions.get(actionId) ?? null;
   };
-  const mark = (kind: CapKind, seq: number, budget: ActionBudget | null, time: number): void => {
+  const mark = async (kind: CapKind, seq: number, budget: ActionBudget | null, time: number): Promise<void> => {
     const text = capReachedMarker(kind, kind === "action" ? caps.action : caps.session);
-    if (!logs.insert(request.sessionId, found.job_id, seq, budget?.id ?? null, time, text)) return;
+    if (!(await logs.insert(tx, request.sessionId, found.job_id, seq, budget?.id ?? null, time, text))) return;
     session.chars += text.length;
     if (budget) budget.chars += text.length;
     storedCount++;
@@ -68,11 +68,11 @@ function storeLines(logs: LogLines, caller: WorkerIdentity, request: LogsRequest
   for (const line of request.lines) {
     through = Math.max(through, line.seq);
     // A line naming an action of another Session would show in that action's log: it counts as the Session's own.
-    const budget = line.actionId === null ? null : budgetOf(line.actionId);
+    const budget = line.actionId === null ? null : await budgetOf(line.actionId);
     const length = line.line.length;
     const overSession = session.closed || session.chars + length > caps.session;
     if (!overSession && (budget === null || (!budget.closed && budget.chars + length <= caps.action))) {
-      if (!logs.insert(request.sessionId, found.job_id, line.seq, budget?.id ?? null, line.time, line.line)) continue;
+      if (!(await logs.insert(tx, request.sessionId, found.job_id, line.seq, budget?.id ?? null, line.time, line.line))) continue;
       session.chars += length;
       if (budget) budget.chars += length;
       storedCount++;
@@ -80,28 +80,27 @@ function storeLines(logs: LogLines, caller: WorkerIdentity, request: LogsRequest
     }
     // Refused: unless it is a line stored before (an upload sent again), count it and mark the cap
     // once. A refused line sent again is counted again: it left nothing to recognise it by.
-    if (logs.has(request.sessionId, line.seq)) continue;
+    if (await logs.has(tx, request.sessionId, line.seq)) continue;
     session.dropped++;
     const actionMarkerFits = budget !== null && !overSession && session.chars + capReachedMarker("action", caps.action).length <= caps.session;
     if (actionMarkerFits) {
-      if (!budget.closed) mark("action", actionMarkerSeq(budget.seq), budget, line.time);
+      if (!budget.closed) await mark("action", actionMarkerSeq(budget.seq), budget, line.time);
       budget.closed = true;
     } else if (!session.closed) {
-      mark("Session", SESSION_MARKER_SEQ, budget, line.time);
+      await mark("Session", SESSION_MARKER_SEQ, budget, line.time);
       session.closed = true;
     }
   }
-  for (const budget of actions.values()) if (budget && budget.chars !== budget.before) logs.setActionChars(budget.id, budget.chars);
-  if (session.chars !== found.log_chars || session.dropped !== found.log_dropped) logs.setSessionChars(request.sessionId, session.chars, session.dropped);
+  for (const budget of actions.values()) if (budget && budget.chars !== budget.before) await logs.setActionChars(tx, budget.id, budget.chars);
+  if (session.chars !== found.log_chars || session.dropped !== found.log_dropped) await logs.setSessionChars(tx, request.sessionId, session.chars, session.dropped);
   return { through, jobId: found.job_id, storedCount };
 }
 
 /** `caller`: the worker the request's credential belongs to (authenticate-worker.ts). */
-export function ingestLogs(farm: Farm, caller: WorkerIdentity, request: LogsRequest): LogsResponse {
+export async function ingestLogs(farm: Farm, caller: WorkerIdentity, request: LogsRequest): Promise<LogsResponse> {
   checkSpeaksFor(caller, request.workerId);
   const caps = { action: farm.settings.logCapActionChars, session: farm.settings.logCapSessionChars };
-  const logs = logLinesRepository(farm.store);
-  const { through, jobId, storedCount } = farm.store.transaction(() => storeLines(logs, caller, request, caps));
-  if (storedCount > 0) farm.events.publish("logs", { sessionId: request.sessionId, jobId });
+  const { through, jobId, storedCount } = await farm.store.transaction((tx) => storeLines(tx, caller, request, caps));
+  if (storedCount > 0) farm.events.publish(null, "logs", { sessionId: request.sessionId, jobId });
   return { acknowledgedThrough: through };
 }

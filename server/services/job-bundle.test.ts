@@ -2,8 +2,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { drizzle } from "drizzle-orm/better-sqlite3";
 import { openStore } from "../db/connection";
+import * as schema from "../db/schema";
 import { jobs } from "../db/schema";
+import { sqliteOf } from "../store/store-test-support";
 import { MAX_BUNDLE_BYTES, readJobBundle, readZipBundle } from "./job-bundle";
 import { submitJob } from "./submit-job";
 import { makeZip, type ZipFile } from "./zip-test-support";
@@ -77,11 +80,11 @@ describe("readJobBundle", () => {
 
     const store = openStore(":memory:");
     try {
-      const submitted = submitJob(store, { ...bundle, workingDir: dir, now: 1 });
+      const submitted = await submitJob(store, { ...bundle, workingDir: dir, now: 1 });
       expect(submitted).toMatchObject({ ok: true, taskCount: 5 });
-      expect(store.db.select().from(jobs).all()[0]).toMatchObject({ name: "Shot sh010", priority: 70, suspended: true });
+      expect(drizzle(sqliteOf(store), { schema }).select().from(jobs).all()[0]).toMatchObject({ name: "Shot sh010", priority: 70, suspended: true });
     } finally {
-      store.close();
+      await store.close();
     }
   });
 

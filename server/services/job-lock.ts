@@ -1,7 +1,9 @@
 /**
  * Chunked changes of one job (creating it, wrangler actions, archiving) run one after another:
- * between two slices of one, another would otherwise see half of it. A change of a job that has
- * none in flight starts at once (synchronously up to its first yield).
+ * each is several units of work, and between two slices of one, another would otherwise see half
+ * of it (units taking turns on SQLite, or being transactions of their own on PostgreSQL, keep
+ * each slice whole, not the change). A change of a job that has none in flight starts at once
+ * (synchronously up to its first await: on SQLite its first unit takes its turn then).
  */
 import type { Farm } from "../context/farm";
 

@@ -22,18 +22,17 @@ export interface LocalWorker {
 }
 
 /** Declares lost the local pool's workers that are still those agents; returns their names. */
-export function releaseLocalWorkers(farm: Farm, poolId: string, workers: readonly LocalWorker[]): string[] {
+export async function releaseLocalWorkers(farm: Farm, poolId: string, workers: readonly LocalWorker[]): Promise<string[]> {
   const now = farm.now();
-  const rows = workerLifecycleRepository(farm.store);
-  const released: string[] = [];
-  farm.store.transaction(() => {
+  return farm.store.transaction(async (tx) => {
+    const released: string[] = [];
     for (const worker of workers) {
-      const row = rows.liveInstance(poolId, worker.name, worker.instanceId);
+      const row = await workerLifecycleRepository.liveInstance(tx, poolId, worker.name, worker.instanceId);
       if (!row) continue;
-      loseWorker(farm, row.id, now);
-      audit(farm, SYSTEM_ACTOR, { action: "worker.release", target: { kind: "worker", id: row.id }, detail: `${worker.name}: its agent ended with the previous loom serve` });
+      await loseWorker(tx, farm, row.id, now);
+      await audit(tx, farm, SYSTEM_ACTOR, { action: "worker.release", target: { kind: "worker", id: row.id }, detail: `${worker.name}: its agent ended with the previous loom serve` });
       released.push(worker.name);
     }
+    return released;
   });
-  return released;
 }

@@ -53,7 +53,7 @@ it("deletes at the next start the job a killed server was creating, and keeps th
   loop.start();
   onTestFinished(async () => {
     await loop.stop();
-    store.close();
+    await store.close();
   });
   const rows = (sql: string, ...args: unknown[]) => (store.sqlite.prepare(sql).get(...args) as { n: number }).n;
   await until("the interrupted job removed", () => rows("SELECT COUNT(*) AS n FROM server_state WHERE key LIKE 'job-creating:%'") === 0);

@@ -4,9 +4,9 @@
  * On a farm the job is first written as *being created*: its row and steps with zero counts and
  * status PENDING (the dispatcher takes only READY/ASSIGNED/RUNNING jobs with READY tasks, so none
  * of it dispatches; a job table refreshed meanwhile shows it PENDING with 0 tasks), plus a
- * `job-creating:<id>` marker in server_state. Its tasks go in through short transactions with a
- * turn of the event loop between them; one last transaction writes the counts, makes it live,
- * drops the marker and writes the audit row. A creation interrupted by a crash leaves its marker,
+ * `job-creating:<id>` marker in server_state. Its tasks go in through short units of work with a
+ * turn of the event loop between them; one last unit writes the counts, makes it live, drops the
+ * marker and writes the audit row. A creation interrupted by a crash leaves its marker,
  * and the next start deletes that job (nothing of it was acknowledged).
  *
  * Tasks go in as JSON arrays of parameter sets (plan-job.ts TaskBatch), one INSERT … SELECT
@@ -22,6 +22,7 @@ import type { Store } from "../db/connection";
 import { countValues } from "../db/status-counts";
 import { incompatibility } from "../scheduler/plan";
 import { jobWritesRepository } from "../store/job-writes";
+import type { Tx } from "../store/repository";
 import { audit } from "./audit";
 import { enabledWorkers } from "./compatibility";
 import { deleteJobRows } from "./delete-job-rows";
@@ -53,12 +54,11 @@ function sumCounts(starts: readonly StepStart[]): StatusCounts {
 }
 
 /** The job row and its steps, live (`starts`) or being created (null: zero counts, PENDING). */
-function insertJobAndSteps(store: Store, jobId: string, input: SubmitJobInput, plan: JobPlan, starts: readonly StepStart[] | null): void {
-  const writes = jobWritesRepository(store);
-  const seq = writes.nextJobNumber();
+async function insertJobAndSteps(tx: Tx, jobId: string, input: SubmitJobInput, plan: JobPlan, starts: readonly StepStart[] | null): Promise<void> {
+  const seq = await jobWritesRepository.nextJobNumber(tx);
   const jobCounts = starts ? sumCounts(starts) : emptyCounts();
   const { settings } = plan;
-  writes.insertJob({
+  await jobWritesRepository.insertJob(tx, {
     id: jobId,
     seq,
     name: plan.name,
@@ -80,7 +80,8 @@ function insertJobAndSteps(store: Store, jobId: string, input: SubmitJobInput, p
     maxWorkerFailures: settings.maxWorkerFailures,
     submittedAt: input.now,
   });
-  writes.insertSteps(
+  await jobWritesRepository.insertSteps(
+    tx,
     plan.steps.map((step) => ({
       id: `${jobId}:${step.index}`,
       jobId,
@@ -98,36 +99,30 @@ function insertJobAndSteps(store: Store, jobId: string, input: SubmitJobInput, p
   );
 }
 
-function auditSubmission(store: Store, jobId: string, input: SubmitJobInput, plan: JobPlan): void {
+async function auditSubmission(tx: Tx, jobId: string, input: SubmitJobInput, plan: JobPlan): Promise<void> {
   if (!input.owner) return;
-  audit({ store, now: () => input.now }, input.owner.actor, {
+  await audit(tx, { now: () => input.now }, input.owner.actor, {
     action: "job.submit",
     target: { kind: "job", id: jobId },
     after: { name: plan.name, tasks: plan.taskCount, priority: plan.settings.priority, initialState: plan.settings.initialState },
   });
 }
 
-type JobWrites = ReturnType<typeof jobWritesRepository>;
-
 /** Inserts chunk `index` of the batch. */
-function insertRows(writes: JobWrites, jobId: string, batch: TaskBatch, status: TaskStatus, index: number): void {
-  writes.insertTasks(jobId, `${jobId}:${batch.stepIndex}`, batch.first + index * TASK_CHUNK_ROWS, status, batch.chunks[index]!);
+function insertRows(tx: Tx, jobId: string, batch: TaskBatch, status: TaskStatus, index: number): Promise<unknown> {
+  return jobWritesRepository.insertTasks(tx, jobId, `${jobId}:${batch.stepIndex}`, batch.first + index * TASK_CHUNK_ROWS, status, batch.chunks[index]!);
 }
 
-/** The whole job in one transaction (submitJob: small jobs in tests and benchmarks; no farm, so no compatibility). */
-export function writeJobAtOnce(store: Store, jobId: string, input: SubmitJobInput, plan: JobPlan, batches: Iterable<TaskBatch>): void {
+/** The whole job in one unit of work (submitJob: small jobs in tests and benchmarks; no farm, so no compatibility). */
+export async function writeJobAtOnce(store: Store, jobId: string, input: SubmitJobInput, plan: JobPlan, batches: Iterable<TaskBatch>): Promise<void> {
   const starts = stepStarts(plan, []);
-  const writes = jobWritesRepository(store);
-  store.transaction(
-    () => {
-      insertJobAndSteps(store, jobId, input, plan, starts);
-      for (const batch of batches) {
-        for (let index = 0; index < batch.chunks.length; index++) insertRows(writes, jobId, batch, starts[batch.stepIndex]!.status, index);
-      }
-      auditSubmission(store, jobId, input, plan);
-    },
-    { immediate: true },
-  );
+  await store.transaction(async (tx) => {
+    await insertJobAndSteps(tx, jobId, input, plan, starts);
+    for (const batch of batches) {
+      for (let index = 0; index < batch.chunks.length; index++) await insertRows(tx, jobId, batch, starts[batch.stepIndex]!.status, index);
+    }
+    await auditSubmission(tx, jobId, input, plan);
+  });
 }
 
 /** This process: creations it started are its own; markers of any other were interrupted. */
@@ -143,15 +138,12 @@ function instance(): string {
  */
 export async function createJobInSlices(farm: Farm, jobId: string, input: SubmitJobInput, plan: JobPlan, nextBatch: () => Promise<TaskBatch | null>): Promise<void> {
   const { store } = farm;
-  const writes = jobWritesRepository(store);
-  const starts = stepStarts(plan, enabledWorkers(farm));
-  store.transaction(
-    () => {
-      insertJobAndSteps(store, jobId, input, plan, null);
-      writes.markCreating(jobId, instance(), farm.now());
-    },
-    { immediate: true },
-  );
+  const starts = await store.transaction(async (tx) => {
+    const found = stepStarts(plan, await enabledWorkers(tx, farm));
+    await insertJobAndSteps(tx, jobId, input, plan, null);
+    await jobWritesRepository.markCreating(tx, jobId, instance(), farm.now());
+    return found;
+  });
   let pending: Promise<TaskBatch | null> | null = nextBatch();
   try {
     for (;;) {
@@ -165,40 +157,44 @@ export async function createJobInSlices(farm: Farm, jobId: string, input: Submit
       let index = 0;
       await inSlices(
         (fn) => store.transaction(fn),
-        () => {
-          insertRows(writes, jobId, batch, status, index++);
-          return index < batch.chunks.length;
+        async (tx) => {
+          await insertRows(tx, jobId, batch, status, index);
+          return ++index < batch.chunks.length;
+        },
+        {
+          start: (tx) => {
+            const first = index;
+            tx.onRollback(() => (index = first));
+          },
         },
       );
     }
     pending = null;
-    store.transaction(() => {
+    await store.transaction(async (tx) => {
       for (const step of plan.steps) {
         const start = starts[step.index]!;
-        writes.setStepCounts(`${jobId}:${step.index}`, start.counts, rollUpStatus(start.counts), start.incompatibleReason);
+        await jobWritesRepository.setStepCounts(tx, `${jobId}:${step.index}`, start.counts, rollUpStatus(start.counts), start.incompatibleReason);
       }
       const total = sumCounts(starts);
-      writes.setJobCounts(jobId, total, rollUpStatus(total), plan.taskCount);
-      writes.unmarkCreating(jobId);
-      auditSubmission(store, jobId, input, plan);
+      await jobWritesRepository.setJobCounts(tx, jobId, total, rollUpStatus(total), plan.taskCount);
+      await jobWritesRepository.unmarkCreating(tx, jobId);
+      await auditSubmission(tx, jobId, input, plan);
     });
   } catch (error) {
     // A batch still on its way would reject with nobody listening.
     void pending?.catch(() => undefined);
-    await deleteJobRows(farm, jobId);
-    writes.unmarkCreating(jobId);
+    await deleteJobRows(farm, jobId, (tx) => jobWritesRepository.unmarkCreating(tx, jobId));
     throw error;
   }
 }
 
 /** Deletes the jobs whose creation another (stopped) server process left unfinished; returns how many. */
 export async function removeInterruptedJobs(farm: Farm): Promise<number> {
-  const writes = jobWritesRepository(farm.store);
   let removed = 0;
-  for (const creating of writes.creatingJobs()) {
+  for (const creating of await farm.store.read((tx) => jobWritesRepository.creatingJobs(tx))) {
     if (creating.instance === instance()) continue;
-    await deleteJobRows(farm, creating.jobId);
-    writes.unmarkCreating(creating.jobId);
+    // The marker goes with the job row, in the same unit.
+    await deleteJobRows(farm, creating.jobId, (tx) => jobWritesRepository.unmarkCreating(tx, creating.jobId));
     removed++;
   }
   return removed;

@@ -1,5 +1,6 @@
 /** Pools: tokens shown once and stored hashed, rotation, enable/disable and pool-wide drain. */
 import { describe, expect, it } from "vitest";
+import { sqliteOf } from "../store/store-test-support";
 import { drainPool } from "./drain-worker";
 import { jobCounts, LINUX_WORKER, SimulatedWorker, submit, testFarm } from "./farm-test-support";
 import { authenticatePool, createPool, hashToken, rotatePoolToken, setPoolEnabled } from "./pools";
@@ -8,57 +9,58 @@ import { SYSTEM_ACTOR } from "./audit";
 const JOB = "specificationVersion: jobtemplate-2023-09\nname: J\nsteps:\n- name: S\n  script:\n    actions:\n      onRun: {command: echo}\n";
 
 describe("pools", () => {
-  it("stores only the token's hash; the token authenticates, a rotated one only until its grace period ends", () => {
-    const t = testFarm({ rotationGraceMinutes: 60 });
-    const { poolId, token } = createPool(t.farm, { name: "gpu" }, SYSTEM_ACTOR);
-    const stored = t.farm.store.sqlite.prepare<[string], { token_hash: string }>("SELECT token_hash FROM pools WHERE id = ?").get(poolId)?.token_hash;
+  it("stores only the token's hash; the token authenticates, a rotated one only until its grace period ends", async () => {
+    const t = await testFarm({ rotationGraceMinutes: 60 });
+    const { poolId, token } = await createPool(t.farm, { name: "gpu" }, SYSTEM_ACTOR);
+    const sqlite = sqliteOf(t.farm.store);
+    const stored = sqlite.prepare<[string], { token_hash: string }>("SELECT token_hash FROM pools WHERE id = ?").get(poolId)?.token_hash;
     expect(stored).toBe(hashToken(token));
-    expect(JSON.stringify(t.farm.store.sqlite.prepare("SELECT * FROM pools").all())).not.toContain(token);
-    expect(authenticatePool(t.farm, token)?.name).toBe("gpu");
-    const rotatedAt = () => t.farm.store.sqlite.prepare<[string], { token_rotated_at: number | null }>("SELECT token_rotated_at FROM pools WHERE id = ?").get(poolId)?.token_rotated_at;
+    expect(JSON.stringify(sqlite.prepare("SELECT * FROM pools").all())).not.toContain(token);
+    expect((await authenticatePool(t.farm, token))?.name).toBe("gpu");
+    const rotatedAt = () => sqlite.prepare<[string], { token_rotated_at: number | null }>("SELECT token_rotated_at FROM pools WHERE id = ?").get(poolId)?.token_rotated_at;
     expect(rotatedAt()).toBeNull();
-    const rotated = rotatePoolToken(t.farm, poolId, SYSTEM_ACTOR).token;
+    const rotated = (await rotatePoolToken(t.farm, poolId, SYSTEM_ACTOR)).token;
     expect(rotatedAt()).toBe(t.farm.now());
     expect(rotated).not.toBe(token);
-    expect(authenticatePool(t.farm, rotated)).toMatchObject({ id: poolId, generation: 2 });
+    expect(await authenticatePool(t.farm, rotated)).toMatchObject({ id: poolId, generation: 2 });
     // The previous token still enrolls during the grace period, as the previous generation.
     t.clock.now += 59 * 60_000;
-    expect(authenticatePool(t.farm, token)).toMatchObject({ id: poolId, generation: 1 });
+    expect(await authenticatePool(t.farm, token)).toMatchObject({ id: poolId, generation: 1 });
     t.clock.now += 2 * 60_000;
-    expect(authenticatePool(t.farm, token)).toBeNull();
-    expect(authenticatePool(t.farm, rotated)?.id).toBe(poolId);
+    expect(await authenticatePool(t.farm, token)).toBeNull();
+    expect((await authenticatePool(t.farm, rotated))?.id).toBe(poolId);
     // A second rotation ends the first token's grace at once.
-    const again = rotatePoolToken(t.farm, poolId, SYSTEM_ACTOR).token;
-    expect(authenticatePool(t.farm, rotated)?.generation).toBe(2);
-    expect(authenticatePool(t.farm, again)?.generation).toBe(3);
+    const again = (await rotatePoolToken(t.farm, poolId, SYSTEM_ACTOR)).token;
+    expect((await authenticatePool(t.farm, rotated))?.generation).toBe(2);
+    expect((await authenticatePool(t.farm, again))?.generation).toBe(3);
   });
 
-  it("refuses duplicate and malformed names", () => {
-    const t = testFarm();
-    expect(() => createPool(t.farm, { name: "default" }, SYSTEM_ACTOR)).toThrow(/already exists/);
-    expect(() => createPool(t.farm, { name: "bad name!" }, SYSTEM_ACTOR)).toThrow(/letters, digits/);
+  it("refuses duplicate and malformed names", async () => {
+    const t = await testFarm();
+    await expect(createPool(t.farm, { name: "default" }, SYSTEM_ACTOR)).rejects.toThrow(/already exists/);
+    await expect(createPool(t.farm, { name: "bad name!" }, SYSTEM_ACTOR)).rejects.toThrow(/letters, digits/);
   });
 
-  it("a disabled pool's workers get no new work; enabling it again resumes dispatch", () => {
-    const t = testFarm();
-    const jobId = submit(t, JOB);
-    const worker = new SimulatedWorker(t, LINUX_WORKER("w"));
-    setPoolEnabled(t.farm, t.pool.id, false, SYSTEM_ACTOR);
+  it("a disabled pool's workers get no new work; enabling it again resumes dispatch", async () => {
+    const t = await testFarm();
+    const jobId = await submit(t, JOB);
+    const worker = await SimulatedWorker.create(t, LINUX_WORKER("w"));
+    await setPoolEnabled(t.farm, t.pool.id, false, SYSTEM_ACTOR);
     t.pool.enabled = 0;
-    expect(worker.sync().assignments).toEqual([]);
-    setPoolEnabled(t.farm, t.pool.id, true, SYSTEM_ACTOR);
+    expect((await worker.sync()).assignments).toEqual([]);
+    await setPoolEnabled(t.farm, t.pool.id, true, SYSTEM_ACTOR);
     t.pool.enabled = 1;
-    worker.runUntilIdle();
-    expect(jobCounts(t, jobId)).toEqual(["SUCCEEDED:1"]);
+    await worker.runUntilIdle();
+    expect(await jobCounts(t, jobId)).toEqual(["SUCCEEDED:1"]);
   });
 
-  it("drains every worker of a pool", () => {
-    const t = testFarm();
-    const a = new SimulatedWorker(t, LINUX_WORKER("a"));
-    new SimulatedWorker(t, LINUX_WORKER("b"));
-    expect(drainPool(t.farm, t.pool.id, "AFTER_TASK", SYSTEM_ACTOR)).toEqual({ workers: 2 });
-    submit(t, JOB);
-    expect(a.sync().assignments).toEqual([]);
-    expect(() => drainPool(t.farm, "pool-nope", "NOW", SYSTEM_ACTOR)).toThrow(/no pool/);
+  it("drains every worker of a pool", async () => {
+    const t = await testFarm();
+    const a = await SimulatedWorker.create(t, LINUX_WORKER("a"));
+    await SimulatedWorker.create(t, LINUX_WORKER("b"));
+    expect(await drainPool(t.farm, t.pool.id, "AFTER_TASK", SYSTEM_ACTOR)).toEqual({ workers: 2 });
+    await submit(t, JOB);
+    expect((await a.sync()).assignments).toEqual([]);
+    await expect(drainPool(t.farm, "pool-nope", "NOW", SYSTEM_ACTOR)).rejects.toThrow(/no pool/);
   });
 });

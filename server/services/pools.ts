@@ -29,25 +29,24 @@ export interface PoolRow {
 
 export const hashToken = hashSecret;
 
-export function createPool(farm: Farm, input: { name: string; description?: string; token?: string }, actor: Actor): { poolId: string; token: string } {
+export async function createPool(farm: Farm, input: { name: string; description?: string; token?: string }, actor: Actor): Promise<{ poolId: string; token: string }> {
   if (!POOL_NAME.test(input.name)) throw new AppError("BAD_REQUEST", `pool name '${input.name}' must be 1–64 letters, digits, '_', '.', '-', starting with a letter or digit`);
   const token = input.token ?? newSecret("enrollment");
   const poolId = `pool-${randomBytes(5).toString("hex")}`;
-  const pools = poolsRepository(farm.store);
-  farm.store.transaction(() => {
-    if (pools.byName(input.name)) throw new AppError("CONFLICT", `a pool named '${input.name}' already exists`);
-    pools.insert(poolId, input.name, input.description ?? "", hashToken(token), farm.now());
-    audit(farm, actor, { action: "pool.create", target: { kind: "pool", id: poolId }, after: { name: input.name } });
+  await farm.store.transaction(async (tx) => {
+    if (await poolsRepository.byName(tx, input.name)) throw new AppError("CONFLICT", `a pool named '${input.name}' already exists`);
+    await poolsRepository.insert(tx, poolId, input.name, input.description ?? "", hashToken(token), farm.now());
+    await audit(tx, farm, actor, { action: "pool.create", target: { kind: "pool", id: poolId }, after: { name: input.name } });
   });
-  farm.events.publish("pools");
+  farm.events.publish(null, "pools");
   return { poolId, token };
 }
 
 /** The pool named `name`, created with `token` when it does not exist yet; an existing pool's token is never reset. */
-export function ensurePool(farm: Farm, name: string, token: string, actor: Actor): { poolId: string; created: boolean; tokenMatches: boolean } {
-  const row = poolsRepository(farm.store).byName(name);
-  if (!row) return { poolId: createPool(farm, { name, token }, actor).poolId, created: true, tokenMatches: true };
-  return { poolId: row.id, created: false, tokenMatches: authenticatePool(farm, token)?.id === row.id };
+export async function ensurePool(farm: Farm, name: string, token: string, actor: Actor): Promise<{ poolId: string; created: boolean; tokenMatches: boolean }> {
+  const row = await farm.store.read((tx) => poolsRepository.byName(tx, name));
+  if (!row) return { poolId: (await createPool(farm, { name, token }, actor)).poolId, created: true, tokenMatches: true };
+  return { poolId: row.id, created: false, tokenMatches: (await authenticatePool(farm, token))?.id === row.id };
 }
 
 /** The file `loom serve`'s local workers read the local pool's token from (server/cli/data-folder.ts). */
@@ -57,18 +56,17 @@ export const LOCAL_POOL_TOKEN_FILE = "local-pool.token";
  * A new enrollment token for the pool. For the local pool, the new token is also written to the
  * data folder's token file, so `loom serve`'s own workers keep enrolling after the grace period.
  */
-export function rotatePoolToken(farm: Farm, poolId: string, actor: Actor): { token: string; previousValidUntil: number; savedTo: string | null } {
+export async function rotatePoolToken(farm: Farm, poolId: string, actor: Actor): Promise<{ token: string; previousValidUntil: number; savedTo: string | null }> {
   const token = newSecret("enrollment");
   const now = farm.now();
   const until = now + farm.settings.rotationGraceMinutes * 60_000;
-  const pools = poolsRepository(farm.store);
-  const name = farm.store.transaction(() => {
-    if (!pools.rotateToken(poolId, hashToken(token), until, now)) throw new AppError("NOT_FOUND", `no pool ${poolId}`);
-    audit(farm, actor, { action: "pool.rotate-token", target: { kind: "pool", id: poolId }, after: { previousValidUntil: until } });
-    return pools.nameOf(poolId)!;
+  const name = await farm.store.transaction(async (tx) => {
+    if (!(await poolsRepository.rotateToken(tx, poolId, hashToken(token), until, now))) throw new AppError("NOT_FOUND", `no pool ${poolId}`);
+    await audit(tx, farm, actor, { action: "pool.rotate-token", target: { kind: "pool", id: poolId }, after: { previousValidUntil: until } });
+    return (await poolsRepository.nameOf(tx, poolId))!;
   });
   const savedTo = name === farm.settings.localPoolName ? saveLocalPoolToken(farm, token) : null;
-  farm.events.publish("pools");
+  farm.events.publish(null, "pools");
   return { token, previousValidUntil: until, savedTo };
 }
 
@@ -84,24 +82,25 @@ function saveLocalPoolToken(farm: Farm, token: string): string | null {
 }
 
 /** A disabled pool's workers get no new work, and no longer count for NOT_COMPATIBLE. */
-export function setPoolEnabled(farm: Farm, poolId: string, enabled: boolean, actor: Actor): { enabled: boolean } {
-  farm.store.transaction(() => {
-    if (!poolsRepository(farm.store).setEnabled(poolId, enabled)) throw new AppError("NOT_FOUND", `no pool ${poolId}`);
-    audit(farm, actor, { action: enabled ? "pool.enable" : "pool.disable", target: { kind: "pool", id: poolId } });
+export async function setPoolEnabled(farm: Farm, poolId: string, enabled: boolean, actor: Actor): Promise<{ enabled: boolean }> {
+  await farm.store.transaction(async (tx) => {
+    if (!(await poolsRepository.setEnabled(tx, poolId, enabled))) throw new AppError("NOT_FOUND", `no pool ${poolId}`);
+    await audit(tx, farm, actor, { action: enabled ? "pool.enable" : "pool.disable", target: { kind: "pool", id: poolId } });
   });
-  refreshCompatibility(farm);
+  await refreshCompatibility(farm);
   // "workers", not "pools": an enabled pool's idle workers, waiting in a long poll, have work again.
-  farm.events.publish("workers");
+  farm.events.publish(null, "workers");
   return { enabled };
 }
 
 /** The pool an enrollment token belongs to (its current token, or the previous one within the grace period), or null. */
-export function authenticatePool(farm: Farm, token: string): PoolRow | null {
+export async function authenticatePool(farm: Farm, token: string): Promise<PoolRow | null> {
   const hash = hashToken(token);
-  const pools = poolsRepository(farm.store);
-  const row = pools.byToken(hash);
-  if (row && sameHash(row.token_hash, hash)) return { id: row.id, name: row.name, enabled: row.enabled, generation: row.token_generation };
-  const previous = pools.byPreviousToken(hash, farm.now());
-  if (previous && sameHash(previous.previous_token_hash, hash)) return { id: previous.id, name: previous.name, enabled: previous.enabled, generation: previous.token_generation - 1 };
-  return null;
+  return farm.store.read(async (tx) => {
+    const row = await poolsRepository.byToken(tx, hash);
+    if (row && sameHash(row.token_hash, hash)) return { id: row.id, name: row.name, enabled: row.enabled, generation: row.token_generation };
+    const previous = await poolsRepository.byPreviousToken(tx, hash, farm.now());
+    if (previous && sameHash(previous.previous_token_hash, hash)) return { id: previous.id, name: previous.name, enabled: previous.enabled, generation: previous.token_generation - 1 };
+    return null;
+  });
 }

@@ -13,6 +13,7 @@ import { LINUX_WORKER, testFarm } from "./farm-test-support";
 import { authenticatePool, createPool, setPoolEnabled } from "./pools";
 import { registerWorker } from "./register-worker";
 import { contextAs } from "../auth/test-principals";
+import { sqliteOf } from "../store/store-test-support";
 import { SYSTEM_ACTOR } from "./audit";
 
 const JOB = `specificationVersion: jobtemplate-2023-09
@@ -41,20 +42,20 @@ steps:
       onRun: {command: echo}
 `;
 
-function setup() {
-  const t = testFarm();
-  const api = createCallerFactory(appRouter)(contextAs(t.farm, "admin"));
-  registerWorker(t.farm, t.pool, LINUX_WORKER("cpu-1"));
+async function setup() {
+  const t = await testFarm();
+  const api = createCallerFactory(appRouter)(await contextAs(t.farm, "admin"));
+  await registerWorker(t.farm, t.pool, LINUX_WORKER("cpu-1"));
   const gpuWorker = (name: string) => ({ ...LINUX_WORKER(name), capabilities: { ...LINUX_WORKER(name).capabilities, amounts: { "amount.worker.vcpu": 8, "amount.worker.gpu": 2 } } });
   for (const [pool, workers] of [
     ["gpu", ["gpu-1", "gpu-2"]],
     ["parked", ["gpu-3"]],
     ["empty", []],
   ] as const) {
-    const { poolId, token } = createPool(t.farm, { name: pool }, SYSTEM_ACTOR);
-    const row = authenticatePool(t.farm, token)!;
-    for (const name of workers) registerWorker(t.farm, row, gpuWorker(name));
-    if (pool === "parked") setPoolEnabled(t.farm, poolId, false, SYSTEM_ACTOR);
+    const { poolId, token } = await createPool(t.farm, { name: pool }, SYSTEM_ACTOR);
+    const row = (await authenticatePool(t.farm, token))!;
+    for (const name of workers) await registerWorker(t.farm, row, gpuWorker(name));
+    if (pool === "parked") await setPoolEnabled(t.farm, poolId, false, SYSTEM_ACTOR);
   }
   return { t, api };
 }
@@ -63,7 +64,7 @@ const text = (template: string) => ({ template: { text: template, format: "yaml"
 
 describe("jobs.preview", () => {
   it("shows the steps, their dependencies, task and chunk counts, and which pools can run each step and why not", async () => {
-    const { api } = setup();
+    const { api } = await setup();
     const preview = await api.jobs.preview({ ...text(JOB), parameterValues: { Shot: "sh020" } });
     if (!preview.ok) throw new Error(JSON.stringify(preview.errors));
     expect(preview.name).toBe("Shot sh020");
@@ -87,16 +88,16 @@ describe("jobs.preview", () => {
   });
 
   it("counts matching workers that are offline separately", async () => {
-    const { t, api } = setup();
-    t.farm.store.sqlite.prepare("UPDATE workers SET status = 'NOT_RESPONDING' WHERE name = 'gpu-1'").run();
-    t.farm.store.sqlite.prepare("UPDATE workers SET disabled = 1 WHERE name = 'gpu-2'").run();
+    const { t, api } = await setup();
+    sqliteOf(t.farm.store).prepare("UPDATE workers SET status = 'NOT_RESPONDING' WHERE name = 'gpu-1'").run();
+    sqliteOf(t.farm.store).prepare("UPDATE workers SET disabled = 1 WHERE name = 'gpu-2'").run();
     const preview = await api.jobs.preview(text(JOB));
     if (!preview.ok) throw new Error("preview failed");
     expect(preview.steps[1]!.pools.find((p) => p.pool === "gpu")).toMatchObject({ canRun: true, workers: 1, matching: 1, online: 0 });
   });
 
   it("returns every error located, and writes nothing", async () => {
-    const { api } = setup();
+    const { api } = await setup();
     const preview = await api.jobs.preview({ ...text(JOB.replace("dependsOn: Render", "dependsOn: Rendr")), parameterValues: { Frames: "0" }, settings: { priority: 101 } });
     expect(preview.ok).toBe(false);
     if (preview.ok) return;
@@ -112,8 +113,8 @@ describe("jobs.preview", () => {
 describe("a preview that would take a minute to check (issue 10: the 48.6 s preview)", () => {
   it("leaves the server answering jobs.list within 200 ms throughout, and ends with the budget's error", async () => {
     const h = await httpFarm({ checkTimeoutSeconds: 3 });
-    const artist = new Client(h.url, { token: tokenOf(h.farm, await person(h.farm, "ana", "artist"), "artist", "submit").token });
-    const viewer = new Client(h.url, { token: tokenOf(h.farm, await person(h.farm, "vic", "viewer"), "viewer", "read").token });
+    const artist = new Client(h.url, { token: (await tokenOf(h.farm, await person(h.farm, "ana", "artist"), "artist", "submit")).token });
+    const viewer = new Client(h.url, { token: (await tokenOf(h.farm, await person(h.farm, "vic", "viewer"), "viewer", "read")).token });
     // The first call of a process compiles and prepares what every later call reuses: not measured.
     expect((await viewer.query("jobs.list", {})).status).toBe(200);
     // Without the check threads these 20 steps hold the event loop for about a minute.

@@ -51,7 +51,7 @@ const OFFLINE: ReadonlySet<WorkerStatus> = new Set<WorkerStatus>(["STOPPED", "NO
 export async function previewJob(farm: Farm, input: SubmitJobInput): Promise<PreviewResult> {
   const valid = await validateOffLoop(farm, input.owner?.userId ?? "anonymous", input);
   if (!valid.ok) return valid;
-  const pools = readPools(farm);
+  const pools = await readPools(farm);
   const { plan } = valid;
   return {
     ok: true,
@@ -96,10 +96,11 @@ export function poolFits(requirements: HostRequirements | null, pools: readonly 
   });
 }
 
-function readPools(farm: Farm): PoolMembers[] {
-  const queries = workerQueriesRepository(farm.store);
-  const pools = queries.previewPools();
-  const workers = queries.previewWorkers();
+async function readPools(farm: Farm): Promise<PoolMembers[]> {
+  const { pools, workers } = await farm.store.read(async (tx) => ({
+    pools: await workerQueriesRepository.previewPools(tx),
+    workers: await workerQueriesRepository.previewWorkers(tx),
+  }));
   return pools.map((pool) => ({
     id: pool.id,
     name: pool.name,

@@ -18,6 +18,7 @@ import { refreshCompatibility } from "./compatibility";
 import { framesJob, jobCounts, jobStatus, LINUX_WORKER, SimulatedWorker, submit, testFarm, type TestFarm } from "./farm-test-support";
 import { suspendTasks } from "./suspend-tasks";
 import { ingestLogs } from "./ingest-logs";
+import { sqliteOf } from "../store/store-test-support";
 
 const JOB = framesJob(3);
 
@@ -41,29 +42,30 @@ steps:
 const DAY = 24 * 60 * 60 * 1000;
 
 const taskIdOf = (t: TestFarm, jobId: string, index: number) =>
-  t.farm.store.sqlite.prepare<[string, number], { id: number }>("SELECT id FROM tasks WHERE job_id = ? AND task_index = ?").get(jobId, index)!.id;
+  sqliteOf(t.farm.store).prepare<[string, number], { id: number }>("SELECT id FROM tasks WHERE job_id = ? AND task_index = ?").get(jobId, index)!.id;
 
 /** A job run to SUCCEEDED by a worker that logged `lines` lines in its Session. */
-function finishedJob(t: TestFarm, name: string, lines: number): string {
-  const jobId = submit(t, JOB);
-  const worker = new SimulatedWorker(t, LINUX_WORKER(name), (a) => (a.kind === "TASK_RUN" ? "hold" : { status: "SUCCEEDED", exitCode: 0 }));
-  const sessionId = worker.sync().assignments[0]!.sessionId;
+async function finishedJob(t: TestFarm, name: string, lines: number): Promise<string> {
+  const jobId = await submit(t, JOB);
+  const worker = await SimulatedWorker.create(t, LINUX_WORKER(name), (a) => (a.kind === "TASK_RUN" ? "hold" : { status: "SUCCEEDED", exitCode: 0 }));
+  const sessionId = (await worker.sync()).assignments[0]!.sessionId;
   const logged = Array.from({ length: lines }, (_, seq) => ({ seq, actionId: null, time: t.clock.now, line: `line ${seq} of ${name}` }));
-  ingestLogs(t.farm, worker.identity, { workerId: worker.workerId, leaseEpoch: worker.leaseEpoch, sessionId, lines: logged });
+  await ingestLogs(t.farm, await worker.identity, { workerId: worker.workerId, leaseEpoch: worker.leaseEpoch, sessionId, lines: logged });
   for (let i = 0; i < 10 && worker.heldActions.length > 0; i++) {
     for (const id of [...worker.heldActions]) worker.finish(id, { status: "SUCCEEDED", exitCode: 0 });
-    worker.sync();
+    await worker.sync();
   }
-  worker.runUntilIdle();
+  await worker.runUntilIdle();
   return jobId;
 }
 
-function setup() {
+async function setup() {
   const dataDir = mkdtempSync(join(tmpdir(), "loom-retention-"));
   onTestFinished(() => rmSync(dataDir, { recursive: true, force: true }));
-  const t = testFarm({ dataDir, jobRetentionDays: 30 });
-  const admin = createCallerFactory(appRouter)(contextAs(t.farm, "admin"));
-  const all = (sql: string, ...args: unknown[]) => t.farm.store.sqlite.prepare(sql).all(...args) as Array<Record<string, unknown>>;
+  const t = await testFarm({ dataDir, jobRetentionDays: 30 });
+  const admin = createCallerFactory(appRouter)(await contextAs(t.farm, "admin"));
+  const sqlite = sqliteOf(t.farm.store);
+  const all = (sql: string, ...args: unknown[]) => sqlite.prepare(sql).all(...args) as Array<Record<string, unknown>>;
   /** Every row of a job, table by table, as an archive holds them. */
   const rowsOf = (jobId: string) => {
     const sessions = all("SELECT * FROM sessions WHERE job_id = ? ORDER BY started_at, id", jobId);
@@ -83,14 +85,14 @@ function setup() {
 
 describe("job retention", () => {
   it("previews, archives and deletes only finished jobs past the age, each whole, with audit rows", async () => {
-    const { t, dataDir, admin, all, rowsOf } = setup();
-    const logged = finishedJob(t, "w1", 4);
-    const canceled = submit(t, JOB);
+    const { t, dataDir, admin, all, rowsOf } = await setup();
+    const logged = await finishedJob(t, "w1", 4);
+    const canceled = await submit(t, JOB);
     await cancelTasks(t.farm, { jobId: canceled }, SYSTEM_ACTOR);
-    const running = submit(t, JOB);
-    new SimulatedWorker(t, LINUX_WORKER("busy"), () => "hold").sync();
+    const running = await submit(t, JOB);
+    await (await SimulatedWorker.create(t, LINUX_WORKER("busy"), () => "hold")).sync();
     t.clock.now += 40 * DAY;
-    const recent = finishedJob(t, "w2", 2);
+    const recent = await finishedJob(t, "w2", 2);
     t.clock.now += DAY;
 
     expect(await admin.retention.preview({ olderThanDays: 30 })).toEqual({ olderThanDays: 30, cutoff: t.clock.now - 30 * DAY, jobs: 2, tasks: 6, logLines: 4 });
@@ -145,22 +147,22 @@ describe("job retention", () => {
   });
 
   it("leaves alone old jobs with tasks still waiting to run: a step no worker can run yet, and suspended tasks", async () => {
-    const { t, admin, all } = setup();
+    const { t, admin, all } = await setup();
     // Render fails; Windows waits for a Windows worker (none yet): the job shows FAILED.
-    const waiting = submit(t, WAITING_JOB, { settings: { retryDelaySeconds: 0 } }); // retried at once: no delay to wait out
-    const linux = new SimulatedWorker(t, LINUX_WORKER("linux"), () => ({ status: "FAILED", exitCode: 1 }));
-    refreshCompatibility(t.farm);
-    linux.runUntilIdle();
-    expect([jobStatus(t, waiting), jobCounts(t, waiting)]).toEqual(["FAILED", ["FAILED:1", "NOT_COMPATIBLE:1"]]);
+    const waiting = await submit(t, WAITING_JOB, { settings: { retryDelaySeconds: 0 } }); // retried at once: no delay to wait out
+    const linux = await SimulatedWorker.create(t, LINUX_WORKER("linux"), () => ({ status: "FAILED", exitCode: 1 }));
+    await refreshCompatibility(t.farm);
+    await linux.runUntilIdle();
+    expect([await jobStatus(t, waiting), await jobCounts(t, waiting)]).toEqual(["FAILED", ["FAILED:1", "NOT_COMPATIBLE:1"]]);
     // Only a step no worker can run: NOT_COMPATIBLE until one registers.
-    const incompatible = submit(t, WAITING_JOB.replace(/- name: Render[\s\S]*?(?=- name: Windows)/, ""));
-    refreshCompatibility(t.farm);
-    expect(jobStatus(t, incompatible)).toBe("NOT_COMPATIBLE");
+    const incompatible = await submit(t, WAITING_JOB.replace(/- name: Render[\s\S]*?(?=- name: Windows)/, ""));
+    await refreshCompatibility(t.farm);
+    expect(await jobStatus(t, incompatible)).toBe("NOT_COMPATIBLE");
     // Suspended tasks behind a failure: the job shows FAILED, the wrangler resumes them later.
-    const held = submit(t, JOB, { settings: { retryDelaySeconds: 0 } });
+    const held = await submit(t, JOB, { settings: { retryDelaySeconds: 0 } });
     await suspendTasks(t.farm, { jobId: held, taskIds: [taskIdOf(t, held, 1), taskIdOf(t, held, 2)] }, SYSTEM_ACTOR);
-    linux.runUntilIdle();
-    expect([jobStatus(t, held), jobCounts(t, held)]).toEqual(["FAILED", ["SUSPENDED:2", "FAILED:1"]]);
+    await linux.runUntilIdle();
+    expect([await jobStatus(t, held), await jobCounts(t, held)]).toEqual(["FAILED", ["SUSPENDED:2", "FAILED:1"]]);
     t.clock.now += 40 * DAY;
 
     expect(await admin.retention.preview({ olderThanDays: 30 })).toMatchObject({ jobs: 0 });
@@ -168,17 +170,17 @@ describe("job retention", () => {
     expect(all("SELECT COUNT(*) AS n FROM jobs")[0]!.n).toBe(3);
 
     // They were waiting, not finished: a Windows worker runs the Windows steps.
-    new SimulatedWorker(t, { name: "win", capabilities: { amounts: {}, attributes: { "attr.worker.os.family": ["windows"] } } }).runUntilIdle();
-    expect(jobCounts(t, waiting)).toEqual(["FAILED:1", "SUCCEEDED:1"]);
-    expect(jobStatus(t, incompatible)).toBe("SUCCEEDED");
+    await (await SimulatedWorker.create(t, { name: "win", capabilities: { amounts: {}, attributes: { "attr.worker.os.family": ["windows"] } } })).runUntilIdle();
+    expect(await jobCounts(t, waiting)).toEqual(["FAILED:1", "SUCCEEDED:1"]);
+    expect(await jobStatus(t, incompatible)).toBe("SUCCEEDED");
   });
 
   it("refuses to archive without a data folder, and refuses an age that is not whole days", async () => {
-    const t = testFarm();
-    const admin = createCallerFactory(appRouter)(contextAs(t.farm, "admin"));
+    const t = await testFarm();
+    const admin = createCallerFactory(appRouter)(await contextAs(t.farm, "admin"));
     await expect(admin.retention.purge({ mode: "archive" })).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringMatching(/no data folder/) });
     await expect(admin.retention.preview({ olderThanDays: 1.5 })).rejects.toMatchObject({ code: "BAD_REQUEST" });
-    const wrangler = createCallerFactory(appRouter)(contextAs(t.farm, "wrangler"));
+    const wrangler = createCallerFactory(appRouter)(await contextAs(t.farm, "wrangler"));
     await expect(wrangler.retention.purge({ mode: "delete" })).rejects.toMatchObject({ code: "FORBIDDEN" });
   });
 });

@@ -10,6 +10,7 @@
  * under the job's lock; each job gets its audit row as it goes, the run one summary row.
  */
 import { jobDeletionRepository, type RetentionCandidate } from "../store/job-deletion";
+import type { ReadTx } from "../store/repository";
 import { AppError } from "../context/errors";
 import { archiveJob } from "./archive-job";
 import { audit, type Actor } from "./audit";
@@ -37,8 +38,8 @@ export interface PurgeResult extends RetentionPreview {
   files: string[];
 }
 
-function candidates(farm: Farm, cutoff: number): RetentionCandidate[] {
-  return jobDeletionRepository(farm.store).finishedBefore(cutoff);
+function candidates(farm: Farm, cutoff: number): Promise<RetentionCandidate[]> {
+  return farm.store.read((tx) => jobDeletionRepository.finishedBefore(tx, cutoff));
 }
 
 function checkDays(days: number): number {
@@ -46,18 +47,17 @@ function checkDays(days: number): number {
   return days;
 }
 
-/** A job's log lines, counted in id ranges of its index so a job of millions of lines never stalls. */
+/** A job's log lines, counted in id ranges of its index (a read unit per slice) so a job of millions of lines never stalls. */
 async function countLogLines(farm: Farm, jobId: string): Promise<number> {
-  const rows = jobDeletionRepository(farm.store);
-  const bounds = rows.logLineBounds(jobId);
+  const bounds = await farm.store.read((tx) => jobDeletionRepository.logLineBounds(tx, jobId));
   if (!bounds) return 0;
   const RANGE = 50_000;
   let from = bounds.low;
   let total = 0;
   await inSlices(
-    (fn) => fn(),
-    () => {
-      total += rows.countLogLines(jobId, from, from + RANGE - 1);
+    (fn) => farm.store.read(fn),
+    async (tx: ReadTx) => {
+      total += await jobDeletionRepository.countLogLines(tx, jobId, from, from + RANGE - 1);
       from += RANGE;
       return from <= bounds.high;
     },
@@ -68,7 +68,7 @@ async function countLogLines(farm: Farm, jobId: string): Promise<number> {
 export async function retentionPreview(farm: Farm, olderThanDays = farm.settings.jobRetentionDays): Promise<RetentionPreview> {
   const days = checkDays(olderThanDays);
   const cutoff = farm.now() - days * DAY_MS;
-  const found = candidates(farm, cutoff);
+  const found = await candidates(farm, cutoff);
   let logLines = 0;
   for (const job of found) {
     logLines += await countLogLines(farm, job.id);
@@ -85,31 +85,33 @@ export async function purgeJobs(farm: Farm, input: { olderThanDays?: number; mod
   const cutoff = farm.now() - days * DAY_MS;
   const result: PurgeResult = { olderThanDays: days, cutoff, mode, jobs: 0, tasks: 0, logLines: 0, files: [] };
   const purged: string[] = [];
-  for (const job of candidates(farm, cutoff)) {
+  for (const job of await candidates(farm, cutoff)) {
     await withJobLock(farm, job.id, async () => {
       // Requeued or deleted since the list was read: left alone.
-      if (!jobDeletionRepository(farm.store).isFinishedBefore(job.id, cutoff)) return;
+      if (!(await farm.store.read((tx) => jobDeletionRepository.isFinishedBefore(tx, job.id, cutoff)))) return;
       const archived = mode === "archive" ? await archiveJob(farm, job.id, dataDir!) : null;
-      await deleteJobRows(farm, job.id, (deleted) => {
-        audit(farm, actor, {
+      const deleted = await deleteJobRows(farm, job.id, (tx, deleted) =>
+        audit(tx, farm, actor, {
           action: mode === "archive" ? "job.archive" : "job.delete",
           target: { kind: "job", id: job.id },
           before: { name: job.name, tasks: deleted.tasks, logLines: deleted.logLines },
           after: archived ? { file: archived.file } : null,
-        });
-        result.jobs += 1;
-        result.tasks += deleted.tasks;
-        result.logLines += deleted.logLines;
-      });
+        }),
+      );
+      result.jobs += 1;
+      result.tasks += deleted.tasks;
+      result.logLines += deleted.logLines;
       if (archived) result.files.push(archived.file);
       purged.push(job.id);
     });
     await yieldToEventLoop();
   }
-  audit(farm, actor, {
-    action: "retention.purge",
-    after: { mode, olderThanDays: days, cutoff, jobs: result.jobs, tasks: result.tasks, logLines: result.logLines },
-  });
-  if (purged.length > 0) farm.events.publish("jobs", purged);
+  await farm.store.transaction((tx) =>
+    audit(tx, farm, actor, {
+      action: "retention.purge",
+      after: { mode, olderThanDays: days, cutoff, jobs: result.jobs, tasks: result.tasks, logLines: result.logLines },
+    }),
+  );
+  if (purged.length > 0) farm.events.publish(null, "jobs", purged);
   return result;
 }

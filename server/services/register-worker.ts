@@ -18,9 +18,9 @@ import type { Farm } from "../context/farm";
 import type { PoolRow } from "./pools";
 import { interruptWorkerSessions } from "./sweep-workers";
 
-export function registerWorker(farm: Farm, pool: PoolRow, request: RegisterRequest, address: string | null = null): RegisterResponse {
+export async function registerWorker(farm: Farm, pool: PoolRow, request: RegisterRequest, address: string | null = null): Promise<RegisterResponse> {
   const now = farm.now();
-  const workers = workerLifecycleRepository(farm.store);
+  const workers = workerLifecycleRepository;
   const credential = newSecret("worker");
   const enrollment: Enrollment = {
     instanceId: request.instanceId ?? null,
@@ -29,8 +29,8 @@ export function registerWorker(farm: Farm, pool: PoolRow, request: RegisterReque
     credentialHash: hashSecret(credential),
     tokenGeneration: pool.generation,
   };
-  const result = farm.store.transaction(() => {
-    const existing = workers.byPoolAndName(pool.id, request.name);
+  const result = await farm.store.transaction(async (tx) => {
+    const existing = await workers.byPoolAndName(tx, pool.id, request.name);
     let registered: { workerId: string; leaseEpoch: number; jobs: string[] };
     if (existing) {
       const connected =
@@ -40,22 +40,22 @@ export function registerWorker(farm: Farm, pool: PoolRow, request: RegisterReque
         const ago = Math.round((now - existing.last_heartbeat_at) / 1000);
         throw new AppError("CONFLICT", `a worker named '${request.name}' is connected to pool ${pool.name} (last heard from ${ago} s ago): give this one another --name, or stop the other one`);
       }
-      const jobs = interruptWorkerSessions(farm, existing.id, now);
+      const jobs = await interruptWorkerSessions(tx, farm, existing.id, now);
       const epoch = existing.lease_epoch + 1;
-      workers.reenroll(existing.id, epoch, enrollment);
+      await workers.reenroll(tx, existing.id, epoch, enrollment);
       registered = { workerId: existing.id, leaseEpoch: epoch, jobs };
     } else {
       const workerId = `worker-${randomBytes(5).toString("hex")}`;
-      workers.insert(workerId, pool.id, request.name, enrollment);
+      await workers.insert(tx, workerId, pool.id, request.name, enrollment);
       registered = { workerId, leaseEpoch: 1, jobs: [] };
     }
     const actor: Actor = { kind: "worker", id: registered.workerId, name: request.name, via: "pool-token", address, userAgent: null };
-    audit(farm, actor, { action: "worker.enroll", target: { kind: "worker", id: registered.workerId }, after: { pool: pool.name, leaseEpoch: registered.leaseEpoch } });
+    await audit(tx, farm, actor, { action: "worker.enroll", target: { kind: "worker", id: registered.workerId }, after: { pool: pool.name, leaseEpoch: registered.leaseEpoch } });
     return registered;
   });
-  refreshCompatibility(farm);
-  farm.events.publish("workers");
-  if (result.jobs.length > 0) farm.events.publish("jobs", result.jobs);
+  await refreshCompatibility(farm);
+  farm.events.publish(null, "workers");
+  if (result.jobs.length > 0) farm.events.publish(null, "jobs", result.jobs);
   return {
     workerId: result.workerId,
     leaseEpoch: result.leaseEpoch,

@@ -19,18 +19,19 @@ import { describeTarget, moveTasks, resolveTarget, type TaskTarget } from "./tas
 
 function requeue(farm: Farm, target: TaskTarget, from: readonly TaskStatus[], actor: Actor, action: AuditAction): Promise<{ changed: number }> {
   return withJobLock(farm, target.jobId, async () => {
-    const resolved = farm.store.transaction(() => resolveTarget(farm, target));
+    const resolved = await farm.store.read((tx) => resolveTarget(tx, farm, target), { consistent: true });
     // A wrangler's requeue runs at once, anywhere: the retry delay and the failed-here preference go with the budgets.
     const changed = await moveTasks(farm, resolved, from, "PENDING", "requeue");
-    farm.store.transaction(() => {
+    const keptAway = await farm.store.transaction(async (tx) => {
       if (changed > 0) {
-        jobWritesRepository(farm.store).reopen(target.jobId);
-        farm.tasks.settleJob(target.jobId, farm.now());
+        await jobWritesRepository.reopen(tx, target.jobId);
+        await farm.tasks.settleJob(tx, target.jobId, farm.now());
       }
-      audit(farm, actor, { action, target: { kind: "job", id: target.jobId }, after: { ...describeTarget(target), changed } });
+      await audit(tx, farm, actor, { action, target: { kind: "job", id: target.jobId }, after: { ...describeTarget(target), changed } });
+      return changed > 0 && (await failureClearsRepository.anyOfJob(tx, target.jobId));
     });
-    farm.events.publish("jobs", [target.jobId]);
-    if (changed > 0 && failureClearsRepository(farm.store).anyOfJob(target.jobId)) clearWorkerFailures(farm, { jobId: target.jobId }, actor);
+    farm.events.publish(null, "jobs", [target.jobId]);
+    if (keptAway) await clearWorkerFailures(farm, { jobId: target.jobId }, actor);
     return { changed };
   });
 }

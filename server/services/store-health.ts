@@ -11,7 +11,7 @@
  * - one line on stderr when writes start failing and one when they work again, not a stack per
  *   request.
  */
-import type Database from "better-sqlite3";
+import type { Store } from "../db/connection";
 import { perDatabase } from "../db/per-database";
 import { AppError } from "../context/errors";
 
@@ -87,5 +87,5 @@ export function storeUnavailable(): AppError {
   return new AppError("UNAVAILABLE", "the farm's store is full (database or disk is full): nothing of this request was stored; send it again once space is freed");
 }
 
-/** One per database: every request and the sweep of a farm share what they saw. */
-export const storeHealth = perDatabase((_sqlite: Database.Database) => new StoreHealth());
+/** One per store: every request and the sweep of a farm share what they saw. */
+export const storeHealth = perDatabase((_store: Store) => new StoreHealth());

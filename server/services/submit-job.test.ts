@@ -3,10 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { asc, eq } from "drizzle-orm";
+import { type BetterSQLite3Database, drizzle } from "drizzle-orm/better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from "vitest";
 import type { StatusCounts } from "../../lib/farm/statuses";
 import { checkTemplateText, createJob, parameterValueToJson } from "../../lib/openjd";
-import { openStore, type Store } from "../db/connection";
+import { openStore, type SqliteStore, type Store } from "../db/connection";
+import * as schema from "../db/schema";
 import { jobs, steps, tasks } from "../db/schema";
 import { countColumnsSql, countsFromRow, countsFromValues, type CountColumnsRow } from "../db/status-counts";
 import { contextAs } from "../auth/test-principals";
@@ -16,6 +18,7 @@ import { createCallerFactory } from "../router/trpc";
 import { SYSTEM_ACTOR } from "./audit";
 import { cancelTasks } from "./cancel-tasks";
 import { createFarm } from "../context/farm";
+import { sqliteOf } from "../store/store-test-support";
 import { FarmLoop } from "./farm-loop";
 import { LINUX_WORKER, testFarm } from "./farm-test-support";
 import { registerWorker } from "./register-worker";
@@ -74,9 +77,12 @@ environment:
         command: echo
 `;
 
-let store: Store;
+let store: SqliteStore;
+/** The query builder on the test's database, for reading what a submission wrote. */
+let db: BetterSQLite3Database<typeof schema>;
 beforeEach(() => {
   store = openStore(":memory:");
+  db = drizzle(sqliteOf(store), { schema });
 });
 afterEach(() => store.close());
 
@@ -94,21 +100,21 @@ function input(overrides: Partial<SubmitJobInput> = {}): SubmitJobInput {
 
 function rowCounts() {
   return {
-    jobs: store.db.select().from(jobs).all().length,
-    steps: store.db.select().from(steps).all().length,
-    tasks: store.db.select().from(tasks).all().length,
+    jobs: db.select().from(jobs).all().length,
+    steps: db.select().from(steps).all().length,
+    tasks: db.select().from(tasks).all().length,
   };
 }
 
 function stepTasks(stepId: string) {
-  return store.db.select().from(tasks).where(eq(tasks.stepId, stepId)).orderBy(asc(tasks.taskIndex)).all();
+  return db.select().from(tasks).where(eq(tasks.stepId, stepId)).orderBy(asc(tasks.taskIndex)).all();
 }
 
 describe("submitJob", () => {
-  it("writes the job, its steps and every task with roll-up counts", () => {
-    const result = submitJob(store, input());
+  it("writes the job, its steps and every task with roll-up counts", async () => {
+    const result = await submitJob(store, input());
     expect(result).toEqual({ ok: true, jobId: "job-abcdefghij", taskCount: 21 });
-    const [job] = store.db.select().from(jobs).all();
+    const [job] = db.select().from(jobs).all();
     expect(job).toMatchObject({
       id: "job-abcdefghij",
       seq: 1,
@@ -132,7 +138,7 @@ describe("submitJob", () => {
       Output: { type: "PATH", value: "/bundles/shot1/renders" },
     });
 
-    const [render, encode] = store.db.select().from(steps).orderBy(asc(steps.stepIndex)).all();
+    const [render, encode] = db.select().from(steps).orderBy(asc(steps.stepIndex)).all();
     expect(render).toMatchObject({ id: "job-abcdefghij:0", stepIndex: 0, name: "Render", dependencies: [], chunked: false, status: "READY", taskCount: 20 });
     expect(render?.hostRequirements).toEqual({ amounts: [{ name: "amount.worker.vcpu", min: 2 }], attributes: [] });
     expect(JSON.parse(render!.environmentStack)).toEqual(["job:Farm"]);
@@ -147,32 +153,32 @@ describe("submitJob", () => {
     expect(stepTasks("job-abcdefghij:1").map((t) => [t.parameters, t.status])).toEqual([["{}", "PENDING"]]);
   });
 
-  it("numbers jobs in submission order and makes random ids", () => {
-    const first = submitJob(store, input({ ids: undefined }));
-    const second = submitJob(store, input({ ids: undefined }));
+  it("numbers jobs in submission order and makes random ids", async () => {
+    const first = await submitJob(store, input({ ids: undefined }));
+    const second = await submitJob(store, input({ ids: undefined }));
     if (!first.ok || !second.ok) throw new Error("submission failed");
     expect(first.jobId).toMatch(/^job-[a-z2-7]{10}$/);
     expect(second.jobId).not.toBe(first.jobId);
-    const seqs = store.db.select({ id: jobs.id, seq: jobs.seq }).from(jobs).orderBy(asc(jobs.seq)).all();
+    const seqs = db.select({ id: jobs.id, seq: jobs.seq }).from(jobs).orderBy(asc(jobs.seq)).all();
     expect(seqs).toEqual([
       { id: first.jobId, seq: 1 },
       { id: second.jobId, seq: 2 },
     ]);
     // The engine hands out numbers: the last job gone (purged), its number is not given again.
-    store.sqlite.prepare("DELETE FROM jobs WHERE id = ?").run(second.jobId);
-    const third = submitJob(store, input({ ids: undefined }));
+    sqliteOf(store).prepare("DELETE FROM jobs WHERE id = ?").run(second.jobId);
+    const third = await submitJob(store, input({ ids: undefined }));
     if (!third.ok) throw new Error("submission failed");
-    expect(store.db.select({ seq: jobs.seq }).from(jobs).where(eq(jobs.id, third.jobId)).get()).toEqual({ seq: 3 });
+    expect(db.select({ seq: jobs.seq }).from(jobs).where(eq(jobs.id, third.jobId)).get()).toEqual({ seq: 3 });
   });
 
-  it("holds a SUSPENDED job: every task SUSPENDED", () => {
-    const result = submitJob(store, input({ settings: { initialState: "SUSPENDED", priority: 80, submitter: "ana", maxRetriesPerTask: 0, maxFailedTasks: 5 } }));
+  it("holds a SUSPENDED job: every task SUSPENDED", async () => {
+    const result = await submitJob(store, input({ settings: { initialState: "SUSPENDED", priority: 80, submitter: "ana", maxRetriesPerTask: 0, maxFailedTasks: 5 } }));
     expect(result.ok).toBe(true);
-    const [job] = store.db.select().from(jobs).all();
+    const [job] = db.select().from(jobs).all();
     expect(job).toMatchObject({ suspended: true, status: "SUSPENDED", priority: 80, submitter: "ana", maxRetriesPerTask: 0, maxFailedTasks: 5 });
     expect(countsFromValues(job!)).toMatchObject({ SUSPENDED: 21, READY: 0, PENDING: 0 });
     expect(
-      store.db
+      db
         .select()
         .from(steps)
         .all()
@@ -180,7 +186,7 @@ describe("submitJob", () => {
     ).toEqual(["SUSPENDED", "SUSPENDED"]);
     expect(
       new Set(
-        store.db
+        db
           .select()
           .from(tasks)
           .all()
@@ -189,7 +195,7 @@ describe("submitJob", () => {
     ).toEqual(new Set(["SUSPENDED"]));
   });
 
-  it("makes one task per chunk, valued with the chunk's range expression", () => {
+  it("makes one task per chunk, valued with the chunk's range expression", async () => {
     const chunked = `specificationVersion: jobtemplate-2023-09
 extensions: [TASK_CHUNKING]
 name: Chunked
@@ -208,8 +214,8 @@ steps:
       onRun:
         command: echo
 `;
-    expect(submitJob(store, input({ template: { text: chunked, format: "yaml" } }))).toMatchObject({ ok: true, taskCount: 3 });
-    expect(store.db.select().from(steps).all()[0]).toMatchObject({ chunked: true, taskCount: 3 });
+    expect(await submitJob(store, input({ template: { text: chunked, format: "yaml" } }))).toMatchObject({ ok: true, taskCount: 3 });
+    expect(db.select().from(steps).all()[0]).toMatchObject({ chunked: true, taskCount: 3 });
     expect(stepTasks("job-abcdefghij:0").map((t) => JSON.parse(t.parameters).Frame)).toEqual([
       { type: "CHUNK[INT]", value: "1-4" },
       { type: "CHUNK[INT]", value: "5-7" },
@@ -217,17 +223,17 @@ steps:
     ]);
   });
 
-  it("writes tasks across insert batches, remainder included", () => {
-    const result = submitJob(store, input({ parameterValues: { Frames: 1001 } }));
+  it("writes tasks across insert batches, remainder included", async () => {
+    const result = await submitJob(store, input({ parameterValues: { Frames: 1001 } }));
     expect(result).toMatchObject({ ok: true, taskCount: 2003 });
     const rows = stepTasks("job-abcdefghij:0");
     expect(rows).toHaveLength(2002);
     expect(rows.at(-1)).toMatchObject({ taskIndex: 2001, parameters: '{"Frame":{"type":"INT","value":"1001"},"Layer":{"type":"STRING","value":"fg"}}' });
   });
 
-  it("returns located template errors and writes nothing", () => {
+  it("returns located template errors and writes nothing", async () => {
     const broken = RENDER.replace("    - name: Layer\n      type: STRING", "    - name: Layer\n      type: STRANGE");
-    const result = submitJob(store, input({ template: { text: broken, format: "yaml" } }));
+    const result = await submitJob(store, input({ template: { text: broken, format: "yaml" } }));
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.errors.length).toBeGreaterThan(0);
@@ -235,19 +241,19 @@ steps:
     expect(rowCounts()).toEqual({ jobs: 0, steps: 0, tasks: 0 });
   });
 
-  it("reports YAML syntax errors with their position", () => {
-    const result = submitJob(store, input({ template: { text: "name: [unclosed\n", format: "yaml" } }));
+  it("reports YAML syntax errors with their position", async () => {
+    const result = await submitJob(store, input({ template: { text: "name: [unclosed\n", format: "yaml" } }));
     expect(result).toMatchObject({ ok: false, errors: [{ origin: "template", line: expect.any(Number) }] });
   });
 
-  it("refuses an environment template where a job template belongs", () => {
-    const result = submitJob(store, input({ template: { text: CONDA, format: "yaml" } }));
+  it("refuses an environment template where a job template belongs", async () => {
+    const result = await submitJob(store, input({ template: { text: CONDA, format: "yaml" } }));
     expect(result).toMatchObject({ ok: false, errors: [{ origin: "template" }] });
     expect(rowCounts().jobs).toBe(0);
   });
 
-  it("blames bad parameter values on the parameters", () => {
-    const result = submitJob(store, input({ parameterValues: { Frames: "ten", Nope: 1 } }));
+  it("blames bad parameter values on the parameters", async () => {
+    const result = await submitJob(store, input({ parameterValues: { Frames: "ten", Nope: 1 } }));
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.errors).toEqual(
@@ -270,47 +276,47 @@ steps:
     [{ maxWorkerFailures: 1.5 }, "settings.maxWorkerFailures"],
     [{ initialState: "RUNNING" as never }, "settings.initialState"],
     [{ submitter: "" }, "settings.submitter"],
-  ])("refuses settings %j", (settings, path) => {
-    const result = submitJob(store, input({ settings }));
+  ])("refuses settings %j", async (settings, path) => {
+    const result = await submitJob(store, input({ settings }));
     expect(result).toMatchObject({ ok: false, errors: [{ origin: "settings", path }] });
     expect(rowCounts().jobs).toBe(0);
   });
 
-  it("reports settings and parameter problems together", () => {
-    const result = submitJob(store, input({ settings: { priority: 500 }, parameterValues: { Frames: "ten" } }));
+  it("reports settings and parameter problems together", async () => {
+    const result = await submitJob(store, input({ settings: { priority: 500 }, parameterValues: { Frames: "ten" } }));
     expect(result.ok ? [] : result.errors.map((e) => [e.origin, e.path])).toEqual([
       ["settings", "settings.priority"],
       ["parameters", "parameters.Frames"],
     ]);
   });
 
-  it("stores PATH values absolute: submitted ones against workingDir, defaults against templateDir", () => {
-    const result = submitJob(store, input({ parameterValues: { Output: "out/../final" }, workingDir: "/home/artist/work" }));
+  it("stores PATH values absolute: submitted ones against workingDir, defaults against templateDir", async () => {
+    const result = await submitJob(store, input({ parameterValues: { Output: "out/../final" }, workingDir: "/home/artist/work" }));
     expect(result.ok).toBe(true);
-    expect(store.db.select().from(jobs).all()[0]?.parameters.Output).toEqual({ type: "PATH", value: "/home/artist/work/final" });
+    expect(db.select().from(jobs).all()[0]?.parameters.Output).toEqual({ type: "PATH", value: "/home/artist/work/final" });
   });
 
-  it("keeps environment templates and puts them first in every step's stack", () => {
-    const result = submitJob(store, input({ environmentTemplates: [{ text: CONDA, format: "yaml" }] }));
+  it("keeps environment templates and puts them first in every step's stack", async () => {
+    const result = await submitJob(store, input({ environmentTemplates: [{ text: CONDA, format: "yaml" }] }));
     expect(result.ok).toBe(true);
-    expect(store.db.select().from(jobs).all()[0]?.environmentTemplates).toEqual([{ text: CONDA, format: "yaml" }]);
-    for (const step of store.db.select().from(steps).all()) expect(JSON.parse(step.environmentStack)).toEqual(["template:0:Conda", "job:Farm"]);
+    expect(db.select().from(jobs).all()[0]?.environmentTemplates).toEqual([{ text: CONDA, format: "yaml" }]);
+    for (const step of db.select().from(steps).all()) expect(JSON.parse(step.environmentStack)).toEqual(["template:0:Conda", "job:Farm"]);
   });
 
-  it("locates environment template errors under environments[i]", () => {
-    const result = submitJob(store, input({ environmentTemplates: [{ text: CONDA.replace("name: Conda", "name: 5"), format: "yaml" }] }));
+  it("locates environment template errors under environments[i]", async () => {
+    const result = await submitJob(store, input({ environmentTemplates: [{ text: CONDA.replace("name: Conda", "name: 5"), format: "yaml" }] }));
     expect(result).toMatchObject({ ok: false, errors: [{ origin: "environment", path: expect.stringMatching(/^environments\[0\]\.environment\.name/), line: 3 }] });
   });
 
-  it("refuses jobs over the maximum task count", () => {
-    const result = submitJob(store, input({ maxTaskCount: 20 }));
+  it("refuses jobs over the maximum task count", async () => {
+    const result = await submitJob(store, input({ maxTaskCount: 20 }));
     expect(result).toMatchObject({ ok: false, errors: [{ origin: "template", path: "steps", message: expect.stringContaining("21 tasks; this farm accepts at most 20") }] });
     expect(rowCounts()).toEqual({ jobs: 0, steps: 0, tasks: 0 });
   });
 
-  it("stores what a worker needs to recreate the identical job", () => {
-    submitJob(store, input({ parameterValues: { Scene: "shot9", Frames: 3 }, environmentTemplates: [{ text: CONDA, format: "yaml" }] }));
-    const [row] = store.db.select().from(jobs).all();
+  it("stores what a worker needs to recreate the identical job", async () => {
+    await submitJob(store, input({ parameterValues: { Scene: "shot9", Frames: 3 }, environmentTemplates: [{ text: CONDA, format: "yaml" }] }));
+    const [row] = db.select().from(jobs).all();
     const checked = checkTemplateText(row!.templateText, row!.templateFormat, "job");
     const envs = row!.environmentTemplates.map((t) => checkTemplateText(t.text, t.format, "environment").template);
     if (checked.template?.kind !== "job" || envs.some((t) => t?.kind !== "environment")) throw new Error("stored templates are invalid");
@@ -328,41 +334,41 @@ steps:
 
 describe("submitToFarm (checked on a thread, written in slices)", () => {
   const rowsOf = (s: Store, jobId: string) => ({
-    job: s.sqlite.prepare(`SELECT name, status, ${countColumnsSql()}, task_count, priority, parameters FROM jobs WHERE id = ?`).get(jobId),
-    steps: s.sqlite.prepare(`SELECT step_index, name, status, ${countColumnsSql()}, task_count, environment_stack, host_requirements FROM steps WHERE job_id = ? ORDER BY step_index`).all(jobId),
-    tasks: s.sqlite.prepare("SELECT step_id, task_index, parameters, status FROM tasks WHERE job_id = ? ORDER BY id").all(jobId),
+    job: sqliteOf(s).prepare(`SELECT name, status, ${countColumnsSql()}, task_count, priority, parameters FROM jobs WHERE id = ?`).get(jobId),
+    steps: sqliteOf(s).prepare(`SELECT step_index, name, status, ${countColumnsSql()}, task_count, environment_stack, host_requirements FROM steps WHERE job_id = ? ORDER BY step_index`).all(jobId),
+    tasks: sqliteOf(s).prepare("SELECT step_id, task_index, parameters, status FROM tasks WHERE job_id = ? ORDER BY id").all(jobId),
   });
 
   it("writes exactly the rows submitJob writes", async () => {
-    const t = testFarm();
+    const t = await testFarm();
     const farmInput = { ...input(), ids: { jobId: () => "job-abcdefghij" } };
     const result = await submitToFarm(t.farm, farmInput);
     expect(result).toEqual({ ok: true, jobId: "job-abcdefghij", taskCount: 21 });
-    submitJob(store, input());
+    await submitJob(store, input());
     expect(rowsOf(t.farm.store, "job-abcdefghij")).toEqual(rowsOf(store, "job-abcdefghij"));
-    expect(t.farm.store.sqlite.prepare("SELECT COUNT(*) AS n FROM server_state WHERE key LIKE 'job-creating:%'").get()).toEqual({ n: 0 });
+    expect(sqliteOf(t.farm.store).prepare("SELECT COUNT(*) AS n FROM server_state WHERE key LIKE 'job-creating:%'").get()).toEqual({ n: 0 });
   });
 
   it("lists a job being created as PENDING with no tasks; a cancel of it waits until it is whole", async () => {
-    const t = testFarm();
+    const t = await testFarm();
     const creating = submitToFarm(t.farm, { ...input({ template: { text: productTemplate(200, 200), format: "yaml" } }), ids: { jobId: () => "job-bigbigbigb" } });
-    const job = () => t.farm.store.sqlite.prepare<[], { status: string; task_count: number }>("SELECT status, task_count FROM jobs").get();
+    const job = () => sqliteOf(t.farm.store).prepare<[], { status: string; task_count: number }>("SELECT status, task_count FROM jobs").get();
     while (!job()) await new Promise((resolve) => setTimeout(resolve, 5));
     expect(job()).toEqual({ status: "PENDING", task_count: 0 });
     const canceled = cancelTasks(t.farm, { jobId: "job-bigbigbigb" }, SYSTEM_ACTOR);
     expect(await creating).toEqual({ ok: true, jobId: "job-bigbigbigb", taskCount: 40_000 });
     expect(await canceled).toEqual({ changed: 40_000 });
     expect(job()).toEqual({ status: "CANCELED", task_count: 40_000 });
-    const actions = t.farm.store.sqlite.prepare("SELECT action FROM audit_log WHERE target_id = 'job-bigbigbigb' ORDER BY id").pluck().all();
+    const actions = sqliteOf(t.farm.store).prepare("SELECT action FROM audit_log WHERE target_id = 'job-bigbigbigb' ORDER BY id").pluck().all();
     expect(actions).toEqual(["job.cancel"]);
   });
 
   it("holds a step no worker can run NOT_COMPATIBLE from the start", async () => {
-    const t = testFarm();
-    registerWorker(t.farm, t.pool, { ...LINUX_WORKER("small"), capabilities: { ...LINUX_WORKER("small").capabilities, amounts: { "amount.worker.vcpu": 1 } } });
+    const t = await testFarm();
+    await registerWorker(t.farm, t.pool, { ...LINUX_WORKER("small"), capabilities: { ...LINUX_WORKER("small").capabilities, amounts: { "amount.worker.vcpu": 1 } } });
     const result = await submitToFarm(t.farm, input());
     if (!result.ok) throw new Error(JSON.stringify(result.errors));
-    const [render] = t.farm.store.sqlite
+    const [render] = sqliteOf(t.farm.store)
       .prepare<[string], { status: string; incompatible_reason: string | null }>("SELECT status, incompatible_reason FROM steps WHERE job_id = ? ORDER BY step_index")
       .all(result.jobId);
     expect(render).toEqual({ status: "NOT_COMPATIBLE", incompatible_reason: expect.stringMatching(/amount\.worker\.vcpu/) });
@@ -379,10 +385,10 @@ describe("a 1,000,000-task job on a file database", () => {
     loop.start();
     onTestFinished(async () => {
       await loop.stop();
-      fileStore.close();
+      await fileStore.close();
       rmSync(dir, { recursive: true, force: true });
     });
-    const api = createCallerFactory(appRouter)(contextAs(farm, "wrangler"));
+    const api = createCallerFactory(appRouter)(await contextAs(farm, "wrangler"));
     const counts = (jobId: string) => {
       const job = fileStore.sqlite.prepare<[string], CountColumnsRow & { status: string; task_count: number }>(`SELECT status, ${countColumnsSql()}, task_count FROM jobs WHERE id = ?`).get(jobId)!;
       const step = fileStore.sqlite.prepare<[string], CountColumnsRow>(`SELECT ${countColumnsSql()} FROM steps WHERE job_id = ?`).get(jobId)!;

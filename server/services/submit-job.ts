@@ -7,8 +7,8 @@
  *
  * On a farm (submitToFarm) the checking and the walk of the lazy parameter space run on a check
  * thread within the farm's budget, and the rows are written in short slices (persist-job.ts), so
- * a 1,000,000-task job never stalls the server. submitJob does it all in-process, in one
- * transaction: small jobs in tests, and `npm run bench:submit`.
+ * a 1,000,000-task job never stalls the server. submitJob does it all in-process, in one unit
+ * of work: small jobs in tests, and `npm run bench:submit`.
  */
 import { randomBytes } from "node:crypto";
 import { createOffLoop } from "../checks/run-checks";
@@ -33,14 +33,14 @@ export {
 
 export type SubmitJobResult = { ok: true; jobId: string; taskCount: number } | Refused;
 
-/** Rows walked per batch in-process (one transaction holds them all anyway). */
+/** Rows walked per batch in-process (one unit of work holds them all anyway). */
 const IN_PROCESS_BATCH = 20_000;
 
-export function submitJob(store: Store, input: SubmitJobInput): SubmitJobResult {
+export async function submitJob(store: Store, input: SubmitJobInput): Promise<SubmitJobResult> {
   const valid = validateSubmission(input);
   if (!valid.ok) return valid;
   const jobId = (input.ids?.jobId ?? newJobId)();
-  writeJobAtOnce(store, jobId, input, planJob(valid), taskBatches(valid.job, IN_PROCESS_BATCH));
+  await writeJobAtOnce(store, jobId, input, planJob(valid), taskBatches(valid.job, IN_PROCESS_BATCH));
   return { ok: true, jobId, taskCount: valid.taskCount };
 }
 
@@ -57,8 +57,8 @@ export async function submitToFarm(farm: Farm, input: SubmitJobInput): Promise<S
   });
   if (result.ok) {
     // A worker that registered while the job was being written: the step counts were still 0.
-    refreshCompatibility(farm);
-    farm.events.publish("jobs", [result.jobId]);
+    await refreshCompatibility(farm);
+    farm.events.publish(null, "jobs", [result.jobId]);
   }
   return result;
 }

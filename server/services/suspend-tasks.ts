@@ -28,14 +28,14 @@ const RESUME: Switch = { suspended: false, from: movableTo("PENDING", "resume"),
 
 function flip(farm: Farm, target: TaskTarget, actor: Actor, how: Switch): Promise<{ changed: number }> {
   return withJobLock(farm, target.jobId, async () => {
-    const resolved = farm.store.transaction(() => {
-      const found = resolveTarget(farm, target);
-      if (!target.stepId && !target.taskIds) jobWritesRepository(farm.store).setSuspended(target.jobId, how.suspended);
+    const resolved = await farm.store.transaction(async (tx) => {
+      const found = await resolveTarget(tx, farm, target);
+      if (!target.stepId && !target.taskIds) await jobWritesRepository.setSuspended(tx, target.jobId, how.suspended);
       return found;
     });
     const changed = await moveTasks(farm, resolved, how.from, how.to, how.also);
-    audit(farm, actor, { action: how.action, target: { kind: "job", id: target.jobId }, after: { ...describeTarget(target), changed } });
-    farm.events.publish("jobs", [target.jobId]);
+    await farm.store.transaction((tx) => audit(tx, farm, actor, { action: how.action, target: { kind: "job", id: target.jobId }, after: { ...describeTarget(target), changed } }));
+    farm.events.publish(null, "jobs", [target.jobId]);
     return { changed };
   });
 }

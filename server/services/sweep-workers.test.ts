@@ -7,7 +7,9 @@ import { describe, expect, it } from "vitest";
 import { listWorkers } from "../queries/workers";
 import { removeWorker } from "./drain-worker";
 import { SYSTEM_ACTOR } from "./audit";
-import { LINUX_WORKER, SimulatedWorker, submit, testFarm } from "./farm-test-support";
+import type { SyncRequest } from "../../lib/farm/protocol";
+import { sqliteOf } from "../store/store-test-support";
+import { LINUX_WORKER, SimulatedWorker, submit, testFarm, type TestFarm } from "./farm-test-support";
 import { sweepWorkers } from "./sweep-workers";
 import { syncWorker } from "./sync-worker";
 
@@ -26,81 +28,79 @@ steps:
       onRun: {command: echo}
 `;
 
-function task(t: ReturnType<typeof testFarm>, jobId: string) {
-  return t.farm.store.sqlite.prepare<[string], { status: string; interruption_count: number }>("SELECT status, interruption_count FROM tasks WHERE job_id = ?").get(jobId)!;
+function task(t: TestFarm, jobId: string) {
+  return sqliteOf(t.farm.store).prepare<[string], { status: string; interruption_count: number }>("SELECT status, interruption_count FROM tasks WHERE job_id = ?").get(jobId)!;
 }
 
 describe("worker sweeps", () => {
-  it("takes back assigned tasks a syncing worker never starts, and tells it to cancel them", () => {
-    const t = testFarm({ assignedTimeoutSeconds: 60 });
-    const jobId = submit(t, ONE_TASK);
-    const hoarder = new SimulatedWorker(t, LINUX_WORKER("hoarder"));
-    const first = hoarder.sync({ runActions: false });
+  it("takes back assigned tasks a syncing worker never starts, and tells it to cancel them", async () => {
+    const t = await testFarm({ assignedTimeoutSeconds: 60 });
+    const jobId = await submit(t, ONE_TASK);
+    const hoarder = await SimulatedWorker.create(t, LINUX_WORKER("hoarder"));
+    const first = await hoarder.sync({ runActions: false });
     const actionId = first.assignments[0]!.actions[0]!.actionId;
     expect(task(t, jobId).status).toBe("ASSIGNED");
     t.clock.now += 30_000;
-    hoarder.sync({ runActions: false });
-    expect(sweepWorkers(t.farm).reclaimed).toBe(0);
+    await hoarder.sync({ runActions: false });
+    expect((await sweepWorkers(t.farm)).reclaimed).toBe(0);
     t.clock.now += 31_000;
-    hoarder.sync({ runActions: false });
-    expect(sweepWorkers(t.farm).reclaimed).toBe(1);
+    await hoarder.sync({ runActions: false });
+    expect((await sweepWorkers(t.farm)).reclaimed).toBe(1);
     expect(task(t, jobId)).toEqual({ status: "READY", interruption_count: 1 });
-    expect(hoarder.sync({ runActions: false }).cancel).toContain(actionId);
+    expect((await hoarder.sync({ runActions: false })).cancel).toContain(actionId);
     // Another worker gets the task.
-    const other = new SimulatedWorker(t, LINUX_WORKER("other"));
-    other.runUntilIdle();
+    const other = await SimulatedWorker.create(t, LINUX_WORKER("other"));
+    await other.runUntilIdle();
     expect(task(t, jobId).status).toBe("SUCCEEDED");
   });
 
-  it("leaves alone a Session whose environment takes long to enter", () => {
-    const t = testFarm({ assignedTimeoutSeconds: 60 });
-    const jobId = submit(t, WITH_ENV);
-    const worker = new SimulatedWorker(t, LINUX_WORKER("slow-env"));
-    const [assignment] = worker.sync({ runActions: false }).assignments;
+  it("leaves alone a Session whose environment takes long to enter", async () => {
+    const t = await testFarm({ assignedTimeoutSeconds: 60 });
+    const jobId = await submit(t, WITH_ENV);
+    const worker = await SimulatedWorker.create(t, LINUX_WORKER("slow-env"));
+    const [assignment] = (await worker.sync({ runActions: false })).assignments;
     const [enter, run] = assignment!.actions;
     expect([enter!.kind, run!.kind]).toEqual(["ENV_ENTER", "TASK_RUN"]);
     // The environment starts entering and takes ten minutes; the task waits behind it.
     const base = { workerId: worker.workerId, leaseEpoch: worker.leaseEpoch, sessions: [assignment!.sessionId], actions: [enter!.actionId, run!.actionId] };
-    syncWorker(t.farm, worker.identity, { ...base, updates: [{ actionId: enter!.actionId, status: "RUNNING", startedAt: t.clock.now }] });
+    const identity = await worker.identity;
+    const sync = (request: SyncRequest) => t.farm.store.transaction((tx) => syncWorker(t.farm, tx, identity, request));
+    await sync({ ...base, updates: [{ actionId: enter!.actionId, status: "RUNNING", startedAt: t.clock.now }] });
     for (let i = 0; i < 20; i++) {
       t.clock.now += 30_000;
-      syncWorker(t.farm, worker.identity, { ...base, updates: [] });
-      expect(sweepWorkers(t.farm).reclaimed).toBe(0);
+      await sync({ ...base, updates: [] });
+      expect((await sweepWorkers(t.farm)).reclaimed).toBe(0);
     }
     expect(task(t, jobId)).toEqual({ status: "ASSIGNED", interruption_count: 0 });
   });
 
-  it("removes a worker not seen for the retention period: not listed, credential revoked, audited", () => {
-    const t = testFarm({ workerRetentionHours: 1 });
-    const gone = new SimulatedWorker(t, LINUX_WORKER("gone"));
-    new SimulatedWorker(t, LINUX_WORKER("alive"));
+  it("removes a worker not seen for the retention period: not listed, credential revoked, audited", async () => {
+    const t = await testFarm({ workerRetentionHours: 1 });
+    const gone = await SimulatedWorker.create(t, LINUX_WORKER("gone"));
+    await SimulatedWorker.create(t, LINUX_WORKER("alive"));
     t.clock.now += 80_000;
-    expect(sweepWorkers(t.farm).lost.length).toBe(2);
-    expect(
-      listWorkers(t.farm)
-        .map((w) => w.name)
-        .sort(),
-    ).toEqual(["alive", "gone"]);
+    expect((await sweepWorkers(t.farm)).lost.length).toBe(2);
+    expect((await listWorkers(t.farm)).map((w) => w.name).sort()).toEqual(["alive", "gone"]);
     t.clock.now += 3_600_000;
-    expect(sweepWorkers(t.farm).removed).toEqual(expect.arrayContaining([gone.workerId]));
-    expect(listWorkers(t.farm)).toEqual([]);
-    const row = t.farm.store.sqlite
+    expect((await sweepWorkers(t.farm)).removed).toEqual(expect.arrayContaining([gone.workerId]));
+    expect(await listWorkers(t.farm)).toEqual([]);
+    const row = sqliteOf(t.farm.store)
       .prepare<[string], { removed_at: number | null; credential_hash: string | null }>("SELECT removed_at, credential_hash FROM workers WHERE id = ?")
       .get(gone.workerId)!;
     expect(row).toEqual({ removed_at: t.clock.now, credential_hash: null });
-    const audited = t.farm.store.sqlite.prepare<[string], { n: number }>("SELECT COUNT(*) AS n FROM audit_log WHERE action = 'worker.remove' AND target_id = ?").get(gone.workerId)!;
+    const audited = sqliteOf(t.farm.store).prepare<[string], { n: number }>("SELECT COUNT(*) AS n FROM audit_log WHERE action = 'worker.remove' AND target_id = ?").get(gone.workerId)!;
     expect(audited.n).toBe(1);
   });
 
-  it("an admin's removal puts the worker's running task back in the queue", () => {
-    const t = testFarm();
-    const jobId = submit(t, ONE_TASK);
-    const worker = new SimulatedWorker(t, LINUX_WORKER("removed"), () => "hold");
-    worker.sync();
-    worker.sync(); // reports the start
+  it("an admin's removal puts the worker's running task back in the queue", async () => {
+    const t = await testFarm();
+    const jobId = await submit(t, ONE_TASK);
+    const worker = await SimulatedWorker.create(t, LINUX_WORKER("removed"), () => "hold");
+    await worker.sync();
+    await worker.sync(); // reports the start
     expect(task(t, jobId).status).toBe("RUNNING");
-    removeWorker(t.farm, worker.workerId, SYSTEM_ACTOR);
+    await removeWorker(t.farm, worker.workerId, SYSTEM_ACTOR);
     expect(task(t, jobId)).toEqual({ status: "READY", interruption_count: 1 });
-    expect(listWorkers(t.farm)).toEqual([]);
+    expect(await listWorkers(t.farm)).toEqual([]);
   });
 });

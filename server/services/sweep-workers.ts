@@ -12,35 +12,36 @@
  * - a worker not seen for workerRetentionHours is removed: no longer listed or counted, its
  *   credential revoked (it enrolls again with its pool's token if it ever comes back).
  */
+import type { ReadTx, Tx } from "../store/repository";
 import { workerLifecycleRepository } from "../store/worker-lifecycle";
 import { audit, SYSTEM_ACTOR } from "./audit";
 import { storeHealth } from "./store-health";
 import type { Farm } from "../context/farm";
 
-/** Interrupts every open Session of the worker (inside the caller's unit of work); returns the jobs touched. */
-export function interruptWorkerSessions(farm: Farm, workerId: string, now: number): string[] {
+/** Interrupts every open Session of the worker (inside the caller's unit of work `tx`); returns the jobs touched. */
+export async function interruptWorkerSessions(tx: Tx, farm: Farm, workerId: string, now: number): Promise<string[]> {
   const jobs = new Set<string>();
-  for (const session of farm.sessions.unendedSessions(workerId)) {
-    for (const action of farm.sessions.openActions(session.id)) {
-      farm.sessions.interruptAction(action.id, now);
-      const task = action.task_id === null ? undefined : farm.tasks.heldBy(action.task_id, session.id);
-      if (task) farm.updates.interrupt(task);
+  for (const session of await farm.sessions.unendedSessions(tx, workerId)) {
+    for (const action of await farm.sessions.openActions(tx, session.id)) {
+      await farm.sessions.interruptAction(tx, action.id, now);
+      const task = action.task_id === null ? undefined : await farm.tasks.heldBy(tx, action.task_id, session.id);
+      if (task) await farm.updates.interrupt(tx, task);
     }
-    farm.sessions.end(session.id, now);
+    await farm.sessions.end(tx, session.id, now);
     jobs.add(session.job_id);
   }
-  for (const jobId of jobs) farm.tasks.settleJob(jobId, now);
+  for (const jobId of jobs) await farm.tasks.settleJob(tx, jobId, now);
   return [...jobs];
 }
 
 /**
- * Declares a worker lost (inside the caller's unit of work): its Sessions interrupted,
+ * Declares a worker lost (inside the caller's unit of work `tx`): its Sessions interrupted,
  * their tasks back to READY on the interruption budget, NOT_RESPONDING with a new lease epoch so
  * its late reports are refused. Returns the jobs touched.
  */
-export function loseWorker(farm: Farm, workerId: string, now: number): string[] {
-  const jobs = interruptWorkerSessions(farm, workerId, now);
-  workerLifecycleRepository(farm.store).lose(workerId);
+export async function loseWorker(tx: Tx, farm: Farm, workerId: string, now: number): Promise<string[]> {
+  const jobs = await interruptWorkerSessions(tx, farm, workerId, now);
+  await workerLifecycleRepository.lose(tx, workerId);
   return jobs;
 }
 
@@ -48,23 +49,28 @@ export function loseWorker(farm: Farm, workerId: string, now: number): string[] 
 const STALLED_CHECK_MS = 15_000;
 const lastStalledCheck = new WeakMap<Farm, number>();
 
+/** Whether the stalled-work check is due (it then counts as made now). Decided before the unit: a unit PostgreSQL runs again makes the same check. */
+function stalledCheckDue(farm: Farm, now: number): boolean {
+  const last = lastStalledCheck.get(farm);
+  if (last !== undefined && now - last < STALLED_CHECK_MS && now >= last) return false;
+  lastStalledCheck.set(farm, now);
+  return true;
+}
+
 /**
  * Sessions of live workers that hold assigned work and have done nothing since the limit: the
  * first unfinished action is ASSIGNED (so nothing runs), was assigned before the limit, and the
  * action before it (if any) ended before the limit too.
  */
-function stalledSessions(farm: Farm, now: number): Array<{ id: string; job_id: string }> {
-  const last = lastStalledCheck.get(farm);
-  if (last !== undefined && now - last < STALLED_CHECK_MS && now >= last) return [];
-  lastStalledCheck.set(farm, now);
-  const workers = workerLifecycleRepository(farm.store);
+async function stalledSessions(tx: ReadTx, farm: Farm, now: number): Promise<Array<{ id: string; job_id: string }>> {
+  const workers = workerLifecycleRepository;
   const before = now - farm.settings.assignedTimeoutSeconds * 1000;
   const stalled: Array<{ id: string; job_id: string }> = [];
-  for (const worker of workers.live()) {
-    for (const session of farm.sessions.unendedSessions(worker.id)) {
-      const first = workers.firstOpenAction(session.id);
+  for (const worker of await workers.live(tx)) {
+    for (const session of await farm.sessions.unendedSessions(tx, worker.id)) {
+      const first = await workers.firstOpenAction(tx, session.id);
       if (!first || first.status !== "ASSIGNED" || (first.assigned_at ?? now) >= before) continue;
-      const previous = first.seq > 0 ? workers.actionEndedAt(session.id, first.seq - 1) : undefined;
+      const previous = first.seq > 0 ? await workers.actionEndedAt(tx, session.id, first.seq - 1) : undefined;
       if (previous && (previous.ended_at ?? now) >= before) continue;
       stalled.push(session);
     }
@@ -72,36 +78,37 @@ function stalledSessions(farm: Farm, now: number): Array<{ id: string; job_id: s
   return stalled;
 }
 
-export function sweepWorkers(farm: Farm): { lost: string[]; reclaimed: number; removed: string[] } {
+export async function sweepWorkers(farm: Farm): Promise<{ lost: string[]; reclaimed: number; removed: string[] }> {
   const now = farm.now();
-  const workers = workerLifecycleRepository(farm.store);
+  const workers = workerLifecycleRepository;
   // A worker whose reports the store could not take is not silent: judge nobody until a whole
   // timeout has passed since the last failed write (store-health.ts).
-  const judging = storeHealth(farm.store.sqlite).quietFor(farm.settings.workerTimeoutSeconds * 1000);
-  const { lost, reclaimed, removed, jobs } = farm.store.transaction(() => {
+  const judging = storeHealth(farm.store).quietFor(farm.settings.workerTimeoutSeconds * 1000);
+  const checkStalled = judging && stalledCheckDue(farm, now);
+  const { lost, reclaimed, removed, jobs } = await farm.store.transaction(async (tx) => {
     const touched = new Set<string>();
-    const silent = judging ? workers.silentSince(now - farm.settings.workerTimeoutSeconds * 1000) : [];
-    for (const worker of silent) for (const job of loseWorker(farm, worker.id, now)) touched.add(job);
+    const silent = judging ? await workers.silentSince(tx, now - farm.settings.workerTimeoutSeconds * 1000) : [];
+    for (const worker of silent) for (const job of await loseWorker(tx, farm, worker.id, now)) touched.add(job);
     let taken = 0;
-    for (const session of judging ? stalledSessions(farm, now) : []) {
+    for (const session of checkStalled ? await stalledSessions(tx, farm, now) : []) {
       // The actions stay ASSIGNED (the worker still holds them): its next sync is told to cancel them, as for any task taken away.
-      for (const action of farm.sessions.openActions(session.id)) {
-        const task = action.task_id === null ? undefined : farm.tasks.heldBy(action.task_id, session.id);
+      for (const action of await farm.sessions.openActions(tx, session.id)) {
+        const task = action.task_id === null ? undefined : await farm.tasks.heldBy(tx, action.task_id, session.id);
         if (!task) continue;
-        farm.updates.interrupt(task);
+        await farm.updates.interrupt(tx, task);
         taken++;
         touched.add(session.job_id);
       }
     }
-    for (const jobId of touched) farm.tasks.settleJob(jobId, now);
-    const unseen = workers.unseenSince(now - farm.settings.workerRetentionHours * 3_600_000);
+    for (const jobId of touched) await farm.tasks.settleJob(tx, jobId, now);
+    const unseen = await workers.unseenSince(tx, now - farm.settings.workerRetentionHours * 3_600_000);
     for (const worker of unseen) {
-      workers.removeUnseen(worker.id, now);
-      audit(farm, SYSTEM_ACTOR, { action: "worker.remove", target: { kind: "worker", id: worker.id }, detail: `${worker.name}: not seen for ${farm.settings.workerRetentionHours} h` });
+      await workers.removeUnseen(tx, worker.id, now);
+      await audit(tx, farm, SYSTEM_ACTOR, { action: "worker.remove", target: { kind: "worker", id: worker.id }, detail: `${worker.name}: not seen for ${farm.settings.workerRetentionHours} h` });
     }
     return { lost: silent.map((w) => w.id), reclaimed: taken, removed: unseen.map((w) => w.id), jobs: [...touched] };
   });
-  if (lost.length > 0 || removed.length > 0 || reclaimed > 0) farm.events.publish("workers");
-  if (jobs.length > 0) farm.events.publish("jobs", jobs);
+  if (lost.length > 0 || removed.length > 0 || reclaimed > 0) farm.events.publish(null, "workers");
+  if (jobs.length > 0) farm.events.publish(null, "jobs", jobs);
   return { lost, reclaimed, removed };
 }

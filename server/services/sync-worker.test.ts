@@ -4,20 +4,26 @@
  * and lost workers, cancel and drain. Workers are played in-process (farm-test-support.ts).
  */
 import { describe, expect, it } from "vitest";
+import type { SyncRequest } from "../../lib/farm/protocol";
 import { AppError } from "../context/errors";
+import { sqliteOf } from "../store/store-test-support";
 import { cancelTasks } from "./cancel-tasks";
 import { refreshCompatibility } from "./compatibility";
 import { drainWorker } from "./drain-worker";
-import { jobCounts, jobStatus, LINUX_WORKER, SimulatedWorker, submit, testFarm } from "./farm-test-support";
+import { jobCounts, jobStatus, LINUX_WORKER, SimulatedWorker, submit, testFarm, type TestFarm } from "./farm-test-support";
 import { registerWorker } from "./register-worker";
 import { sweepWorkers } from "./sweep-workers";
 import { coalesce, syncWorker } from "./sync-worker";
 import { SYSTEM_ACTOR } from "./audit";
+import type { WorkerIdentity } from "./authenticate-worker";
 
 const echo = "script:\n    actions:\n      onRun: {command: echo, args: ['{{Task.Param.F}}']}";
 const frames = (range: string) => `parameterSpace:\n    taskParameterDefinitions:\n    - {name: F, type: INT, range: '${range}'}`;
 /** A job of one step S with a task per frame of `range`. */
 const oneStep = (name: string, range: string) => `specificationVersion: jobtemplate-2023-09\nname: ${name}\nsteps:\n- name: S\n  ${frames(range)}\n  ${echo}\n`;
+
+/** One sync straight through syncWorker, in a unit of work of its own. */
+const syncOnce = (t: TestFarm, caller: WorkerIdentity, request: SyncRequest) => t.farm.store.transaction((tx) => syncWorker(t.farm, tx, caller, request));
 
 const THREE_STEPS = `
 specificationVersion: jobtemplate-2023-09
@@ -39,19 +45,19 @@ steps:
 `;
 
 describe("dispatch", () => {
-  it("runs a 3-step job in dependency order on two workers to SUCCEEDED", () => {
-    const t = testFarm();
-    const jobId = submit(t, THREE_STEPS);
-    expect(jobCounts(t, jobId)).toEqual(["PENDING:3", "READY:4"]);
+  it("runs a 3-step job in dependency order on two workers to SUCCEEDED", async () => {
+    const t = await testFarm();
+    const jobId = await submit(t, THREE_STEPS);
+    expect(await jobCounts(t, jobId)).toEqual(["PENDING:3", "READY:4"]);
     const timeline: string[] = [];
-    const a = new SimulatedWorker(t, LINUX_WORKER("a"), undefined, timeline);
-    const b = new SimulatedWorker(t, LINUX_WORKER("b"), undefined, timeline);
-    for (let i = 0; i < 50 && jobStatus(t, jobId) !== "SUCCEEDED"; i++) {
-      a.sync();
-      b.sync();
+    const a = await SimulatedWorker.create(t, LINUX_WORKER("a"), undefined, timeline);
+    const b = await SimulatedWorker.create(t, LINUX_WORKER("b"), undefined, timeline);
+    for (let i = 0; i < 50 && (await jobStatus(t, jobId)) !== "SUCCEEDED"; i++) {
+      await a.sync();
+      await b.sync();
     }
-    expect(jobStatus(t, jobId)).toBe("SUCCEEDED");
-    expect(jobCounts(t, jobId)).toEqual(["SUCCEEDED:7"]);
+    expect(await jobStatus(t, jobId)).toBe("SUCCEEDED");
+    expect(await jobCounts(t, jobId)).toEqual(["SUCCEEDED:7"]);
     const tasks = [...a.log, ...b.log].filter((l) => l.startsWith("TASK_RUN"));
     expect(tasks.sort()).toEqual(["TASK_RUN Comp 1", "TASK_RUN Comp 2", "TASK_RUN Publish", "TASK_RUN Render 1", "TASK_RUN Render 2", "TASK_RUN Render 3", "TASK_RUN Render 4"]);
     // Across both workers: no Comp before every Render ran, no Publish before every Comp.
@@ -61,26 +67,26 @@ describe("dispatch", () => {
     expect(a.log.some((l) => l.startsWith("TASK_RUN")) && b.log.some((l) => l.startsWith("TASK_RUN"))).toBe(true);
   });
 
-  it("runs 10 tasks of one step on one worker entering the environments once", () => {
-    const t = testFarm();
-    const jobId = submit(t, THREE_STEPS.replace("range: '1-4'", "range: '1-10'"));
-    const worker = new SimulatedWorker(t, LINUX_WORKER("solo"));
-    worker.runUntilIdle();
-    expect(jobStatus(t, jobId)).toBe("SUCCEEDED");
+  it("runs 10 tasks of one step on one worker entering the environments once", async () => {
+    const t = await testFarm();
+    const jobId = await submit(t, THREE_STEPS.replace("range: '1-4'", "range: '1-10'"));
+    const worker = await SimulatedWorker.create(t, LINUX_WORKER("solo"));
+    await worker.runUntilIdle();
+    expect(await jobStatus(t, jobId)).toBe("SUCCEEDED");
     expect(worker.log.filter((l) => l.startsWith("ENV_ENTER"))).toEqual(["ENV_ENTER job:Farm"]);
     expect(worker.log.filter((l) => l.startsWith("ENV_EXIT"))).toEqual(["ENV_EXIT job:Farm"]);
     expect(worker.log.filter((l) => l.startsWith("TASK_RUN"))).toHaveLength(13);
   });
 
-  it("prefers higher priority, then earlier submission", () => {
-    const t = testFarm();
+  it("prefers higher priority, then earlier submission", async () => {
+    const t = await testFarm();
     const oneReadyTask = oneStep("one", "1-1");
-    submit(t, oneReadyTask, { settings: { priority: 10 } });
-    const high = submit(t, oneReadyTask, { settings: { priority: 90 } });
-    const highLater = submit(t, oneReadyTask, { settings: { priority: 90 } });
-    const [first, second] = [new SimulatedWorker(t, LINUX_WORKER("a"), () => "hold"), new SimulatedWorker(t, LINUX_WORKER("b"), () => "hold")];
-    expect(first.sync().assignments[0]?.job.id).toBe(high);
-    expect(second.sync().assignments[0]?.job.id).toBe(highLater);
+    await submit(t, oneReadyTask, { settings: { priority: 10 } });
+    const high = await submit(t, oneReadyTask, { settings: { priority: 90 } });
+    const highLater = await submit(t, oneReadyTask, { settings: { priority: 90 } });
+    const [first, second] = [await SimulatedWorker.create(t, LINUX_WORKER("a"), () => "hold"), await SimulatedWorker.create(t, LINUX_WORKER("b"), () => "hold")];
+    expect((await first.sync()).assignments[0]?.job.id).toBe(high);
+    expect((await second.sync()).assignments[0]?.job.id).toBe(highLater);
   });
 });
 
@@ -88,84 +94,88 @@ describe("task buffering", () => {
   const many = oneStep("short", "1-100");
   const taskRuns = (r: { assignments: Array<{ actions: Array<{ kind: string }> }> }) => r.assignments.flatMap((a) => a.actions).filter((a) => a.kind === "TASK_RUN").length;
 
-  it("hands out one task until a runtime is known, then as many short ones as fit in 2 s (at most 64)", () => {
-    const t = testFarm();
-    submit(t, many);
-    const worker = new SimulatedWorker(t, LINUX_WORKER("w"), () => {
+  it("hands out one task until a runtime is known, then as many short ones as fit in 2 s (at most 64)", async () => {
+    const t = await testFarm();
+    await submit(t, many);
+    const worker = await SimulatedWorker.create(t, LINUX_WORKER("w"), () => {
       t.clock.now += 100; // every action "takes" 100 ms
       return { status: "SUCCEEDED", exitCode: 0 };
     });
-    expect(taskRuns(worker.sync())).toBe(1);
-    expect(taskRuns(worker.sync())).toBe(20);
+    expect(taskRuns(await worker.sync())).toBe(1);
+    expect(taskRuns(await worker.sync())).toBe(20);
   });
 
-  it("while a job's first task is out, a worker opening a Session probes the next job", () => {
-    const t = testFarm();
-    const [first, second] = [submit(t, oneStep("first", "1-10")), submit(t, oneStep("second", "1-10"))];
-    const [a, b, c] = ["a", "b", "c"].map((name) => new SimulatedWorker(t, LINUX_WORKER(name), () => "hold"));
-    expect(a!.sync().assignments[0]?.job.id).toBe(first);
-    expect(b!.sync().assignments[0]?.job.id).toBe(second);
+  it("while a job's first task is out, a worker opening a Session probes the next job", async () => {
+    const t = await testFarm();
+    const [first, second] = [await submit(t, oneStep("first", "1-10")), await submit(t, oneStep("second", "1-10"))];
+    const [a, b, c] = [
+      await SimulatedWorker.create(t, LINUX_WORKER("a"), () => "hold"),
+      await SimulatedWorker.create(t, LINUX_WORKER("b"), () => "hold"),
+      await SimulatedWorker.create(t, LINUX_WORKER("c"), () => "hold"),
+    ];
+    expect((await a!.sync()).assignments[0]?.job.id).toBe(first);
+    expect((await b!.sync()).assignments[0]?.job.id).toBe(second);
     // Both are being probed: submission order again.
-    expect(c!.sync().assignments[0]?.job.id).toBe(first);
+    expect((await c!.sync()).assignments[0]?.job.id).toBe(first);
   });
 
-  it("a probe runs one task, then its worker goes back to the earlier job", () => {
-    const t = testFarm();
-    const [first, second] = [submit(t, oneStep("first", "1-10")), submit(t, oneStep("second", "1-10"))];
-    const a = new SimulatedWorker(t, LINUX_WORKER("a"), () => "hold");
-    const b = new SimulatedWorker(t, LINUX_WORKER("b"));
-    expect(a.sync().assignments[0]?.job.id).toBe(first);
-    const probe = b.sync().assignments;
+  it("a probe runs one task, then its worker goes back to the earlier job", async () => {
+    const t = await testFarm();
+    const [first, second] = [await submit(t, oneStep("first", "1-10")), await submit(t, oneStep("second", "1-10"))];
+    const a = await SimulatedWorker.create(t, LINUX_WORKER("a"), () => "hold");
+    const b = await SimulatedWorker.create(t, LINUX_WORKER("b"));
+    expect((await a.sync()).assignments[0]?.job.id).toBe(first);
+    const probe = (await b.sync()).assignments;
     expect(probe.map((s) => [s.job.id, taskRuns({ assignments: [s] })])).toEqual([[second, 1]]);
     // Its task reported, the probe Session ends and the worker takes the first job's next tasks.
-    const back = b.sync().assignments;
+    const back = (await b.sync()).assignments;
     expect(back.map((s) => [s.job.id, s.end])).toEqual([
       [second, true],
       [first, false],
     ]);
   });
 
-  it("a Session with nothing to exit ends in the answer that starts the next one", () => {
-    const t = testFarm();
-    const [first, second] = [submit(t, oneStep("first", "1-1")), submit(t, oneStep("second", "1-1"))];
-    const worker = new SimulatedWorker(t, LINUX_WORKER("w"));
-    const opened = worker.sync().assignments;
+  it("a Session with nothing to exit ends in the answer that starts the next one", async () => {
+    const t = await testFarm();
+    const [first, second] = [await submit(t, oneStep("first", "1-1")), await submit(t, oneStep("second", "1-1"))];
+    const worker = await SimulatedWorker.create(t, LINUX_WORKER("w"));
+    const opened = (await worker.sync()).assignments;
     expect(opened.map((a) => [a.job.id, a.end])).toEqual([[first, false]]);
-    const next = worker.sync().assignments;
+    const next = (await worker.sync()).assignments;
     expect(next.map((a) => [a.job.id, a.end, taskRuns({ assignments: [a] })])).toEqual([
       [first, true, 0],
       [second, false, 1],
     ]);
-    const state = t.farm.store.sqlite.prepare<[string], { state: string }>("SELECT state FROM sessions WHERE id = ?").get(opened[0]!.sessionId);
+    const state = sqliteOf(t.farm.store).prepare<[string], { state: string }>("SELECT state FROM sessions WHERE id = ?").get(opened[0]!.sessionId);
     expect(state?.state).toBe("ENDED");
   });
 
-  it("long tasks go one at a time", () => {
-    const t = testFarm();
-    submit(t, many);
-    const worker = new SimulatedWorker(t, LINUX_WORKER("w"), () => {
+  it("long tasks go one at a time", async () => {
+    const t = await testFarm();
+    await submit(t, many);
+    const worker = await SimulatedWorker.create(t, LINUX_WORKER("w"), () => {
       t.clock.now += 5_000;
       return { status: "SUCCEEDED", exitCode: 0 };
     });
-    worker.sync();
-    expect(taskRuns(worker.sync())).toBe(1);
-    expect(taskRuns(worker.sync())).toBe(1);
+    await worker.sync();
+    expect(taskRuns(await worker.sync())).toBe(1);
+    expect(taskRuns(await worker.sync())).toBe(1);
   });
 
-  it("a failure in a buffer ends the Session; the tasks queued behind it come back READY, uncharged", () => {
-    const t = testFarm();
-    const jobId = submit(t, many, { settings: { maxRetriesPerTask: 0, maxFailedTasks: 100 } });
+  it("a failure in a buffer ends the Session; the tasks queued behind it come back READY, uncharged", async () => {
+    const t = await testFarm();
+    const jobId = await submit(t, many, { settings: { maxRetriesPerTask: 0, maxFailedTasks: 100 } });
     let n = 0;
-    const worker = new SimulatedWorker(t, LINUX_WORKER("w"), (a) => {
+    const worker = await SimulatedWorker.create(t, LINUX_WORKER("w"), (a) => {
       if (a.kind !== "TASK_RUN") return { status: "SUCCEEDED", exitCode: 0 };
       n++;
       if (n === 3) return { status: "FAILED", exitCode: 1 };
       if (n > 3 && n <= 20) return { status: "NEVER_ATTEMPTED", exitCode: null };
       return { status: "SUCCEEDED", exitCode: 0 };
     });
-    worker.runUntilIdle();
-    expect(jobCounts(t, jobId)).toEqual(["FAILED:1", "SUCCEEDED:99"]);
-    const charged = t.farm.store.sqlite.prepare<[string], { n: number }>("SELECT COUNT(*) AS n FROM tasks WHERE job_id = ? AND failure_count > 0").get(jobId)?.n;
+    await worker.runUntilIdle();
+    expect(await jobCounts(t, jobId)).toEqual(["FAILED:1", "SUCCEEDED:99"]);
+    const charged = sqliteOf(t.farm.store).prepare<[string], { n: number }>("SELECT COUNT(*) AS n FROM tasks WHERE job_id = ? AND failure_count > 0").get(jobId)?.n;
     expect(charged).toBe(1);
   });
 });
@@ -173,17 +183,17 @@ describe("task buffering", () => {
 describe("failures", () => {
   const failing = oneStep("flaky", "1-3");
 
-  it("retries a failed task up to maxRetriesPerTask, then FAILED; the job fails after maxFailedTasks", () => {
-    const t = testFarm();
-    const jobId = submit(t, failing, { settings: { maxRetriesPerTask: 1, maxFailedTasks: 0, retryDelaySeconds: 0 } });
-    const worker = new SimulatedWorker(t, LINUX_WORKER("w"), (a) =>
+  it("retries a failed task up to maxRetriesPerTask, then FAILED; the job fails after maxFailedTasks", async () => {
+    const t = await testFarm();
+    const jobId = await submit(t, failing, { settings: { maxRetriesPerTask: 1, maxFailedTasks: 0, retryDelaySeconds: 0 } });
+    const worker = await SimulatedWorker.create(t, LINUX_WORKER("w"), (a) =>
       a.kind === "TASK_RUN" && a.parameters?.F?.value === "2" ? { status: "FAILED", exitCode: 3 } : { status: "SUCCEEDED", exitCode: 0 },
     );
-    worker.runUntilIdle();
+    await worker.runUntilIdle();
     const attempts = worker.log.filter((l) => l === "TASK_RUN S 2");
     expect(attempts).toHaveLength(2);
-    expect(jobStatus(t, jobId)).toBe("FAILED");
-    const task2 = t.farm.store.sqlite
+    expect(await jobStatus(t, jobId)).toBe("FAILED");
+    const task2 = sqliteOf(t.farm.store)
       .prepare<[string], { status: string; failure_count: number; worker_id: string | null; last_session: number }>(
         "SELECT status, failure_count, worker_id, session_id = (SELECT session_id FROM session_actions WHERE task_id = tasks.id ORDER BY rowid DESC LIMIT 1) AS last_session FROM tasks WHERE job_id = ? AND task_index = 1",
       )
@@ -192,27 +202,27 @@ describe("failures", () => {
     expect(task2).toEqual({ status: "FAILED", failure_count: 2, worker_id: worker.workerId, last_session: 1 });
   });
 
-  it("a failure ends the Session: its environments are exited before the next Session starts", () => {
-    const t = testFarm();
-    submit(t, THREE_STEPS, { settings: { maxRetriesPerTask: 5 } });
+  it("a failure ends the Session: its environments are exited before the next Session starts", async () => {
+    const t = await testFarm();
+    await submit(t, THREE_STEPS, { settings: { maxRetriesPerTask: 5 } });
     let failed = false;
-    const worker = new SimulatedWorker(t, LINUX_WORKER("w"), (a) => {
+    const worker = await SimulatedWorker.create(t, LINUX_WORKER("w"), (a) => {
       if (a.kind === "TASK_RUN" && !failed) {
         failed = true;
         return { status: "FAILED", exitCode: 1 };
       }
       return { status: "SUCCEEDED", exitCode: 0 };
     });
-    worker.runUntilIdle();
+    await worker.runUntilIdle();
     expect(worker.log.slice(0, 4)).toEqual(["ENV_ENTER job:Farm", "TASK_RUN Render 1", "ENV_EXIT job:Farm", "ENV_ENTER job:Farm"]);
   });
 });
 
 describe("NOT_COMPATIBLE", () => {
-  it("holds a step no worker can run, with the reason, and releases it when a matching worker registers", () => {
-    const t = testFarm();
-    new SimulatedWorker(t, LINUX_WORKER("linux"));
-    const jobId = submit(
+  it("holds a step no worker can run, with the reason, and releases it when a matching worker registers", async () => {
+    const t = await testFarm();
+    await SimulatedWorker.create(t, LINUX_WORKER("linux"));
+    const jobId = await submit(
       t,
       `
 specificationVersion: jobtemplate-2023-09
@@ -224,100 +234,100 @@ steps:
   ${echo.replace("{{Task.Param.F}}", "x")}
 `,
     );
-    refreshCompatibility(t.farm);
-    expect(jobStatus(t, jobId)).toBe("NOT_COMPATIBLE");
-    const reason = t.farm.store.sqlite.prepare<[string], { r: string }>("SELECT incompatible_reason AS r FROM steps WHERE job_id = ?").get(jobId)?.r;
+    await refreshCompatibility(t.farm);
+    expect(await jobStatus(t, jobId)).toBe("NOT_COMPATIBLE");
+    const reason = sqliteOf(t.farm.store).prepare<[string], { r: string }>("SELECT incompatible_reason AS r FROM steps WHERE job_id = ?").get(jobId)?.r;
     expect(reason).toBe("no worker of an enabled pool matches its host requirements (1 checked): needs attr.worker.os.family any of [windows], worker has [linux]");
-    new SimulatedWorker(t, { name: "win", capabilities: { amounts: {}, attributes: { "attr.worker.os.family": ["windows"] } } });
-    expect(jobStatus(t, jobId)).toBe("READY");
+    await SimulatedWorker.create(t, { name: "win", capabilities: { amounts: {}, attributes: { "attr.worker.os.family": ["windows"] } } });
+    expect(await jobStatus(t, jobId)).toBe("READY");
   });
 });
 
 describe("leases", () => {
-  it("a silent worker is declared lost: its task goes back to READY and another worker finishes it, once", () => {
-    const t = testFarm({ workerTimeoutSeconds: 60 });
-    const jobId = submit(t, THREE_STEPS);
-    const lost = new SimulatedWorker(t, LINUX_WORKER("lost"), (a) => (a.kind === "TASK_RUN" ? "hold" : { status: "SUCCEEDED", exitCode: 0 }));
-    lost.sync();
+  it("a silent worker is declared lost: its task goes back to READY and another worker finishes it, once", async () => {
+    const t = await testFarm({ workerTimeoutSeconds: 60 });
+    const jobId = await submit(t, THREE_STEPS);
+    const lost = await SimulatedWorker.create(t, LINUX_WORKER("lost"), (a) => (a.kind === "TASK_RUN" ? "hold" : { status: "SUCCEEDED", exitCode: 0 }));
+    await lost.sync();
     expect(lost.heldActions).toHaveLength(1);
     t.clock.now += 61_000;
-    expect(sweepWorkers(t.farm).lost).toEqual([lost.workerId]);
-    expect(jobCounts(t, jobId)).toEqual(["PENDING:3", "READY:4"]);
-    const other = new SimulatedWorker(t, LINUX_WORKER("other"));
-    other.runUntilIdle();
-    expect(jobStatus(t, jobId)).toBe("SUCCEEDED");
+    expect((await sweepWorkers(t.farm)).lost).toEqual([lost.workerId]);
+    expect(await jobCounts(t, jobId)).toEqual(["PENDING:3", "READY:4"]);
+    const other = await SimulatedWorker.create(t, LINUX_WORKER("other"));
+    await other.runUntilIdle();
+    expect(await jobStatus(t, jobId)).toBe("SUCCEEDED");
     // The lost worker comes back and reports success for the task it held: refused.
     lost.finish(lost.heldActions[0] as string, { status: "SUCCEEDED", exitCode: 0 });
-    expect(() => lost.sync()).toThrow(AppError);
-    const interruptions = t.farm.store.sqlite.prepare<[string], { n: number }>("SELECT SUM(interruption_count) AS n FROM tasks WHERE job_id = ?").get(jobId)?.n;
+    await expect(lost.sync()).rejects.toThrow(AppError);
+    const interruptions = sqliteOf(t.farm.store).prepare<[string], { n: number }>("SELECT SUM(interruption_count) AS n FROM tasks WHERE job_id = ?").get(jobId)?.n;
     expect(interruptions).toBe(1);
-    expect(jobCounts(t, jobId)).toEqual(["SUCCEEDED:7"]);
+    expect(await jobCounts(t, jobId)).toEqual(["SUCCEEDED:7"]);
   });
 
-  it("a second agent under a connected worker's name is refused; the same agent, or one after the timeout, takes it", () => {
-    const t = testFarm({ workerTimeoutSeconds: 60 });
+  it("a second agent under a connected worker's name is refused; the same agent, or one after the timeout, takes it", async () => {
+    const t = await testFarm({ workerTimeoutSeconds: 60 });
     const capabilities = LINUX_WORKER("x").capabilities;
-    const first = registerWorker(t.farm, t.pool, { name: "render-01", capabilities, instanceId: "instance-a" });
-    expect(() => registerWorker(t.farm, t.pool, { name: "render-01", capabilities, instanceId: "instance-b" })).toThrow(/a worker named 'render-01' is connected/);
-    const again = registerWorker(t.farm, t.pool, { name: "render-01", capabilities, instanceId: "instance-a" });
+    const first = await registerWorker(t.farm, t.pool, { name: "render-01", capabilities, instanceId: "instance-a" });
+    await expect(registerWorker(t.farm, t.pool, { name: "render-01", capabilities, instanceId: "instance-b" })).rejects.toThrow(/a worker named 'render-01' is connected/);
+    const again = await registerWorker(t.farm, t.pool, { name: "render-01", capabilities, instanceId: "instance-a" });
     expect(again).toMatchObject({ workerId: first.workerId, leaseEpoch: first.leaseEpoch + 1 });
     t.clock.now += 61_000;
-    const taken = registerWorker(t.farm, t.pool, { name: "render-01", capabilities, instanceId: "instance-b" });
+    const taken = await registerWorker(t.farm, t.pool, { name: "render-01", capabilities, instanceId: "instance-b" });
     expect(taken).toMatchObject({ workerId: first.workerId, leaseEpoch: first.leaseEpoch + 2 });
   });
 
-  it("refuses a sync with an old lease epoch", () => {
-    const t = testFarm();
-    const worker = new SimulatedWorker(t, LINUX_WORKER("w"));
-    expect(() => syncWorker(t.farm, worker.identity, { workerId: worker.workerId, leaseEpoch: worker.leaseEpoch + 1, sessions: [], actions: [], updates: [] })).toThrow(/no longer valid/);
+  it("refuses a sync with an old lease epoch", async () => {
+    const t = await testFarm();
+    const worker = await SimulatedWorker.create(t, LINUX_WORKER("w"));
+    await expect(syncOnce(t, await worker.identity, { workerId: worker.workerId, leaseEpoch: worker.leaseEpoch + 1, sessions: [], actions: [], updates: [] })).rejects.toThrow(/no longer valid/);
   });
 
-  it("refuses a report for another worker, whatever lease epoch it names; the real worker's report counts", () => {
-    const t = testFarm();
-    const jobId = submit(t, "specificationVersion: jobtemplate-2023-09\nname: J\nsteps:\n- name: S\n  script:\n    actions:\n      onRun: {command: echo}\n");
-    const real = new SimulatedWorker(t, LINUX_WORKER("real"), () => "hold");
-    const forger = new SimulatedWorker(t, LINUX_WORKER("forger"));
-    const [actionId] = real.sync().assignments[0]!.actions.map((a) => a.actionId);
+  it("refuses a report for another worker, whatever lease epoch it names; the real worker's report counts", async () => {
+    const t = await testFarm();
+    const jobId = await submit(t, "specificationVersion: jobtemplate-2023-09\nname: J\nsteps:\n- name: S\n  script:\n    actions:\n      onRun: {command: echo}\n");
+    const real = await SimulatedWorker.create(t, LINUX_WORKER("real"), () => "hold");
+    const forger = await SimulatedWorker.create(t, LINUX_WORKER("forger"));
+    const [actionId] = (await real.sync()).assignments[0]!.actions.map((a) => a.actionId);
     const forged = { workerId: real.workerId, leaseEpoch: real.leaseEpoch, sessions: [], actions: [], updates: [{ actionId: actionId!, status: "FAILED" as const, exitCode: 1 }] };
-    expect(() => syncWorker(t.farm, forger.identity, forged)).toThrow(`this credential belongs to worker ${forger.workerId}, not ${real.workerId}`);
+    await expect(syncOnce(t, await forger.identity, forged)).rejects.toThrow(`this credential belongs to worker ${forger.workerId}, not ${real.workerId}`);
     real.finish(actionId!, { status: "SUCCEEDED", exitCode: 0 });
-    real.runUntilIdle();
-    expect(jobCounts(t, jobId)).toEqual(["SUCCEEDED:1"]);
+    await real.runUntilIdle();
+    expect(await jobCounts(t, jobId)).toEqual(["SUCCEEDED:1"]);
   });
 });
 
 describe("wrangler and admin actions", () => {
-  it("cancel reaches the running task's worker; the Session's environments are exited", () => {
-    const t = testFarm();
-    const jobId = submit(t, THREE_STEPS);
-    const worker = new SimulatedWorker(t, LINUX_WORKER("w"), (a) => (a.kind === "TASK_RUN" ? "hold" : { status: "SUCCEEDED", exitCode: 0 }));
-    worker.sync();
+  it("cancel reaches the running task's worker; the Session's environments are exited", async () => {
+    const t = await testFarm();
+    const jobId = await submit(t, THREE_STEPS);
+    const worker = await SimulatedWorker.create(t, LINUX_WORKER("w"), (a) => (a.kind === "TASK_RUN" ? "hold" : { status: "SUCCEEDED", exitCode: 0 }));
+    await worker.sync();
     const running = worker.heldActions[0] as string;
-    cancelTasks(t.farm, { jobId }, SYSTEM_ACTOR);
-    const response = worker.sync();
+    await cancelTasks(t.farm, { jobId }, SYSTEM_ACTOR);
+    const response = await worker.sync();
     expect(response.cancel).toEqual([running]);
-    worker.runUntilIdle();
+    await worker.runUntilIdle();
     expect(worker.log).toEqual(["ENV_ENTER job:Farm", "TASK_RUN Render 1", "ENV_EXIT job:Farm"]);
-    expect(jobStatus(t, jobId)).toBe("CANCELED");
+    expect(await jobStatus(t, jobId)).toBe("CANCELED");
   });
 
-  it("drain NOW cancels the running task, which goes back to READY for another worker", () => {
-    const t = testFarm();
-    const jobId = submit(t, THREE_STEPS);
-    const drained = new SimulatedWorker(t, LINUX_WORKER("d"), (a) => (a.kind === "TASK_RUN" ? "hold" : { status: "SUCCEEDED", exitCode: 0 }));
-    drained.sync();
-    drainWorker(t.farm, drained.workerId, "NOW", SYSTEM_ACTOR);
-    expect(drained.sync().cancel).toHaveLength(1);
-    drained.runUntilIdle();
+  it("drain NOW cancels the running task, which goes back to READY for another worker", async () => {
+    const t = await testFarm();
+    const jobId = await submit(t, THREE_STEPS);
+    const drained = await SimulatedWorker.create(t, LINUX_WORKER("d"), (a) => (a.kind === "TASK_RUN" ? "hold" : { status: "SUCCEEDED", exitCode: 0 }));
+    await drained.sync();
+    await drainWorker(t.farm, drained.workerId, "NOW", SYSTEM_ACTOR);
+    expect((await drained.sync()).cancel).toHaveLength(1);
+    await drained.runUntilIdle();
     expect(drained.log.at(-1)).toBe("ENV_EXIT job:Farm");
-    expect(jobCounts(t, jobId)).toEqual(["PENDING:3", "READY:4"]);
-    new SimulatedWorker(t, LINUX_WORKER("e")).runUntilIdle();
-    expect(jobStatus(t, jobId)).toBe("SUCCEEDED");
+    expect(await jobCounts(t, jobId)).toEqual(["PENDING:3", "READY:4"]);
+    await (await SimulatedWorker.create(t, LINUX_WORKER("e"))).runUntilIdle();
+    expect(await jobStatus(t, jobId)).toBe("SUCCEEDED");
   });
 });
 
 describe("coalesce", () => {
-  it("folds a RUNNING report into the same action's end in one sync, keeping start time, progress and status", () => {
+  it("folds a RUNNING report into the same action's end in one sync, keeping start time, progress and status", async () => {
     expect(
       coalesce([
         { actionId: "a", status: "RUNNING", startedAt: 5, progress: 40 },
@@ -331,7 +341,7 @@ describe("coalesce", () => {
     ]);
   });
 
-  it("leaves reports alone when no action ended", () => {
+  it("leaves reports alone when no action ended", async () => {
     const updates = [{ actionId: "a", status: "RUNNING" as const, startedAt: 1 }];
     expect(coalesce(updates)).toEqual(updates);
   });

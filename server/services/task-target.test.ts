@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { SYSTEM_ACTOR } from "./audit";
 import { cancelTasks } from "./cancel-tasks";
+import { sqliteOf } from "../store/store-test-support";
 import { jobCounts, submit, testFarm, type TestFarm } from "./farm-test-support";
 import { requeueTasks } from "./requeue-tasks";
 import { resumeTasks, suspendTasks } from "./suspend-tasks";
@@ -38,10 +39,10 @@ interface TaskRow {
   worker_id: string | null;
 }
 
-function setUp(): { t: TestFarm; jobId: string; render: string; encode: string; tasks: () => TaskRow[] } {
-  const t = testFarm();
-  const jobId = submit(t, JOB);
-  const sqlite = t.farm.store.sqlite;
+async function setUp(): Promise<{ t: TestFarm; jobId: string; render: string; encode: string; tasks: () => TaskRow[] }> {
+  const t = await testFarm();
+  const jobId = await submit(t, JOB);
+  const sqlite = sqliteOf(t.farm.store);
   const step = (index: number) => sqlite.prepare<[string, number], { id: string }>("SELECT id FROM steps WHERE job_id = ? AND step_index = ?").get(jobId, index)!.id;
   const tasks = () => sqlite.prepare<[string], TaskRow>("SELECT id, step_id, status, ended_at, worker_id FROM tasks WHERE job_id = ? ORDER BY id").all(jobId);
   return { t, jobId, render: step(0), encode: step(1), tasks };
@@ -49,7 +50,7 @@ function setUp(): { t: TestFarm; jobId: string; render: string; encode: string; 
 
 /** The stored step counts against a recount of the rows. */
 function countsAreTrue(t: TestFarm, jobId: string): boolean {
-  const sqlite = t.farm.store.sqlite;
+  const sqlite = sqliteOf(t.farm.store);
   const stored = sqlite.prepare<[string], { id: string; task_count: number; total: number }>(
     "SELECT id, task_count, count_pending + count_ready + count_assigned + count_running + count_succeeded + count_failed + count_canceled + count_suspended + count_not_compatible AS total FROM steps WHERE job_id = ?",
   );
@@ -63,26 +64,26 @@ function countsAreTrue(t: TestFarm, jobId: string): boolean {
 
 describe("moving a target's tasks", () => {
   it("a whole job: every task, across chunks, ended at the time of the cancel", async () => {
-    const { t, jobId, tasks } = setUp();
+    const { t, jobId, tasks } = await setUp();
     t.clock.now += 1_234;
     expect((await cancelTasks(t.farm, { jobId }, SYSTEM_ACTOR)).changed).toBe(FRAMES + 1);
     expect(tasks().every((task) => task.status === "CANCELED" && task.ended_at === t.clock.now)).toBe(true);
-    expect(jobCounts(t, jobId)).toEqual([`CANCELED:${FRAMES + 1}`]);
+    expect(await jobCounts(t, jobId)).toEqual([`CANCELED:${FRAMES + 1}`]);
     expect(countsAreTrue(t, jobId)).toBe(true);
   });
 
   it("one step: its tasks only, across chunks", async () => {
-    const { t, jobId, render, encode, tasks } = setUp();
+    const { t, jobId, render, encode, tasks } = await setUp();
     expect((await suspendTasks(t.farm, { jobId, stepId: encode }, SYSTEM_ACTOR)).changed).toBe(1);
     expect((await suspendTasks(t.farm, { jobId, stepId: render }, SYSTEM_ACTOR)).changed).toBe(FRAMES);
     expect(tasks().every((task) => task.status === "SUSPENDED")).toBe(true);
     expect((await resumeTasks(t.farm, { jobId, stepId: render }, SYSTEM_ACTOR)).changed).toBe(FRAMES);
-    expect(jobCounts(t, jobId)).toEqual([`READY:${FRAMES}`, "SUSPENDED:1"]);
+    expect(await jobCounts(t, jobId)).toEqual([`READY:${FRAMES}`, "SUSPENDED:1"]);
     expect(countsAreTrue(t, jobId)).toBe(true);
   });
 
   it("listed tasks of a job, and of one step: those only, each list walked in slices", async () => {
-    const { t, jobId, render, encode, tasks } = setUp();
+    const { t, jobId, render, encode, tasks } = await setUp();
     const all = tasks();
     const encodeTask = all.find((task) => task.step_id === encode)!.id;
     const spread = all.filter((task, i) => task.step_id === render && i % 2 === 0).map((task) => task.id);

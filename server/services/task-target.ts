@@ -1,12 +1,13 @@
 /**
  * What a wrangler operation applies to: a whole job, one step, or some tasks of one job (or of one
  * of its steps). Checked against the database (an unknown id is a NOT_FOUND, never a silent
- * no-op), then moved by moveTasks in chunks (by id range, or slices of the given ids) so a
- * 1,000,000-task job never holds the event loop in one statement.
+ * no-op), then moved by moveTasks in chunks (by id range, or slices of the given ids), a slice of
+ * chunks per unit of work, so a 1,000,000-task job never holds the event loop in one statement.
  */
 import { z } from "zod";
 import type { TaskStatus } from "../../lib/farm/statuses";
 import { assertMoves } from "../../lib/farm/task-transitions";
+import type { ReadTx, Tx } from "../store/repository";
 import { taskMovesRepository, type AlsoSet, type MovedGroup, type TaskMove } from "../store/task-moves";
 import { AppError } from "../context/errors";
 import type { Farm } from "../context/farm";
@@ -33,10 +34,9 @@ export interface ResolvedTarget {
   taskIds: number[] | null;
 }
 
-export function resolveTarget(farm: Farm, target: TaskTarget): ResolvedTarget {
-  const moves = taskMovesRepository(farm.store);
-  if (!moves.jobExists(target.jobId)) throw new AppError("NOT_FOUND", `no job ${target.jobId}`);
-  const stepIds = moves.stepIdsOf(target.jobId);
+export async function resolveTarget(tx: ReadTx, _farm: Farm, target: TaskTarget): Promise<ResolvedTarget> {
+  if (!(await taskMovesRepository.jobExists(tx, target.jobId))) throw new AppError("NOT_FOUND", `no job ${target.jobId}`);
+  const stepIds = await taskMovesRepository.stepIdsOf(tx, target.jobId);
   let steps = stepIds;
   if (target.stepId !== undefined) {
     if (!stepIds.includes(target.stepId)) throw new AppError("NOT_FOUND", `job ${target.jobId} has no step ${target.stepId}`);
@@ -45,7 +45,7 @@ export function resolveTarget(farm: Farm, target: TaskTarget): ResolvedTarget {
   let taskIds: number[] | null = null;
   if (target.taskIds) {
     taskIds = [...new Set(target.taskIds)].sort((a, b) => a - b);
-    const found = moves.countListed(target.jobId, target.stepId, taskIds);
+    const found = await taskMovesRepository.countListed(tx, target.jobId, target.stepId, taskIds);
     if (found !== taskIds.length) throw new AppError("NOT_FOUND", `${taskIds.length - found} of the given tasks are not in job ${target.jobId}${target.stepId ? ` step ${target.stepId}` : ""}`);
   }
   return { jobId: target.jobId, stepId: target.stepId, stepIds: steps, taskIds };
@@ -55,62 +55,83 @@ export function resolveTarget(farm: Farm, target: TaskTarget): ResolvedTarget {
 const CHUNK_IDS = 1_000;
 
 /** The lowest and highest task id of a job (null: it has no tasks). */
-export function taskIdBounds(farm: Farm, jobId: string): { low: number; high: number } | null {
-  return taskMovesRepository(farm.store).taskIdBounds(jobId);
+export function taskIdBounds(tx: ReadTx, _farm: Farm, jobId: string): Promise<{ low: number; high: number } | null> {
+  return taskMovesRepository.taskIdBounds(tx, jobId);
 }
 
 /** One chunk of a target: counts its tasks that would move, and moves them. */
 interface Chunk {
-  count(): MovedGroup[];
-  move(): number;
+  count(tx: Tx): Promise<MovedGroup[]>;
+  move(tx: Tx): Promise<number>;
 }
 
-/** The target's chunks, each through the move's statements for the target's shape. */
-function* chunksOf(farm: Farm, target: ResolvedTarget, move: TaskMove): Generator<Chunk> {
+/** The target's chunks, each through the move's statements for the target's shape (the job's task id bounds read through `read`). */
+async function chunksOf(read: ReadTx, farm: Farm, target: ResolvedTarget, move: TaskMove): Promise<Chunk[]> {
   const { jobId, stepId, taskIds } = target;
+  const chunks: Chunk[] = [];
   if (taskIds) {
     for (let i = 0; i < taskIds.length; i += CHUNK_IDS) {
       const ids = taskIds.slice(i, i + CHUNK_IDS);
-      yield stepId === undefined
-        ? { count: () => move.countListedInJob(jobId, ids), move: () => move.moveListedInJob(jobId, ids) }
-        : { count: () => move.countListedInStep(jobId, stepId, ids), move: () => move.moveListedInStep(jobId, stepId, ids) };
+      chunks.push(
+        stepId === undefined
+          ? { count: (tx) => move.countListedInJob(tx, jobId, ids), move: (tx) => move.moveListedInJob(tx, jobId, ids) }
+          : { count: (tx) => move.countListedInStep(tx, jobId, stepId, ids), move: (tx) => move.moveListedInStep(tx, jobId, stepId, ids) },
+      );
     }
-    return;
+    return chunks;
   }
-  const bounds = taskIdBounds(farm, jobId);
-  if (!bounds) return;
+  const bounds = await taskIdBounds(read, farm, jobId);
+  if (!bounds) return chunks;
   for (let low = bounds.low; low <= bounds.high; low += CHUNK_IDS) {
     const high = low + CHUNK_IDS - 1;
-    yield stepId === undefined
-      ? { count: () => move.countInJob(jobId, low, high), move: () => move.moveInJob(jobId, low, high) }
-      : { count: () => move.countInStep(jobId, stepId, low, high), move: () => move.moveInStep(jobId, stepId, low, high) };
+    chunks.push(
+      stepId === undefined
+        ? { count: (tx) => move.countInJob(tx, jobId, low, high), move: (tx) => move.moveInJob(tx, jobId, low, high) }
+        : { count: (tx) => move.countInStep(tx, jobId, stepId, low, high), move: (tx) => move.moveInStep(tx, jobId, stepId, low, high) },
+    );
   }
+  return chunks;
 }
 
 /**
  * Sets `to` on the target's tasks whose status is in `from`, chunk by chunk: each chunk's tasks
  * are counted by step and status, moved, and the step counts adjusted by that count; each slice
- * of chunks settles the job. Returns how many changed. Every status of `from` must be allowed to
- * move to `to` (lib/farm/task-transitions.ts), and each counted group is checked again on the way.
- * `also` says what else the move sets (store/task-moves.ts); `endedAt` is the time `"end"` sets.
+ * of chunks (a unit of work) settles the job. Returns how many changed. Every status of `from`
+ * must be allowed to move to `to` (lib/farm/task-transitions.ts), and each counted group is
+ * checked again on the way. `also` says what else the move sets (store/task-moves.ts); `endedAt`
+ * is the time `"end"` sets.
  */
 export async function moveTasks(farm: Farm, target: ResolvedTarget, from: readonly TaskStatus[], to: TaskStatus, also: AlsoSet = "nothing", endedAt?: number): Promise<number> {
   assertMoves(from, to, "moveTasks");
-  const chunks = chunksOf(farm, target, taskMovesRepository(farm.store).move(from, to, also, endedAt));
+  const move = taskMovesRepository.move(from, to, also, endedAt);
+  // Listed in the first slice's unit; `next` and `changed` go back with a slice that rolls back.
+  let chunks: Chunk[] | null = null;
+  let next = 0;
   let changed = 0;
   await inSlices(
     (fn) => farm.store.transaction(fn),
-    () => {
-      const chunk = chunks.next();
-      if (chunk.done) return false;
-      const counted = chunk.value.count();
+    async (tx) => {
+      chunks ??= await chunksOf(tx, farm, target, move);
+      const chunk = chunks[next];
+      if (chunk === undefined) return false;
+      next++;
+      const counted = await chunk.count(tx);
       if (counted.length > 0) {
-        changed += chunk.value.move();
-        for (const row of counted) farm.tasks.recordMove(row.step_id, row.status, to, row.n);
+        changed += await chunk.move(tx);
+        for (const row of counted) farm.tasks.recordMove(tx, row.step_id, row.status, to, row.n);
       }
       return true;
     },
-    () => farm.tasks.settleJob(target.jobId, farm.now()),
+    {
+      start: (tx) => {
+        const [nextBefore, changedBefore] = [next, changed];
+        tx.onRollback(() => {
+          next = nextBefore;
+          changed = changedBefore;
+        });
+      },
+      end: (tx) => farm.tasks.settleJob(tx, target.jobId, farm.now()),
+    },
   );
   return changed;
 }

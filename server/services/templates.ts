@@ -10,6 +10,7 @@ import type { InspectedTemplate, TemplateKind } from "../checks/inspect-template
 import { inspectOffLoop, readBundleOffLoop } from "../checks/run-checks";
 import { formatTimestamp } from "../../lib/farm/display";
 import { decide, type Caller } from "../../lib/farm/access";
+import type { ReadTx } from "../store/repository";
 import { templatesRepository } from "../store/templates";
 import { audit, type Actor } from "./audit";
 import { AppError } from "../context/errors";
@@ -87,14 +88,13 @@ export async function saveTemplate(farm: Farm, input: SaveTemplateInput, author:
   return store(farm, name, input, await inspectTemplate(farm, author.caller.userId, input.text, input.format), author);
 }
 
-function store(farm: Farm, name: string, input: SaveTemplateInput, inspected: InspectedTemplate, author: TemplateAuthor): SavedTemplate {
+async function store(farm: Farm, name: string, input: SaveTemplateInput, inspected: InspectedTemplate, author: TemplateAuthor): Promise<SavedTemplate> {
   if (!inspected.readable) {
     const first = inspected.errors[0];
     const where = first?.line ? ` (${first.line}:${first.column ?? 1})` : "";
     throw new AppError("BAD_REQUEST", `not a readable job or environment template${where}: ${first?.message ?? "no specificationVersion"}`, { errors: inspected.errors });
   }
   const now = farm.now();
-  const library = templatesRepository(farm.store);
   const values = {
     kind: inspected.kind,
     format: input.format,
@@ -104,10 +104,10 @@ function store(farm: Farm, name: string, input: SaveTemplateInput, inspected: In
     updatedAt: now,
   };
   if (input.replace && input.keepBoth) throw new AppError("BAD_REQUEST", "keepBoth: give replace or keepBoth, not both");
-  return farm.store.transaction(() => {
+  return farm.store.transaction(async (tx) => {
     let saveAs = name;
-    const existing = library.byName(name);
-    if (existing && input.keepBoth) saveAs = freeName(library, name);
+    const existing = await templatesRepository.byName(tx, name);
+    if (existing && input.keepBoth) saveAs = await freeName(tx, name);
     else if (existing) {
       const verdict = decide(author.caller, { kind: "ownTemplate", key: "name" }, existing.ownerId);
       const seen = input.replace?.id === existing.id && input.replace.updatedAt === existing.updatedAt;
@@ -123,23 +123,23 @@ function store(farm: Farm, name: string, input: SaveTemplateInput, inspected: In
       if (!verdict.ok) throw new AppError("FORBIDDEN", `a template named '${name}' is someone else's: save under another name (${verdict.message})`);
       // updatedAt is the version `replace` names: it moves on even for two saves in one millisecond.
       const updatedAt = Math.max(now, existing.updatedAt + 1);
-      library.replace(existing.id, { ...values, updatedAt });
-      audit(farm, author.actor, { action: "template.save", target: { kind: "template", id: existing.id }, after: { name, kind: inspected.kind, replaced: true } });
+      await templatesRepository.replace(tx, existing.id, { ...values, updatedAt });
+      await audit(tx, farm, author.actor, { action: "template.save", target: { kind: "template", id: existing.id }, after: { name, kind: inspected.kind, replaced: true } });
       return { id: existing.id, name, kind: inspected.kind, errorCount: values.errorCount, replaced: true, updatedAt };
     }
     const id = `tpl-${randomBytes(5).toString("hex")}`;
-    library.insert({ id, name: saveAs, ...values, createdAt: now, ownerId: author.caller.userId });
-    audit(farm, author.actor, { action: "template.save", target: { kind: "template", id }, after: { name: saveAs, kind: inspected.kind, replaced: false } });
+    await templatesRepository.insert(tx, { id, name: saveAs, ...values, createdAt: now, ownerId: author.caller.userId });
+    await audit(tx, farm, author.actor, { action: "template.save", target: { kind: "template", id }, after: { name: saveAs, kind: inspected.kind, replaced: false } });
     return { id, name: saveAs, kind: inspected.kind, errorCount: values.errorCount, replaced: false, updatedAt: now };
   });
 }
 
-/** `name (2)`, `name (3)`, …: the first the library does not hold (read in the saving transaction). */
-function freeName(library: ReturnType<typeof templatesRepository>, name: string): string {
+/** `name (2)`, `name (3)`, …: the first the library does not hold (read in the saving unit of work). */
+async function freeName(tx: ReadTx, name: string): Promise<string> {
   for (let n = 2; ; n++) {
     const suffix = ` (${n})`;
     const candidate = `${name.slice(0, NAME_MAX - suffix.length)}${suffix}`;
-    if (!library.nameTaken(candidate)) return candidate;
+    if (!(await templatesRepository.nameTaken(tx, candidate))) return candidate;
   }
 }
 
@@ -172,13 +172,12 @@ export async function importBundle(farm: Farm, input: { fileName: string; base64
   return store(farm, name, { name, text: template.text, format: template.format, parameterValues, replace: input.replace, keepBoth: input.keepBoth }, inspected, author);
 }
 
-export function deleteTemplate(farm: Farm, id: string, actor: Actor): { deleted: string } {
-  const library = templatesRepository(farm.store);
-  return farm.store.transaction(() => {
-    const name = library.nameOf(id);
+export function deleteTemplate(farm: Farm, id: string, actor: Actor): Promise<{ deleted: string }> {
+  return farm.store.transaction(async (tx) => {
+    const name = await templatesRepository.nameOf(tx, id);
     if (name === undefined) throw new AppError("NOT_FOUND", `no template ${id}`);
-    library.delete(id);
-    audit(farm, actor, { action: "template.delete", target: { kind: "template", id }, before: { name } });
+    await templatesRepository.delete(tx, id);
+    await audit(tx, farm, actor, { action: "template.delete", target: { kind: "template", id }, before: { name } });
     return { deleted: id };
   });
 }

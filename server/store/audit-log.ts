@@ -3,9 +3,9 @@
  * change they record; the refused sign-ins the rate limits count; the admin page's filtered,
  * paged reading.
  */
-import type Database from "better-sqlite3";
+import type { RunResult } from "./engine/engine";
 import type { auditLog } from "../db/schema";
-import { repository } from "./repository";
+import type { ReadTx, Tx } from "./repository";
 import type { Raw } from "./rows";
 
 export type AuditLogRow = Raw<typeof auditLog>;
@@ -46,57 +46,67 @@ export interface AuditFilter {
 /** The filter's clauses; a page statement's cache key has bit i set when it uses CLAUSES[i]. */
 const CLAUSES = ["actor_name = ?", "actor_kind = ?", "action = ?", "action >= ? AND action < ?", "target_id = ?", "outcome = ?", "time >= ?", "time < ?", "id < ?"] as const;
 
-export const auditLogRepository = repository((sqlite) => {
-  const insert = sqlite.prepare<[AuditLogInsert]>(
-    `INSERT INTO audit_log (time, actor_kind, actor_id, actor_name, via, action, target_kind, target_id, outcome, before, after, detail, address, user_agent)
-     VALUES (@time, @actorKind, @actorId, @actorName, @via, @action, @targetKind, @targetId, @outcome, @before, @after, @detail, @address, @userAgent)`,
-  );
-  // Counted up to the limit only (the LIMIT inside): under a flood of attempts the window holds
-  // thousands of refused rows, and a count of them all on every attempt grew with the flood.
-  const refusedSignInsFor = sqlite.prepare<[string, number, number], { n: number }>(
-    "SELECT COUNT(*) AS n FROM (SELECT 1 FROM audit_log WHERE action = 'auth.sign-in' AND target_id = ? AND time > ? AND outcome = 'refused' LIMIT ?)",
-  );
-  const refusedSignInsFrom = sqlite.prepare<[string, number, number], { n: number }>(
-    "SELECT COUNT(*) AS n FROM (SELECT 1 FROM audit_log WHERE action = 'auth.sign-in' AND address = ? AND time > ? AND outcome = 'refused' LIMIT ?)",
-  );
-  /** One statement per combination of filters used (at most 2^CLAUSES.length, a few in practice). */
-  const pages = new Map<number, Database.Statement<Array<string | number>, AuditLogRow>>();
-  const pageStatement = (key: number) => {
-    let statement = pages.get(key);
-    if (statement === undefined) {
-      const clauses = CLAUSES.filter((_, i) => (key & (1 << i)) !== 0);
-      const where = clauses.length ? `WHERE ${clauses.join(" AND ")}` : "";
-      pages.set(key, (statement = sqlite.prepare<Array<string | number>, AuditLogRow>(`SELECT * FROM audit_log ${where} ORDER BY id DESC LIMIT ?`)));
-    }
-    return statement;
-  };
-  return {
-    insert(row: AuditLogInsert): void {
-      insert.run(row);
-    },
-    /** Refused sign-ins naming this account since `since`, counted up to `limit`. */
-    countRefusedSignInsFor: (account: string, since: number, limit: number): number => refusedSignInsFor.get(account, since, limit)?.n ?? 0,
-    /** Refused sign-ins from this address since `since`, counted up to `limit`. */
-    countRefusedSignInsFrom: (address: string, since: number, limit: number): number => refusedSignInsFrom.get(address, since, limit)?.n ?? 0,
-    /** Up to `limit` matching rows, newest first. */
-    page(filter: AuditFilter, limit: number): AuditLogRow[] {
-      let key = 0;
-      const params: Array<string | number> = [];
-      // In CLAUSES order, so the parameters follow their placeholders.
-      const use = (clause: number, ...values: Array<string | number>) => {
-        key |= 1 << clause;
-        params.push(...values);
-      };
-      if (filter.actor) use(0, filter.actor);
-      if (filter.actorKind) use(1, filter.actorKind);
-      if (filter.action) use(2, filter.action);
-      else if (filter.actionGroup) use(3, filter.actionGroup, `${filter.actionGroup.slice(0, -1)}/`);
-      if (filter.target) use(4, filter.target);
-      if (filter.outcome) use(5, filter.outcome);
-      if (filter.from !== undefined) use(6, filter.from);
-      if (filter.to !== undefined) use(7, filter.to);
-      if (filter.before !== undefined) use(8, filter.before);
-      return pageStatement(key).all(...params, limit);
-    },
-  };
-});
+const INSERT = `INSERT INTO audit_log (time, actor_kind, actor_id, actor_name, via, action, target_kind, target_id, outcome, before, after, detail, address, user_agent)
+   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+// Counted up to the limit only (the LIMIT inside): under a flood of attempts the window holds
+// thousands of refused rows, and a count of them all on every attempt grew with the flood.
+const REFUSED_SIGN_INS_FOR = "SELECT COUNT(*) AS n FROM (SELECT 1 FROM audit_log WHERE action = 'auth.sign-in' AND target_id = ? AND time > ? AND outcome = 'refused' LIMIT ?)";
+const REFUSED_SIGN_INS_FROM = "SELECT COUNT(*) AS n FROM (SELECT 1 FROM audit_log WHERE action = 'auth.sign-in' AND address = ? AND time > ? AND outcome = 'refused' LIMIT ?)";
+
+/** One statement text per combination of filters used (at most 2^CLAUSES.length, a few in practice); the engine prepares each once. */
+const pages = new Map<number, string>();
+function pageStatement(key: number): string {
+  let text = pages.get(key);
+  if (text === undefined) {
+    const clauses = CLAUSES.filter((_, i) => (key & (1 << i)) !== 0);
+    const where = clauses.length ? `WHERE ${clauses.join(" AND ")}` : "";
+    pages.set(key, (text = `SELECT * FROM audit_log ${where} ORDER BY id DESC LIMIT ?`));
+  }
+  return text;
+}
+
+export const auditLogRepository = {
+  insert(tx: Tx, row: AuditLogInsert): Promise<RunResult> {
+    return tx.run(INSERT, [
+      row.time,
+      row.actorKind,
+      row.actorId,
+      row.actorName,
+      row.via,
+      row.action,
+      row.targetKind,
+      row.targetId,
+      row.outcome,
+      row.before,
+      row.after,
+      row.detail,
+      row.address,
+      row.userAgent,
+    ]);
+  },
+  /** Refused sign-ins naming this account since `since`, counted up to `limit`. */
+  countRefusedSignInsFor: async (tx: ReadTx, account: string, since: number, limit: number): Promise<number> => (await tx.get<{ n: number }>(REFUSED_SIGN_INS_FOR, [account, since, limit]))?.n ?? 0,
+  /** Refused sign-ins from this address since `since`, counted up to `limit`. */
+  countRefusedSignInsFrom: async (tx: ReadTx, address: string, since: number, limit: number): Promise<number> => (await tx.get<{ n: number }>(REFUSED_SIGN_INS_FROM, [address, since, limit]))?.n ?? 0,
+  /** Up to `limit` matching rows, newest first. */
+  page(tx: ReadTx, filter: AuditFilter, limit: number): Promise<AuditLogRow[]> {
+    let key = 0;
+    const params: Array<string | number> = [];
+    // In CLAUSES order, so the parameters follow their placeholders.
+    const use = (clause: number, ...values: Array<string | number>) => {
+      key |= 1 << clause;
+      params.push(...values);
+    };
+    if (filter.actor) use(0, filter.actor);
+    if (filter.actorKind) use(1, filter.actorKind);
+    if (filter.action) use(2, filter.action);
+    else if (filter.actionGroup) use(3, filter.actionGroup, `${filter.actionGroup.slice(0, -1)}/`);
+    if (filter.target) use(4, filter.target);
+    if (filter.outcome) use(5, filter.outcome);
+    if (filter.from !== undefined) use(6, filter.from);
+    if (filter.to !== undefined) use(7, filter.to);
+    if (filter.before !== undefined) use(8, filter.before);
+    params.push(limit);
+    return tx.all<AuditLogRow>(pageStatement(key), params);
+  },
+};

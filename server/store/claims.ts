@@ -2,10 +2,10 @@
  * What the dispatcher (server/scheduler/dispatch.ts) reads to choose a worker's next work: the
  * candidate steps of the best jobs, a step's next due tasks, the idle workers a retry could go
  * to instead, a held Session's job order. Read inside the sync's unit of work, once or a few
- * times per decision: prepared once per connection.
+ * times per decision: named statements, prepared once per connection.
  */
 import type { jobs, steps, tasks, workers } from "../db/schema";
-import { repository } from "./repository";
+import { statement, type ReadTx } from "./repository";
 import type { RawPick } from "./rows";
 import type { TaskRow } from "./tasks";
 
@@ -18,36 +18,37 @@ export type ClaimableTask = TaskRow & RawPick<typeof tasks, "retry_at" | "last_f
 
 export type JobOrderRow = RawPick<typeof jobs, "priority" | "seq">;
 
-export const claimsRepository = repository((sqlite) => {
-  const candidates = sqlite.prepare<[number], CandidateStepRow>(
-    `SELECT st.id, st.job_id, st.step_index, st.name, st.host_requirements, st.environment_stack, st.runtime_total_ms, st.runtime_count,
-            st.count_assigned + st.count_running AS in_flight, j.priority, j.seq
-     FROM (SELECT id, priority, seq FROM jobs WHERE status IN ('READY', 'RUNNING', 'ASSIGNED') AND suspended = 0 AND canceled = 0
-           ORDER BY priority DESC, seq ASC LIMIT ?) j
-     JOIN steps st ON st.job_id = j.id
-     WHERE st.count_ready > 0`,
-  );
-  const nextTasks = sqlite.prepare<[string, number, number], ClaimableTask>(
-    `SELECT id, job_id, step_id, task_index, parameters, status, failure_count, interruption_count, session_id, worker_id, retry_at, last_failed_worker_id
-     FROM tasks WHERE step_id = ? AND status = 'READY' AND (retry_at IS NULL OR retry_at <= ?) ORDER BY task_index LIMIT ?`,
-  );
-  // Idle workers that could take a retry instead of the worker it failed on (workers_status index).
-  // IDLE is a status a silent worker loses (sweep-workers.ts): no heartbeat check needed.
-  const idleOthers = sqlite.prepare<[string, string], RawPick<typeof workers, "capabilities">>(
-    `SELECT w.capabilities FROM workers w JOIN pools p ON p.id = w.pool_id
-     WHERE w.status = 'IDLE' AND w.id != ? AND w.drain IS NULL AND w.disabled = 0 AND w.removed_at IS NULL AND p.enabled = 1
-       AND NOT EXISTS (SELECT 1 FROM worker_job_failures f WHERE f.job_id = ? AND f.worker_id = w.id AND f.blocked_at IS NOT NULL)
-     LIMIT 200`,
-  );
-  const jobOrder = sqlite.prepare<[string], JobOrderRow>("SELECT priority, seq FROM jobs WHERE id = ?");
+const CANDIDATES = statement<CandidateStepRow>(
+  "claims.candidateSteps",
+  `SELECT st.id, st.job_id, st.step_index, st.name, st.host_requirements, st.environment_stack, st.runtime_total_ms, st.runtime_count,
+          st.count_assigned + st.count_running AS in_flight, j.priority, j.seq
+   FROM (SELECT id, priority, seq FROM jobs WHERE status IN ('READY', 'RUNNING', 'ASSIGNED') AND suspended = 0 AND canceled = 0
+         ORDER BY priority DESC, seq ASC LIMIT ?) j
+   JOIN steps st ON st.job_id = j.id
+   WHERE st.count_ready > 0`,
+);
+const NEXT_TASKS = statement<ClaimableTask>(
+  "claims.nextTasks",
+  `SELECT id, job_id, step_id, task_index, parameters, status, failure_count, interruption_count, session_id, worker_id, retry_at, last_failed_worker_id
+   FROM tasks WHERE step_id = ? AND status = 'READY' AND (retry_at IS NULL OR retry_at <= ?) ORDER BY task_index LIMIT ?`,
+);
+// Idle workers that could take a retry instead of the worker it failed on (workers_status index).
+// IDLE is a status a silent worker loses (sweep-workers.ts): no heartbeat check needed.
+const IDLE_OTHERS = statement<RawPick<typeof workers, "capabilities">>(
+  "claims.idleOthers",
+  `SELECT w.capabilities FROM workers w JOIN pools p ON p.id = w.pool_id
+   WHERE w.status = 'IDLE' AND w.id != ? AND w.drain IS NULL AND w.disabled = 0 AND w.removed_at IS NULL AND p.enabled = 1
+     AND NOT EXISTS (SELECT 1 FROM worker_job_failures f WHERE f.job_id = ? AND f.worker_id = w.id AND f.blocked_at IS NOT NULL)
+   LIMIT 200`,
+);
+const JOB_ORDER = statement<JobOrderRow>("claims.jobOrder", "SELECT priority, seq FROM jobs WHERE id = ?");
 
-  return {
-    /** Steps with READY tasks of the `jobs` best jobs that dispatch (priority, then submission order). */
-    candidateSteps: (jobs: number): CandidateStepRow[] => candidates.all(jobs),
-    /** The step's READY tasks due at `now`, in index order, at most `limit`. */
-    nextTasks: (stepId: string, now: number, limit: number): ClaimableTask[] => nextTasks.all(stepId, now, limit),
-    /** Up to 200 idle workers of enabled pools other than `workerId` that are not kept away from the job; their capabilities (JSON). */
-    idleOthers: (workerId: string, jobId: string): Array<RawPick<typeof workers, "capabilities">> => idleOthers.all(workerId, jobId),
-    jobOrder: (jobId: string): JobOrderRow | undefined => jobOrder.get(jobId),
-  };
-});
+export const claimsRepository = {
+  /** Steps with READY tasks of the `jobs` best jobs that dispatch (priority, then submission order). */
+  candidateSteps: (tx: ReadTx, jobs: number): Promise<CandidateStepRow[]> => tx.all(CANDIDATES, [jobs]),
+  /** The step's READY tasks due at `now`, in index order, at most `limit`. */
+  nextTasks: (tx: ReadTx, stepId: string, now: number, limit: number): Promise<ClaimableTask[]> => tx.all(NEXT_TASKS, [stepId, now, limit]),
+  /** Up to 200 idle workers of enabled pools other than `workerId` that are not kept away from the job; their capabilities (JSON). */
+  idleOthers: (tx: ReadTx, workerId: string, jobId: string): Promise<Array<RawPick<typeof workers, "capabilities">>> => tx.all(IDLE_OTHERS, [workerId, jobId]),
+  jobOrder: (tx: ReadTx, jobId: string): Promise<JobOrderRow | undefined> => tx.get(JOB_ORDER, [jobId]),
+};

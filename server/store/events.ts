@@ -1,14 +1,15 @@
 /**
  * Farm events: what changed, for live views (tRPC subscriptions) and long-polling workers. Each
- * event name has one payload type (FarmEvents). An event published inside a unit of work is
- * delivered once that unit commits, so a listener that reads the database sees the change; one
- * the unit rolls back (or the savepoint it was published in) is never delivered. Every published
+ * event name has one payload type (FarmEvents). An event is published with the unit of work that
+ * made the change (`publish(tx, …)`) and delivered once that unit commits, so a listener that reads
+ * the database sees the change; one the unit rolls back (or the savepoint it was published in) is
+ * never delivered. Code outside every unit (a timer, a change already committed) passes null. Every published
  * event that commits is delivered once, in publishing order: nothing is merged here (wakeups.ts
  * merges bursts for the views that want that).
  *
  * In-process for SQLite; the one place where PostgreSQL's LISTEN/NOTIFY plugs in (postgres-notifier.ts).
  */
-import type { Store } from "./store";
+import type { Tx } from "./engine/engine";
 
 /** The "logs" event: lines of this Session (of this job) were stored. Live views skip others' uploads. */
 export interface LogsEvent {
@@ -37,7 +38,7 @@ export interface FarmEvents {
 
 export type FarmEventName = keyof FarmEvents;
 
-/** `publish("workers")` takes no payload; `publish("jobs", ids)` does. */
+/** `publish(tx, "workers")` takes no payload; `publish(tx, "jobs", ids)` does. */
 export type PayloadArgs<K extends FarmEventName> = FarmEvents[K] extends undefined ? [] : [payload: FarmEvents[K]];
 
 export type FarmEventListener<K extends FarmEventName> = (payload: FarmEvents[K]) => void;
@@ -45,14 +46,13 @@ export type FarmEventListener<K extends FarmEventName> = (payload: FarmEvents[K]
 export class FarmEventBus {
   /** Copied on change, so a delivery runs over the listeners there were when it started. */
   private readonly listeners = new Map<FarmEventName, ReadonlyArray<FarmEventListener<never>>>();
-
-  /** `store`: whose open unit an event waits for; null delivers at once (a bus without a database). */
-  constructor(private readonly store: Store | null) {}
-
-  /** Delivers the event after the open unit commits, or now when none is open. */
-  publish<K extends FarmEventName>(name: K, ...[payload]: PayloadArgs<K>): void {
+  /**
+   * Delivers the event once `tx`'s unit commits (never if it, or the savepoint `tx` belongs to,
+   * rolls back); with null, now: only for code outside every unit.
+   */
+  publish<K extends FarmEventName>(tx: Tx | null, name: K, ...[payload]: PayloadArgs<K>): void {
     const event = payload as FarmEvents[K];
-    if (this.store?.inUnit) this.store.afterCommit(() => this.deliver(name, event));
+    if (tx) tx.afterCommit(() => this.deliver(name, event));
     else this.deliver(name, event);
   }
 

@@ -4,30 +4,29 @@
  * and blocking workers: worker-failures.ts.)
  */
 import type { workerJobFailures } from "../db/schema";
-import { repository } from "./repository";
+import type { ReadTx, Tx } from "./repository";
 import type { RawPick } from "./rows";
 
 export type ClearedFailure = RawPick<typeof workerJobFailures, "worker_id" | "failures" | "blocked_at">;
 
-export const failureClearsRepository = repository((sqlite) => {
-  const any = sqlite.prepare<[string]>("SELECT 1 FROM worker_job_failures WHERE job_id = ? LIMIT 1");
-  const ofJob = sqlite.prepare<[string], ClearedFailure>("SELECT worker_id, failures, blocked_at FROM worker_job_failures WHERE job_id = ?");
-  const ofWorker = sqlite.prepare<[string, string], ClearedFailure>("SELECT worker_id, failures, blocked_at FROM worker_job_failures WHERE job_id = ? AND worker_id = ?");
-  const clearJob = sqlite.prepare<[string]>("DELETE FROM worker_job_failures WHERE job_id = ?");
-  const clearWorker = sqlite.prepare<[string, string]>("DELETE FROM worker_job_failures WHERE job_id = ? AND worker_id = ?");
-  return {
-    /** Whether any worker has a failure counted against the job. */
-    anyOfJob: (jobId: string): boolean => any.get(jobId) !== undefined,
-    /** Deletes the job's failure rows (of one worker, given one); returns them as they were. */
-    clear(jobId: string, workerId: string | undefined): ClearedFailure[] {
-      if (workerId === undefined) {
-        const rows = ofJob.all(jobId);
-        clearJob.run(jobId);
-        return rows;
-      }
-      const rows = ofWorker.all(jobId, workerId);
-      clearWorker.run(jobId, workerId);
+const ANY = "SELECT 1 FROM worker_job_failures WHERE job_id = ? LIMIT 1";
+const OF_JOB = "SELECT worker_id, failures, blocked_at FROM worker_job_failures WHERE job_id = ?";
+const OF_WORKER = "SELECT worker_id, failures, blocked_at FROM worker_job_failures WHERE job_id = ? AND worker_id = ?";
+const CLEAR_JOB = "DELETE FROM worker_job_failures WHERE job_id = ?";
+const CLEAR_WORKER = "DELETE FROM worker_job_failures WHERE job_id = ? AND worker_id = ?";
+
+export const failureClearsRepository = {
+  /** Whether any worker has a failure counted against the job. */
+  anyOfJob: async (tx: ReadTx, jobId: string): Promise<boolean> => (await tx.get(ANY, [jobId])) !== undefined,
+  /** Deletes the job's failure rows (of one worker, given one); returns them as they were. */
+  async clear(tx: Tx, jobId: string, workerId: string | undefined): Promise<ClearedFailure[]> {
+    if (workerId === undefined) {
+      const rows = await tx.all<ClearedFailure>(OF_JOB, [jobId]);
+      await tx.run(CLEAR_JOB, [jobId]);
       return rows;
-    },
-  };
-});
+    }
+    const rows = await tx.all<ClearedFailure>(OF_WORKER, [jobId, workerId]);
+    await tx.run(CLEAR_WORKER, [jobId, workerId]);
+    return rows;
+  },
+};

@@ -7,7 +7,8 @@
 import type { jobs } from "../db/schema";
 import { countSumSql } from "../db/status-counts";
 import { CREATING_MARKER } from "./job-writes";
-import { repository } from "./repository";
+import type { RunResult } from "./engine/engine";
+import type { ReadTx, Tx } from "./repository";
 import type { RawPick } from "./rows";
 
 /** Rows per chunk DELETE. */
@@ -25,41 +26,42 @@ const FINISHED = `status IN ('SUCCEEDED', 'FAILED', 'CANCELED')
 
 export type RetentionCandidate = RawPick<typeof jobs, "id" | "name" | "task_count">;
 
-export const jobDeletionRepository = repository((sqlite) => {
-  const sessionIds = sqlite.prepare<[string], string>("SELECT id FROM sessions WHERE job_id = ?").pluck();
-  const logLines = sqlite.prepare<[string]>(`DELETE FROM log_lines WHERE id IN (SELECT id FROM log_lines WHERE session_id = ? LIMIT ${DELETE_CHUNK})`);
-  const actions = sqlite.prepare<[string]>(`DELETE FROM session_actions WHERE id IN (SELECT id FROM session_actions WHERE session_id = ? LIMIT ${DELETE_CHUNK})`);
-  const session = sqlite.prepare<[string]>("DELETE FROM sessions WHERE id = ?");
-  const tasks = sqlite.prepare<[string]>(`DELETE FROM tasks WHERE id IN (SELECT id FROM tasks WHERE job_id = ? LIMIT ${DELETE_CHUNK})`);
-  const requests = sqlite.prepare<[string]>("DELETE FROM requests WHERE job_id = ?");
-  const job = sqlite.prepare<[string]>("DELETE FROM jobs WHERE id = ?");
-  const finished = sqlite.prepare<[number], RetentionCandidate>(`SELECT id, name, task_count FROM jobs WHERE ${FINISHED} ORDER BY seq`);
-  const stillFinished = sqlite.prepare<[number, string], RawPick<typeof jobs, "id">>(`SELECT id FROM jobs WHERE ${FINISHED} AND id = ?`);
-  const lowestLine = sqlite.prepare<[string], { id: number | null }>("SELECT MIN(id) AS id FROM log_lines WHERE job_id = ?");
-  const highestLine = sqlite.prepare<[string], { id: number | null }>("SELECT MAX(id) AS id FROM log_lines WHERE job_id = ?");
-  const countLines = sqlite.prepare<[string, number, number], { n: number }>("SELECT COUNT(*) AS n FROM log_lines WHERE job_id = ? AND id BETWEEN ? AND ?");
-  return {
-    sessionIdsOfJob: (jobId: string): string[] => sessionIds.all(jobId),
-    /** Each deletes a chunk of rows and returns how many it deleted (0: none left). */
-    deleteLogLinesChunk: (sessionId: string): number => logLines.run(sessionId).changes,
-    deleteActionsChunk: (sessionId: string): number => actions.run(sessionId).changes,
-    deleteSession: (sessionId: string): number => session.run(sessionId).changes,
-    deleteTasksChunk: (jobId: string): number => tasks.run(jobId).changes,
-    /** The job row, and the requests that point at it. */
-    deleteJob(jobId: string): void {
-      requests.run(jobId);
-      job.run(jobId);
-    },
-    /** Finished jobs that ended before the cutoff, oldest first. */
-    finishedBefore: (cutoff: number): RetentionCandidate[] => finished.all(cutoff),
-    isFinishedBefore: (jobId: string, cutoff: number): boolean => stillFinished.get(cutoff, jobId) !== undefined,
-    /** The lowest and highest log line id of a job, or null when it has none. */
-    logLineBounds(jobId: string): { low: number; high: number } | null {
-      const low = lowestLine.get(jobId)?.id ?? null;
-      const high = highestLine.get(jobId)?.id ?? null;
-      return low === null || high === null ? null : { low, high };
-    },
-    /** A job's log lines with ids in [low, high] (a range of its index, so a count never reads millions at once). */
-    countLogLines: (jobId: string, low: number, high: number): number => countLines.get(jobId, low, high)?.n ?? 0,
-  };
-});
+const SESSION_IDS = "SELECT id FROM sessions WHERE job_id = ?";
+const LOG_LINES = `DELETE FROM log_lines WHERE id IN (SELECT id FROM log_lines WHERE session_id = ? LIMIT ${DELETE_CHUNK})`;
+const ACTIONS = `DELETE FROM session_actions WHERE id IN (SELECT id FROM session_actions WHERE session_id = ? LIMIT ${DELETE_CHUNK})`;
+const SESSION = "DELETE FROM sessions WHERE id = ?";
+const TASKS = `DELETE FROM tasks WHERE id IN (SELECT id FROM tasks WHERE job_id = ? LIMIT ${DELETE_CHUNK})`;
+const REQUESTS = "DELETE FROM requests WHERE job_id = ?";
+const JOB = "DELETE FROM jobs WHERE id = ?";
+const FINISHED_BEFORE = `SELECT id, name, task_count FROM jobs WHERE ${FINISHED} ORDER BY seq`;
+const STILL_FINISHED = `SELECT id FROM jobs WHERE ${FINISHED} AND id = ?`;
+const LOWEST_LINE = "SELECT MIN(id) AS id FROM log_lines WHERE job_id = ?";
+const HIGHEST_LINE = "SELECT MAX(id) AS id FROM log_lines WHERE job_id = ?";
+const COUNT_LINES = "SELECT COUNT(*) AS n FROM log_lines WHERE job_id = ? AND id BETWEEN ? AND ?";
+
+const changes = async (running: Promise<RunResult>): Promise<number> => (await running).changes;
+
+export const jobDeletionRepository = {
+  sessionIdsOfJob: async (tx: ReadTx, jobId: string): Promise<string[]> => (await tx.all<{ id: string }>(SESSION_IDS, [jobId])).map((row) => row.id),
+  /** Each deletes a chunk of rows and returns how many it deleted (0: none left). */
+  deleteLogLinesChunk: (tx: Tx, sessionId: string): Promise<number> => changes(tx.run(LOG_LINES, [sessionId])),
+  deleteActionsChunk: (tx: Tx, sessionId: string): Promise<number> => changes(tx.run(ACTIONS, [sessionId])),
+  deleteSession: (tx: Tx, sessionId: string): Promise<number> => changes(tx.run(SESSION, [sessionId])),
+  deleteTasksChunk: (tx: Tx, jobId: string): Promise<number> => changes(tx.run(TASKS, [jobId])),
+  /** The job row, and the requests that point at it. */
+  async deleteJob(tx: Tx, jobId: string): Promise<void> {
+    await tx.run(REQUESTS, [jobId]);
+    await tx.run(JOB, [jobId]);
+  },
+  /** Finished jobs that ended before the cutoff, oldest first. */
+  finishedBefore: (tx: ReadTx, cutoff: number): Promise<RetentionCandidate[]> => tx.all<RetentionCandidate>(FINISHED_BEFORE, [cutoff]),
+  isFinishedBefore: async (tx: ReadTx, jobId: string, cutoff: number): Promise<boolean> => (await tx.get<RawPick<typeof jobs, "id">>(STILL_FINISHED, [cutoff, jobId])) !== undefined,
+  /** The lowest and highest log line id of a job, or null when it has none. */
+  async logLineBounds(tx: ReadTx, jobId: string): Promise<{ low: number; high: number } | null> {
+    const low = (await tx.get<{ id: number | null }>(LOWEST_LINE, [jobId]))?.id ?? null;
+    const high = (await tx.get<{ id: number | null }>(HIGHEST_LINE, [jobId]))?.id ?? null;
+    return low === null || high === null ? null : { low, high };
+  },
+  /** A job's log lines with ids in [low, high] (a range of its index, so a count never reads millions at once). */
+  countLogLines: async (tx: ReadTx, jobId: string, low: number, high: number): Promise<number> => (await tx.get<{ n: number }>(COUNT_LINES, [jobId, low, high]))?.n ?? 0,
+};

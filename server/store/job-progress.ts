@@ -2,12 +2,13 @@
  * Steps and jobs as their tasks move: per-status counts, roll-up status, start and end times,
  * successful runtimes and the failed-task budget. server/scheduler/task-state.ts and
  * apply-updates.ts decide the values; this module writes and reads them, inside the caller's unit
- * of work. On the sync path: statements are prepared once per connection.
+ * of work (its tx). On the sync path: named statements, prepared once per connection.
  */
 import { TASK_STATUSES, type StatusCounts, type TaskStatus } from "../../lib/farm/statuses";
 import type { jobs, steps } from "../db/schema";
 import { countColumn, countColumnsSql, type CountColumnsRow } from "../db/status-counts";
-import { repository } from "./repository";
+import type { SqlValue, RunResult } from "./engine/engine";
+import { statement, type ReadTx, type Tx } from "./repository";
 import type { RawPick } from "./rows";
 
 /** A step's counts and its roll-up status as they are after a change. */
@@ -21,58 +22,62 @@ export type FailurePolicyRow = RawPick<typeof jobs, "max_retries_per_task" | "ma
 /** Counts set, in TASK_STATUSES order. */
 const COUNTS_SET = TASK_STATUSES.map((status) => `${countColumn(status)} = ?`).join(", ");
 
-/** Counts in TASK_STATUSES order, as statement parameters. */
-function countParams(counts: Readonly<StatusCounts>): number[] {
-  return TASK_STATUSES.map((status) => counts[status]);
+/** Counts in TASK_STATUSES order, then `rest`, as statement parameters (one array, built once). */
+function countParams(counts: Readonly<StatusCounts>, ...rest: SqlValue[]): SqlValue[] {
+  const params: SqlValue[] = TASK_STATUSES.map((status) => counts[status]);
+  for (const value of rest) params.push(value);
+  return params;
 }
 
-export const jobProgressRepository = repository((sqlite) => {
-  // Count changes are arithmetic on the row (never read, changed and written back); the counts
-  // it returns give the step's roll-up, written only when it changed.
-  const addStepCounts = sqlite.prepare<[...number[], string], StepCountsRow>(
-    `UPDATE steps SET ${TASK_STATUSES.map((status) => `${countColumn(status)} = MAX(0, ${countColumn(status)} + ?)`).join(", ")} WHERE id = ? RETURNING status, ${countColumnsSql()}`,
-  );
-  const setStepStatus = sqlite.prepare<[TaskStatus, string]>("UPDATE steps SET status = ? WHERE id = ?");
-  const setStepCounts = sqlite.prepare<[...number[], TaskStatus, string]>(`UPDATE steps SET ${COUNTS_SET}, status = ? WHERE id = ?`);
-  const addRuntime = sqlite.prepare<[number, number, string]>("UPDATE steps SET runtime_total_ms = runtime_total_ms + ?, runtime_count = runtime_count + ? WHERE id = ?");
-  const jobSteps = sqlite.prepare<[string], JobStepRow>(`SELECT id, ${countColumnsSql()}, dependencies, name, task_count FROM steps WHERE job_id = ? ORDER BY step_index`);
-  const stepIds = sqlite.prepare<[string], { id: string }>("SELECT id FROM steps WHERE job_id = ?");
-  const jobTimes = sqlite.prepare<[string], JobTimesRow>("SELECT status, started_at, ended_at FROM jobs WHERE id = ?");
-  const setJob = sqlite.prepare<[...number[], TaskStatus, number | null, number | null, string]>(`UPDATE jobs SET ${COUNTS_SET}, status = ?, started_at = ?, ended_at = ? WHERE id = ?`);
-  // Without status: an UPDATE that names an indexed column rewrites its index entry (the
-  // dispatch index) even when the value is unchanged, one more page per sync transaction.
-  const setJobCounts = sqlite.prepare<[...number[], number | null, number | null, string]>(`UPDATE jobs SET ${COUNTS_SET}, started_at = ?, ended_at = ? WHERE id = ?`);
-  const failurePolicy = sqlite.prepare<[string], FailurePolicyRow>("SELECT max_retries_per_task, max_failed_tasks, failed_task_count, retry_delay_seconds, max_worker_failures FROM jobs WHERE id = ?");
-  const countFailedTask = sqlite.prepare<[string]>("UPDATE jobs SET failed_task_count = failed_task_count + 1 WHERE id = ?");
+// Count changes are arithmetic on the row (never read, changed and written back); the counts
+// it returns give the step's roll-up, written only when it changed.
+const ADD_STEP_COUNTS = statement<StepCountsRow>(
+  "job-progress.addStepCounts",
+  `UPDATE steps SET ${TASK_STATUSES.map((status) => `${countColumn(status)} = MAX(0, ${countColumn(status)} + ?)`).join(", ")} WHERE id = ? RETURNING status, ${countColumnsSql()}`,
+);
+const SET_STEP_STATUS = statement("job-progress.setStepStatus", "UPDATE steps SET status = ? WHERE id = ?");
+const SET_STEP_COUNTS = statement("job-progress.setStepCounts", `UPDATE steps SET ${COUNTS_SET}, status = ? WHERE id = ?`);
+const ADD_RUNTIME = statement("job-progress.addRuntime", "UPDATE steps SET runtime_total_ms = runtime_total_ms + ?, runtime_count = runtime_count + ? WHERE id = ?");
+const JOB_STEPS = statement<JobStepRow>("job-progress.jobSteps", `SELECT id, ${countColumnsSql()}, dependencies, name, task_count FROM steps WHERE job_id = ? ORDER BY step_index`);
+const STEP_IDS = statement<{ id: string }>("job-progress.stepIds", "SELECT id FROM steps WHERE job_id = ?");
+const JOB_TIMES = statement<JobTimesRow>("job-progress.jobTimes", "SELECT status, started_at, ended_at FROM jobs WHERE id = ?");
+const SET_JOB = statement("job-progress.setJob", `UPDATE jobs SET ${COUNTS_SET}, status = ?, started_at = ?, ended_at = ? WHERE id = ?`);
+// Without status: an UPDATE that names an indexed column rewrites its index entry (the
+// dispatch index) even when the value is unchanged, one more page per sync transaction.
+const SET_JOB_COUNTS = statement("job-progress.setJobCounts", `UPDATE jobs SET ${COUNTS_SET}, started_at = ?, ended_at = ? WHERE id = ?`);
+const FAILURE_POLICY = statement<FailurePolicyRow>(
+  "job-progress.failurePolicy",
+  "SELECT max_retries_per_task, max_failed_tasks, failed_task_count, retry_delay_seconds, max_worker_failures FROM jobs WHERE id = ?",
+);
+const COUNT_FAILED_TASK = statement("job-progress.countFailedTask", "UPDATE jobs SET failed_task_count = failed_task_count + 1 WHERE id = ?");
 
-  return {
-    /** Adds `by` to the step's counts (none below 0); returns its counts and status after. */
-    addStepCounts: (stepId: string, by: Readonly<StatusCounts>): StepCountsRow | undefined => addStepCounts.get(...countParams(by), stepId),
-    setStepStatus(stepId: string, status: TaskStatus): void {
-      setStepStatus.run(status, stepId);
-    },
-    setStepCounts(stepId: string, counts: Readonly<StatusCounts>, status: TaskStatus): void {
-      setStepCounts.run(...countParams(counts), status, stepId);
-    },
-    addRuntime(stepId: string, totalMs: number, count: number): void {
-      addRuntime.run(totalMs, count, stepId);
-    },
-    /** The job's steps in order. */
-    jobSteps: (jobId: string): JobStepRow[] => jobSteps.all(jobId),
-    stepIds: (jobId: string): Array<{ id: string }> => stepIds.all(jobId),
-    jobTimes: (jobId: string): JobTimesRow | undefined => jobTimes.get(jobId),
-    /** Sets the job's counts, times and status. */
-    setJob(jobId: string, counts: Readonly<StatusCounts>, status: TaskStatus, startedAt: number | null, endedAt: number | null): void {
-      setJob.run(...countParams(counts), status, startedAt, endedAt, jobId);
-    },
-    /** Sets the job's counts and times, its status unchanged. */
-    setJobCounts(jobId: string, counts: Readonly<StatusCounts>, startedAt: number | null, endedAt: number | null): void {
-      setJobCounts.run(...countParams(counts), startedAt, endedAt, jobId);
-    },
-    failurePolicy: (jobId: string): FailurePolicyRow | undefined => failurePolicy.get(jobId),
-    /** One more of the job's tasks used up its retries. */
-    countFailedTask(jobId: string): void {
-      countFailedTask.run(jobId);
-    },
-  };
-});
+export const jobProgressRepository = {
+  /** Adds `by` to the step's counts (none below 0); returns its counts and status after. */
+  addStepCounts: (tx: Tx, stepId: string, by: Readonly<StatusCounts>): Promise<StepCountsRow | undefined> => tx.get(ADD_STEP_COUNTS, countParams(by, stepId)),
+  setStepStatus(tx: Tx, stepId: string, status: TaskStatus): Promise<RunResult> {
+    return tx.run(SET_STEP_STATUS, [status, stepId]);
+  },
+  setStepCounts(tx: Tx, stepId: string, counts: Readonly<StatusCounts>, status: TaskStatus): Promise<RunResult> {
+    return tx.run(SET_STEP_COUNTS, countParams(counts, status, stepId));
+  },
+  addRuntime(tx: Tx, stepId: string, totalMs: number, count: number): Promise<RunResult> {
+    return tx.run(ADD_RUNTIME, [totalMs, count, stepId]);
+  },
+  /** The job's steps in order. */
+  jobSteps: (tx: ReadTx, jobId: string): Promise<JobStepRow[]> => tx.all(JOB_STEPS, [jobId]),
+  stepIds: (tx: ReadTx, jobId: string): Promise<Array<{ id: string }>> => tx.all(STEP_IDS, [jobId]),
+  jobTimes: (tx: ReadTx, jobId: string): Promise<JobTimesRow | undefined> => tx.get(JOB_TIMES, [jobId]),
+  /** Sets the job's counts, times and status. */
+  setJob(tx: Tx, jobId: string, counts: Readonly<StatusCounts>, status: TaskStatus, startedAt: number | null, endedAt: number | null): Promise<RunResult> {
+    return tx.run(SET_JOB, countParams(counts, status, startedAt, endedAt, jobId));
+  },
+  /** Sets the job's counts and times, its status unchanged. */
+  setJobCounts(tx: Tx, jobId: string, counts: Readonly<StatusCounts>, startedAt: number | null, endedAt: number | null): Promise<RunResult> {
+    return tx.run(SET_JOB_COUNTS, countParams(counts, startedAt, endedAt, jobId));
+  },
+  failurePolicy: (tx: ReadTx, jobId: string): Promise<FailurePolicyRow | undefined> => tx.get(FAILURE_POLICY, [jobId]),
+  /** One more of the job's tasks used up its retries. */
+  countFailedTask(tx: Tx, jobId: string): Promise<RunResult> {
+    return tx.run(COUNT_FAILED_TASK, [jobId]);
+  },
+};

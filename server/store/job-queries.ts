@@ -6,7 +6,7 @@
 import type { TaskStatus } from "../../lib/farm/statuses";
 import type { jobs, steps } from "../db/schema";
 import { countColumnsSql, countSumSql, type CountColumnsRow } from "../db/status-counts";
-import { repository, shapedStatements } from "./repository";
+import type { ReadTx } from "./repository";
 import type { RawPick } from "./rows";
 
 /** The job table's sort keys, each a column of the table (or computed from its columns). */
@@ -64,13 +64,11 @@ const SORT_EXPRESSIONS: Record<JobSort, string> = {
   endedAt: "ended_at",
 };
 
-/** Statements of one view shape are prepared once; past this many shapes the cache starts over (a guard, not a working size). */
-const MAX_CACHED_SHAPES = 256;
-
 /**
  * The statements of a job table view and their bound values (the page's also takes LIMIT and
  * OFFSET). Only whitelisted text enters the SQL: the sort's expression, the direction and one
- * placeholder per filter; exported so a test can read the page's query plan.
+ * placeholder per filter, so the engine prepares each view shape once; exported so a test can
+ * read the page's query plan.
  */
 export function jobListSql(filter: JobListFilter): { count: string; page: string; params: Array<string | number> } {
   const where: string[] = [];
@@ -106,45 +104,37 @@ export function jobListSql(filter: JobListFilter): { count: string; page: string
   return { count: `SELECT COUNT(*) AS n FROM jobs ${whereSql}`, page: `SELECT ${JOB_COLUMNS} FROM jobs ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`, params };
 }
 
-export const jobQueriesRepository = repository((sqlite) => {
-  const shaped = shapedStatements(sqlite, MAX_CACHED_SHAPES);
-  const submitters = sqlite.prepare<[], { submitter: string }>("SELECT DISTINCT submitter FROM jobs ORDER BY submitter LIMIT 500");
-  const summary = sqlite.prepare<[string], JobSummaryRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = ?`);
-  const detail = sqlite.prepare<[string], JobDetailRow>(`SELECT ${JOB_COLUMNS}, description, parameters, max_retries_per_task, max_failed_tasks, failed_task_count FROM jobs WHERE id = ?`);
-  const stepsOf = sqlite.prepare<[string], StepDetailRow>(
-    `SELECT id, step_index, name, dependencies, status, ${countColumnsSql()}, task_count, chunked, incompatible_reason, host_requirements FROM steps WHERE job_id = ? ORDER BY step_index`,
-  );
-  // A step's first task, by the step's unique index: all its tasks have the same parameter names.
-  const firstTaskParameters = sqlite.prepare<[string], { parameters: string }>("SELECT parameters FROM tasks WHERE step_id = ? ORDER BY task_index LIMIT 1");
-  const queuePosition = sqlite.prepare<[string], JobQueueRow>("SELECT suspended, canceled, priority, seq FROM jobs WHERE id = ?");
-  const waitingSteps = sqlite.prepare<[string], WaitingStepRow>(
-    `SELECT id, step_index, name, dependencies, ${countColumnsSql()}, task_count, host_requirements, incompatible_reason FROM steps WHERE job_id = ? ORDER BY step_index`,
-  );
-  // The dispatcher's order (plan.ts compareCandidates): priority, then submission.
-  const readyStepsAhead = sqlite.prepare<[number, number, number, number], { host_requirements: string | null; ready: number }>(
-    `SELECT st.host_requirements, st.count_ready AS ready FROM jobs j JOIN steps st ON st.job_id = j.id
-     WHERE j.status IN ('READY', 'RUNNING', 'ASSIGNED') AND j.suspended = 0 AND j.canceled = 0 AND (j.priority > ? OR (j.priority = ? AND j.seq < ?))
-       AND st.count_ready > 0 LIMIT ?`,
-  );
-  return {
-    /** A page of the job table and how many jobs the view holds. */
-    page(filter: JobListFilter): { total: number; rows: JobSummaryRow[] } {
-      const { count, page, params } = jobListSql(filter);
-      const total = shaped<{ n: number }>(count).get(...params)?.n ?? 0;
-      return { total, rows: shaped<JobSummaryRow>(page).all(...params, filter.limit, filter.offset) };
-    },
-    /** Everyone who submitted a job, in order (the distinct-value scan is cheap at table scale). */
-    submitters: (): string[] => submitters.all().map((r) => r.submitter),
-    /** One job's row as the job table shows it (what live views re-read on every change). */
-    summary: (jobId: string): JobSummaryRow | undefined => summary.get(jobId),
-    detail: (jobId: string): JobDetailRow | undefined => detail.get(jobId),
-    /** A job's steps in step order. */
-    steps: (jobId: string): StepDetailRow[] => stepsOf.all(jobId),
-    /** The task parameters (JSON text) of a step's first task; undefined for a step without tasks. */
-    stepParameters: (stepId: string): string | undefined => firstTaskParameters.get(stepId)?.parameters,
-    queuePosition: (jobId: string): JobQueueRow | undefined => queuePosition.get(jobId),
-    waitingSteps: (jobId: string): WaitingStepRow[] => waitingSteps.all(jobId),
-    /** Steps with ready tasks of dispatchable jobs ahead of a job at (priority, seq), at most `limit`. */
-    readyStepsAhead: (priority: number, seq: number, limit: number) => readyStepsAhead.all(priority, priority, seq, limit),
-  };
-});
+const SUBMITTERS = "SELECT DISTINCT submitter FROM jobs ORDER BY submitter LIMIT 500";
+const SUMMARY = `SELECT ${JOB_COLUMNS} FROM jobs WHERE id = ?`;
+const DETAIL = `SELECT ${JOB_COLUMNS}, description, parameters, max_retries_per_task, max_failed_tasks, failed_task_count FROM jobs WHERE id = ?`;
+const STEPS = `SELECT id, step_index, name, dependencies, status, ${countColumnsSql()}, task_count, chunked, incompatible_reason, host_requirements FROM steps WHERE job_id = ? ORDER BY step_index`;
+// A step's first task, by the step's unique index: all its tasks have the same parameter names.
+const FIRST_TASK_PARAMETERS = "SELECT parameters FROM tasks WHERE step_id = ? ORDER BY task_index LIMIT 1";
+const QUEUE_POSITION = "SELECT suspended, canceled, priority, seq FROM jobs WHERE id = ?";
+const WAITING_STEPS = `SELECT id, step_index, name, dependencies, ${countColumnsSql()}, task_count, host_requirements, incompatible_reason FROM steps WHERE job_id = ? ORDER BY step_index`;
+// The dispatcher's order (plan.ts compareCandidates): priority, then submission.
+const READY_STEPS_AHEAD = `SELECT st.host_requirements, st.count_ready AS ready FROM jobs j JOIN steps st ON st.job_id = j.id
+   WHERE j.status IN ('READY', 'RUNNING', 'ASSIGNED') AND j.suspended = 0 AND j.canceled = 0 AND (j.priority > ? OR (j.priority = ? AND j.seq < ?))
+     AND st.count_ready > 0 LIMIT ?`;
+
+export const jobQueriesRepository = {
+  /** A page of the job table and how many jobs the view holds. */
+  async page(tx: ReadTx, filter: JobListFilter): Promise<{ total: number; rows: JobSummaryRow[] }> {
+    const { count, page, params } = jobListSql(filter);
+    const total = (await tx.get<{ n: number }>(count, params))?.n ?? 0;
+    return { total, rows: await tx.all<JobSummaryRow>(page, [...params, filter.limit, filter.offset]) };
+  },
+  /** Everyone who submitted a job, in order (the distinct-value scan is cheap at table scale). */
+  submitters: async (tx: ReadTx): Promise<string[]> => (await tx.all<{ submitter: string }>(SUBMITTERS)).map((r) => r.submitter),
+  /** One job's row as the job table shows it (what live views re-read on every change). */
+  summary: (tx: ReadTx, jobId: string): Promise<JobSummaryRow | undefined> => tx.get<JobSummaryRow>(SUMMARY, [jobId]),
+  detail: (tx: ReadTx, jobId: string): Promise<JobDetailRow | undefined> => tx.get<JobDetailRow>(DETAIL, [jobId]),
+  /** A job's steps in step order. */
+  steps: (tx: ReadTx, jobId: string): Promise<StepDetailRow[]> => tx.all<StepDetailRow>(STEPS, [jobId]),
+  /** The task parameters (JSON text) of a step's first task; undefined for a step without tasks. */
+  stepParameters: async (tx: ReadTx, stepId: string): Promise<string | undefined> => (await tx.get<{ parameters: string }>(FIRST_TASK_PARAMETERS, [stepId]))?.parameters,
+  queuePosition: (tx: ReadTx, jobId: string): Promise<JobQueueRow | undefined> => tx.get<JobQueueRow>(QUEUE_POSITION, [jobId]),
+  waitingSteps: (tx: ReadTx, jobId: string): Promise<WaitingStepRow[]> => tx.all<WaitingStepRow>(WAITING_STEPS, [jobId]),
+  /** Steps with ready tasks of dispatchable jobs ahead of a job at (priority, seq), at most `limit`. */
+  readyStepsAhead: (tx: ReadTx, priority: number, seq: number, limit: number) => tx.all<{ host_requirements: string | null; ready: number }>(READY_STEPS_AHEAD, [priority, priority, seq, limit]),
+};

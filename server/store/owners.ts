@@ -4,21 +4,20 @@
  * services' to shape.
  */
 import type { jobs } from "../db/schema";
-import { repository } from "./repository";
+import type { ReadTx } from "./repository";
 import type { RawPick } from "./rows";
 
 /** owner_id null: owned by nobody (made before accounts existed). Templates' owner_id is the same column. */
 export type Owned = RawPick<typeof jobs, "owner_id">;
 
-export const ownersRepository = repository((sqlite) => {
-  const job = sqlite.prepare<[string], Owned>("SELECT owner_id FROM jobs WHERE id = ?");
-  const templateById = sqlite.prepare<[string], Owned>("SELECT owner_id FROM templates WHERE id = ?");
-  const templateByName = sqlite.prepare<[string], Owned>("SELECT owner_id FROM templates WHERE name = ?");
-  return {
-    /** undefined: no such job. */
-    ofJob: (jobId: string): Owned | undefined => job.get(jobId),
-    /** undefined: no such template. */
-    ofTemplateById: (templateId: string): Owned | undefined => templateById.get(templateId),
-    ofTemplateByName: (name: string): Owned | undefined => templateByName.get(name),
-  };
-});
+const JOB = "SELECT owner_id FROM jobs WHERE id = ?";
+const TEMPLATE_BY_ID = "SELECT owner_id FROM templates WHERE id = ?";
+const TEMPLATE_BY_NAME = "SELECT owner_id FROM templates WHERE name = ?";
+
+export const ownersRepository = {
+  /** undefined: no such job. */
+  ofJob: (tx: ReadTx, jobId: string): Promise<Owned | undefined> => tx.get<Owned>(JOB, [jobId]),
+  /** undefined: no such template. */
+  ofTemplateById: (tx: ReadTx, templateId: string): Promise<Owned | undefined> => tx.get<Owned>(TEMPLATE_BY_ID, [templateId]),
+  ofTemplateByName: (tx: ReadTx, name: string): Promise<Owned | undefined> => tx.get<Owned>(TEMPLATE_BY_NAME, [name]),
+};

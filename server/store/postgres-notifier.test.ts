@@ -58,7 +58,7 @@ afterAll(async () => {
 }, 60_000);
 
 async function replica(options: Partial<EventListenerOptions> = {}): Promise<Replica> {
-  const bus = new FarmEventBus(null);
+  const bus = new FarmEventBus();
   const r: Replica = { origin: newEventOrigin(), bus, listener: null!, seen: [], fences: [], logs: [] };
   for (const name of FARM_EVENT_NAMES) {
     bus.subscribe(name, (payload) => {
@@ -312,7 +312,7 @@ describe("farm events across replicas on PostgreSQL", () => {
 
 describe("a resync on the bus", () => {
   it("wakes every live view and long poll, whatever events they follow or accept", async () => {
-    const bus = new FarmEventBus(null);
+    const bus = new FarmEventBus();
     const longPoll = wakeups(bus, ["jobs", "workers"], undefined);
     const logFollow = wakeups(bus, ["logs"], undefined, () => false);
     const controller = new AbortController();
@@ -320,7 +320,7 @@ describe("a resync on the bus", () => {
     await list.next(); // the first read
     const listWoke = list.next();
     const polls = [longPoll.next(60_000), logFollow.next(60_000)];
-    bus.publish("resync");
+    bus.publish(null, "resync");
     expect(await Promise.all(polls)).toEqual([true, true]);
     expect((await listWoke).done).toBe(false);
     controller.abort();

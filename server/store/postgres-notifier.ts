@@ -225,7 +225,8 @@ export class PostgresEventListener {
     if (received.origin === this.options.origin) return; // this process delivered it itself, after its commit
     const { name, payload } = received.event;
     // The pair was checked together (decodeEvent); the bus's per-name signature cannot see that.
-    (this.options.bus.publish as (name: FarmEventName, payload?: unknown) => void).call(this.options.bus, name, payload);
+    // Another replica's commit: delivered now, in no unit of this one.
+    (this.options.bus.publish as (tx: null, name: FarmEventName, payload?: unknown) => void).call(this.options.bus, null, name, payload);
   }
 
   private async ping(client: pg.Client): Promise<void> {
@@ -283,6 +284,6 @@ export class PostgresEventListener {
     if (this.stopped || !this.client) return;
     this.reconnectCount++;
     this.log(`listening for farm events again after ${Date.now() - this.lostAt} ms; announcing a resync`);
-    this.options.bus.publish("resync");
+    this.options.bus.publish(null, "resync");
   }
 }

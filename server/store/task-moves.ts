@@ -4,12 +4,13 @@
  * or of one of its steps; a chunk is a range of task ids (job, step) or a slice of the listed ids.
  * Each shape has its own statements: the tasks of a chunk in one of the `from` statuses counted
  * by step and status, and the same tasks moved. The service decides which moves are allowed (the
- * state machine) and keeps the counts; here a move only writes.
+ * state machine) and keeps the counts; here a move only writes. Each runs in the caller's unit
+ * of work (its tx); the statements are named (prepared once per connection).
  */
-import type Database from "better-sqlite3";
 import { TASK_STATUSES, type TaskStatus } from "../../lib/farm/statuses";
 import type { tasks } from "../db/schema";
-import { repository } from "./repository";
+import type { RunResult, SqlValue, Statement } from "./engine/engine";
+import { statement, type ReadTx, type Tx } from "./repository";
 import type { RawPick } from "./rows";
 
 /**
@@ -40,86 +41,90 @@ type Scope = keyof typeof SCOPE_SQL;
 export type MovedGroup = RawPick<typeof tasks, "step_id" | "status"> & { n: number };
 
 /**
- * One move (`from` statuses to `to`, with what else it sets) over the chunks of one target. Each
- * count method returns the chunk's tasks that would move; each move method moves them and
- * returns how many changed.
+ * One move (`from` statuses to `to`, with what else it sets) over the chunks of one target, each
+ * chunk in the unit of work its tx belongs to. Each count method returns the chunk's tasks that
+ * would move; each move method moves them and returns how many changed.
  */
 export interface TaskMove {
-  countInJob(jobId: string, low: number, high: number): MovedGroup[];
-  moveInJob(jobId: string, low: number, high: number): number;
-  countInStep(jobId: string, stepId: string, low: number, high: number): MovedGroup[];
-  moveInStep(jobId: string, stepId: string, low: number, high: number): number;
-  countListedInJob(jobId: string, taskIds: readonly number[]): MovedGroup[];
-  moveListedInJob(jobId: string, taskIds: readonly number[]): number;
-  countListedInStep(jobId: string, stepId: string, taskIds: readonly number[]): MovedGroup[];
-  moveListedInStep(jobId: string, stepId: string, taskIds: readonly number[]): number;
+  countInJob(tx: ReadTx, jobId: string, low: number, high: number): Promise<MovedGroup[]>;
+  moveInJob(tx: Tx, jobId: string, low: number, high: number): Promise<number>;
+  countInStep(tx: ReadTx, jobId: string, stepId: string, low: number, high: number): Promise<MovedGroup[]>;
+  moveInStep(tx: Tx, jobId: string, stepId: string, low: number, high: number): Promise<number>;
+  countListedInJob(tx: ReadTx, jobId: string, taskIds: readonly number[]): Promise<MovedGroup[]>;
+  moveListedInJob(tx: Tx, jobId: string, taskIds: readonly number[]): Promise<number>;
+  countListedInStep(tx: ReadTx, jobId: string, stepId: string, taskIds: readonly number[]): Promise<MovedGroup[]>;
+  moveListedInStep(tx: Tx, jobId: string, stepId: string, taskIds: readonly number[]): Promise<number>;
 }
 
 interface ScopeStatements {
-  count: Database.Statement<unknown[], MovedGroup>;
-  move: Database.Statement<unknown[]>;
+  count: Statement<MovedGroup>;
+  move: Statement<unknown>;
 }
 
-export const taskMovesRepository = repository((sqlite) => {
-  const jobExists = sqlite.prepare<[string]>("SELECT 1 FROM jobs WHERE id = ?");
-  const stepIds = sqlite.prepare<[string], string>("SELECT id FROM steps WHERE job_id = ?").pluck();
-  const countListedInJob = sqlite.prepare<[string, string], { n: number }>("SELECT COUNT(*) AS n FROM tasks WHERE job_id = ? AND id IN (SELECT value FROM json_each(?))");
-  const countListedInStep = sqlite.prepare<[string, string, string], { n: number }>("SELECT COUNT(*) AS n FROM tasks WHERE job_id = ? AND step_id = ? AND id IN (SELECT value FROM json_each(?))");
-  const lowestId = sqlite.prepare<[string, TaskStatus], { id: number | null }>("SELECT MIN(id) AS id FROM tasks WHERE job_id = ? AND status = ?");
-  const highestId = sqlite.prepare<[string, TaskStatus], { id: number | null }>("SELECT MAX(id) AS id FROM tasks WHERE job_id = ? AND status = ?");
-  /** By scope, number of `from` statuses and what else is set: the statuses themselves are bound. */
-  const moves = new Map<string, ScopeStatements>();
+const JOB_EXISTS = statement<{ one: number }>("task-moves.jobExists", "SELECT 1 AS one FROM jobs WHERE id = ?");
+const STEP_IDS = statement<{ id: string }>("task-moves.stepIdsOf", "SELECT id FROM steps WHERE job_id = ?");
+const COUNT_LISTED_IN_JOB = statement<{ n: number }>("task-moves.countListedInJob", "SELECT COUNT(*) AS n FROM tasks WHERE job_id = ? AND id IN (SELECT value FROM json_each(?))");
+const COUNT_LISTED_IN_STEP = statement<{ n: number }>("task-moves.countListedInStep", "SELECT COUNT(*) AS n FROM tasks WHERE job_id = ? AND step_id = ? AND id IN (SELECT value FROM json_each(?))");
+const LOWEST_ID = statement<{ id: number | null }>("task-moves.lowestId", "SELECT MIN(id) AS id FROM tasks WHERE job_id = ? AND status = ?");
+const HIGHEST_ID = statement<{ id: number | null }>("task-moves.highestId", "SELECT MAX(id) AS id FROM tasks WHERE job_id = ? AND status = ?");
 
-  function statements(scope: Scope, fromCount: number, also: AlsoSet): ScopeStatements {
-    const key = `${scope}:${fromCount}:${also}`;
-    let found = moves.get(key);
-    if (!found) {
-      const where = `${SCOPE_SQL[scope]} AND status IN (${Array(fromCount).fill("?").join(", ")})`;
-      found = {
-        count: sqlite.prepare<unknown[], MovedGroup>(`SELECT step_id, status, COUNT(*) AS n FROM tasks WHERE ${where} GROUP BY step_id, status`),
-        move: sqlite.prepare<unknown[]>(`UPDATE tasks SET status = ?${ALSO_SQL[also]} WHERE ${where}`),
-      };
-      moves.set(key, found);
-    }
-    return found;
+/** By scope, number of `from` statuses and what else is set: the statuses themselves are bound. */
+const moves = new Map<string, ScopeStatements>();
+
+/** The statements of one shape, named and built the first time it is used. */
+function statements(scope: Scope, fromCount: number, also: AlsoSet): ScopeStatements {
+  const key = `${scope}:${fromCount}:${also}`;
+  let found = moves.get(key);
+  if (!found) {
+    const where = `${SCOPE_SQL[scope]} AND status IN (${Array(fromCount).fill("?").join(", ")})`;
+    found = {
+      count: statement<MovedGroup>(`task-moves.count.${key}`, `SELECT step_id, status, COUNT(*) AS n FROM tasks WHERE ${where} GROUP BY step_id, status`),
+      move: statement(`task-moves.move.${key}`, `UPDATE tasks SET status = ?${ALSO_SQL[also]} WHERE ${where}`),
+    };
+    moves.set(key, found);
   }
+  return found;
+}
 
-  return {
-    jobExists: (jobId: string): boolean => jobExists.get(jobId) !== undefined,
-    stepIdsOf: (jobId: string): string[] => stepIds.all(jobId),
-    /** How many of the listed tasks are the job's (or its step's, given one). */
-    countListed: (jobId: string, stepId: string | undefined, taskIds: readonly number[]): number =>
-      (stepId === undefined ? countListedInJob.get(jobId, JSON.stringify(taskIds)) : countListedInStep.get(jobId, stepId, JSON.stringify(taskIds)))?.n ?? 0,
-    /**
-     * The lowest and highest task id of a job. One index seek per status (the job/status index
-     * ends in the rowid), where MIN(id) over the job alone would read every one of its index entries.
-     */
-    taskIdBounds(jobId: string): { low: number; high: number } | null {
-      let low = Infinity;
-      let high = -Infinity;
-      for (const status of TASK_STATUSES) {
-        low = Math.min(low, lowestId.get(jobId, status)?.id ?? Infinity);
-        high = Math.max(high, highestId.get(jobId, status)?.id ?? -Infinity);
-      }
-      return low === Infinity ? null : { low, high };
-    },
-    /** The statements of one move; `endedAt` is what `also: "end"` sets. */
-    move(from: readonly TaskStatus[], to: TaskStatus, also: AlsoSet, endedAt?: number): TaskMove {
-      if (also === "end" && endedAt === undefined) throw new Error("a move that ends tasks needs the time they end");
-      // Bound ahead of the WHERE clause's parameters: the new status, then what `also` sets.
-      const set: unknown[] = also === "end" ? [to, endedAt] : [to];
-      // Prepared the first time a scope is used, kept for the connection's lifetime.
-      const scoped = (scope: Scope) => statements(scope, from.length, also);
-      return {
-        countInJob: (jobId, low, high) => scoped("jobRange").count.all(jobId, low, high, ...from),
-        moveInJob: (jobId, low, high) => scoped("jobRange").move.run(...set, jobId, low, high, ...from).changes,
-        countInStep: (jobId, stepId, low, high) => scoped("stepRange").count.all(jobId, stepId, low, high, ...from),
-        moveInStep: (jobId, stepId, low, high) => scoped("stepRange").move.run(...set, jobId, stepId, low, high, ...from).changes,
-        countListedInJob: (jobId, taskIds) => scoped("jobListed").count.all(jobId, JSON.stringify(taskIds), ...from),
-        moveListedInJob: (jobId, taskIds) => scoped("jobListed").move.run(...set, jobId, JSON.stringify(taskIds), ...from).changes,
-        countListedInStep: (jobId, stepId, taskIds) => scoped("stepListed").count.all(jobId, stepId, JSON.stringify(taskIds), ...from),
-        moveListedInStep: (jobId, stepId, taskIds) => scoped("stepListed").move.run(...set, jobId, stepId, JSON.stringify(taskIds), ...from).changes,
-      };
-    },
-  };
-});
+export const taskMovesRepository = {
+  jobExists: async (tx: ReadTx, jobId: string): Promise<boolean> => (await tx.get(JOB_EXISTS, [jobId])) !== undefined,
+  stepIdsOf: async (tx: ReadTx, jobId: string): Promise<string[]> => (await tx.all(STEP_IDS, [jobId])).map((row) => row.id),
+  /** How many of the listed tasks are the job's (or its step's, given one). */
+  countListed: async (tx: ReadTx, jobId: string, stepId: string | undefined, taskIds: readonly number[]): Promise<number> =>
+    (stepId === undefined ? await tx.get(COUNT_LISTED_IN_JOB, [jobId, JSON.stringify(taskIds)]) : await tx.get(COUNT_LISTED_IN_STEP, [jobId, stepId, JSON.stringify(taskIds)]))?.n ?? 0,
+  /**
+   * The lowest and highest task id of a job. One index seek per status (the job/status index
+   * ends in the rowid), where MIN(id) over the job alone would read every one of its index entries.
+   */
+  async taskIdBounds(tx: ReadTx, jobId: string): Promise<{ low: number; high: number } | null> {
+    let low = Infinity;
+    let high = -Infinity;
+    for (const status of TASK_STATUSES) {
+      low = Math.min(low, (await tx.get(LOWEST_ID, [jobId, status]))?.id ?? Infinity);
+      high = Math.max(high, (await tx.get(HIGHEST_ID, [jobId, status]))?.id ?? -Infinity);
+    }
+    return low === Infinity ? null : { low, high };
+  },
+  /**
+   * The statements of one move (it runs none itself: its chunks run them, each in the tx it is
+   * given, so one move may span the units of a chunked walk); `endedAt` is what `also: "end"` sets.
+   */
+  move(from: readonly TaskStatus[], to: TaskStatus, also: AlsoSet, endedAt?: number): TaskMove {
+    if (also === "end" && endedAt === undefined) throw new Error("a move that ends tasks needs the time they end");
+    // Bound ahead of the WHERE clause's parameters: the new status, then what `also` sets.
+    const set: SqlValue[] = also === "end" ? [to, endedAt!] : [to];
+    // Named the first time a shape is used, kept for the process's lifetime.
+    const scoped = (scope: Scope) => statements(scope, from.length, also);
+    const changes = async (running: Promise<RunResult>) => (await running).changes;
+    return {
+      countInJob: (tx, jobId, low, high) => tx.all(scoped("jobRange").count, [jobId, low, high, ...from]),
+      moveInJob: (tx, jobId, low, high) => changes(tx.run(scoped("jobRange").move, [...set, jobId, low, high, ...from])),
+      countInStep: (tx, jobId, stepId, low, high) => tx.all(scoped("stepRange").count, [jobId, stepId, low, high, ...from]),
+      moveInStep: (tx, jobId, stepId, low, high) => changes(tx.run(scoped("stepRange").move, [...set, jobId, stepId, low, high, ...from])),
+      countListedInJob: (tx, jobId, taskIds) => tx.all(scoped("jobListed").count, [jobId, JSON.stringify(taskIds), ...from]),
+      moveListedInJob: (tx, jobId, taskIds) => changes(tx.run(scoped("jobListed").move, [...set, jobId, JSON.stringify(taskIds), ...from])),
+      countListedInStep: (tx, jobId, stepId, taskIds) => tx.all(scoped("stepListed").count, [jobId, stepId, JSON.stringify(taskIds), ...from]),
+      moveListedInStep: (tx, jobId, stepId, taskIds) => changes(tx.run(scoped("stepListed").move, [...set, jobId, stepId, JSON.stringify(taskIds), ...from])),
+    };
+  },
+};

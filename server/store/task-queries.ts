@@ -2,11 +2,12 @@
  * Read models of tasks (server/queries/jobs.ts and why-waiting.ts map the rows). The task table
  * is sorted server-side (it pages 100,000-task steps, so a sort in the browser would only order
  * the rows it holds): every column sorts; empty values (no worker, not started) go last both
- * ways, and ties keep task order, so paging is stable.
+ * ways, and ties keep task order, so paging is stable. A page's statement text is built from
+ * whitelists (statuses, sort keys): the engine prepares each shape once.
  */
 import { TASK_STATUSES, type TaskStatus } from "../../lib/farm/statuses";
 import type { sessionActions, tasks } from "../db/schema";
-import { repository, shapedStatements } from "./repository";
+import type { ReadTx } from "./repository";
 import type { RawPick } from "./rows";
 
 export const TASK_SORTS = ["index", "status", "parameter", "worker", "startedAt", "duration", "retries", "message", "progress", "session"] as const;
@@ -39,9 +40,6 @@ const STATUS_RANK = `CASE t.status ${TASK_STATUSES.map((s, i) => `WHEN '${s}' TH
 
 /** Parameter types whose values sort as numbers (a chunk's "1-10" by its first frame); the rest as text. */
 const NUMERIC_TYPES: ReadonlySet<string> = new Set(["INT", "FLOAT", "CHUNK[INT]"]);
-
-/** Past this many page shapes the statement cache starts over (a guard: the shapes are a few hundred at most). */
-const MAX_CACHED_SHAPES = 256;
 
 /**
  * The ORDER BY of a task page over `tasks t LEFT JOIN workers w`, and its bound values. `now`
@@ -79,48 +77,41 @@ function taskOrder(filter: TaskListFilter, now: number, numeric: boolean): { ord
   }
 }
 
-export const taskQueriesRepository = repository((sqlite) => {
-  const shaped = shapedStatements(sqlite, MAX_CACHED_SHAPES);
-  // A step's task parameter's type, from its first task (all of a step's tasks have the same parameters).
-  const parameterType = sqlite.prepare<[string, string], { type: string | null }>("SELECT json_extract(parameters, ?) AS type FROM tasks WHERE step_id = ? ORDER BY task_index LIMIT 1");
-  const firstOpenAction = sqlite.prepare<[string], OpenActionRow>(
-    `SELECT a.kind, a.status, a.environment_id, a.started_at, s.name AS step_name FROM session_actions a LEFT JOIN steps s ON s.id = a.step_id
-     WHERE a.session_id = ? AND a.status IN ('ASSIGNED', 'RUNNING') ORDER BY a.seq LIMIT 1`,
-  );
-  const lastExitCode = sqlite.prepare<[number], { exit_code: number | null }>(
-    "SELECT exit_code FROM session_actions WHERE task_id = ? AND kind = 'TASK_RUN' AND ended_at IS NOT NULL ORDER BY ended_at DESC, seq DESC LIMIT 1",
-  );
-  const waitingTask = sqlite.prepare<[number], WaitingTaskRow>(
-    "SELECT t.job_id, t.step_id, t.task_index, t.status, t.failure_count, w.name AS worker_name FROM tasks t LEFT JOIN workers w ON w.id = t.worker_id WHERE t.id = ?",
-  );
-  const readyBefore = sqlite.prepare<[string, number], { n: number }>("SELECT COUNT(*) AS n FROM tasks WHERE step_id = ? AND status = 'READY' AND task_index < ?");
-  return {
-    /** A page of a step's tasks (with each one's worker's name) and how many the view holds; `now` measures running tasks' durations. */
-    page(filter: TaskListFilter, now: number): { total: number; rows: TaskPageRow[] } {
-      const where = ["t.step_id = ?"];
-      const params: Array<string | number> = [filter.stepId];
-      // Repeats change nothing but the statement's shape: dropped, so the shapes stay few.
-      const statuses = [...new Set(filter.statuses ?? [])];
-      if (statuses.length > 0) {
-        where.push(`t.status IN (${statuses.map(() => "?").join(", ")})`);
-        params.push(...statuses);
-      }
-      const total = shaped<{ n: number }>(`SELECT COUNT(*) AS n FROM tasks t WHERE ${where.join(" AND ")}`).get(...params)?.n ?? 0;
-      const type = filter.sort === "parameter" ? (parameterType.get(`$."${filter.parameter ?? ""}".type`, filter.stepId)?.type ?? null) : null;
-      const order = taskOrder(filter, now, type !== null && NUMERIC_TYPES.has(type));
-      const rows = shaped<TaskPageRow>(
-        `SELECT t.id, t.task_index, t.parameters, t.status, t.worker_id, w.name AS worker_name, t.session_id, t.failure_count, t.interruption_count, t.progress, t.status_message, t.started_at, t.ended_at, t.retry_at
-         FROM tasks t LEFT JOIN workers w ON w.id = t.worker_id WHERE ${where.join(" AND ")} ORDER BY ${order.order} LIMIT ? OFFSET ?`,
-      ).all(...params, ...order.params, filter.limit, filter.offset);
-      return { total, rows };
-    },
-    /** The first unfinished action of a Session (actions run in order). */
-    openAction: (sessionId: string): OpenActionRow | undefined => firstOpenAction.get(sessionId),
-    /** The exit code of a task's last finished run (null: none, or it had none). */
-    lastExitCode: (taskId: number): number | null => lastExitCode.get(taskId)?.exit_code ?? null,
-    /** A task as "why isn't this task running?" reads it, with its worker's name. */
-    waitingTask: (taskId: number): WaitingTaskRow | undefined => waitingTask.get(taskId),
-    /** READY tasks of a step before `taskIndex` (the dispatcher takes a step's tasks in order). */
-    readyBefore: (stepId: string, taskIndex: number): number => readyBefore.get(stepId, taskIndex)?.n ?? 0,
-  };
-});
+// A step's task parameter's type, from its first task (all of a step's tasks have the same parameters).
+const PARAMETER_TYPE = "SELECT json_extract(parameters, ?) AS type FROM tasks WHERE step_id = ? ORDER BY task_index LIMIT 1";
+const FIRST_OPEN_ACTION = `SELECT a.kind, a.status, a.environment_id, a.started_at, s.name AS step_name FROM session_actions a LEFT JOIN steps s ON s.id = a.step_id
+     WHERE a.session_id = ? AND a.status IN ('ASSIGNED', 'RUNNING') ORDER BY a.seq LIMIT 1`;
+const LAST_EXIT_CODE = "SELECT exit_code FROM session_actions WHERE task_id = ? AND kind = 'TASK_RUN' AND ended_at IS NOT NULL ORDER BY ended_at DESC, seq DESC LIMIT 1";
+const WAITING_TASK = "SELECT t.job_id, t.step_id, t.task_index, t.status, t.failure_count, w.name AS worker_name FROM tasks t LEFT JOIN workers w ON w.id = t.worker_id WHERE t.id = ?";
+const READY_BEFORE = "SELECT COUNT(*) AS n FROM tasks WHERE step_id = ? AND status = 'READY' AND task_index < ?";
+
+export const taskQueriesRepository = {
+  /** A page of a step's tasks (with each one's worker's name) and how many the view holds; `now` measures running tasks' durations. */
+  async page(tx: ReadTx, filter: TaskListFilter, now: number): Promise<{ total: number; rows: TaskPageRow[] }> {
+    const where = ["t.step_id = ?"];
+    const params: Array<string | number> = [filter.stepId];
+    // Repeats change nothing but the statement's shape: dropped, so the shapes stay few.
+    const statuses = [...new Set(filter.statuses ?? [])];
+    if (statuses.length > 0) {
+      where.push(`t.status IN (${statuses.map(() => "?").join(", ")})`);
+      params.push(...statuses);
+    }
+    const total = (await tx.get<{ n: number }>(`SELECT COUNT(*) AS n FROM tasks t WHERE ${where.join(" AND ")}`, params))?.n ?? 0;
+    const type = filter.sort === "parameter" ? ((await tx.get<{ type: string | null }>(PARAMETER_TYPE, [`$."${filter.parameter ?? ""}".type`, filter.stepId]))?.type ?? null) : null;
+    const order = taskOrder(filter, now, type !== null && NUMERIC_TYPES.has(type));
+    const rows = await tx.all<TaskPageRow>(
+      `SELECT t.id, t.task_index, t.parameters, t.status, t.worker_id, w.name AS worker_name, t.session_id, t.failure_count, t.interruption_count, t.progress, t.status_message, t.started_at, t.ended_at, t.retry_at
+       FROM tasks t LEFT JOIN workers w ON w.id = t.worker_id WHERE ${where.join(" AND ")} ORDER BY ${order.order} LIMIT ? OFFSET ?`,
+      [...params, ...order.params, filter.limit, filter.offset],
+    );
+    return { total, rows };
+  },
+  /** The first unfinished action of a Session (actions run in order). */
+  openAction: (tx: ReadTx, sessionId: string): Promise<OpenActionRow | undefined> => tx.get<OpenActionRow>(FIRST_OPEN_ACTION, [sessionId]),
+  /** The exit code of a task's last finished run (null: none, or it had none). */
+  lastExitCode: async (tx: ReadTx, taskId: number): Promise<number | null> => (await tx.get<{ exit_code: number | null }>(LAST_EXIT_CODE, [taskId]))?.exit_code ?? null,
+  /** A task as "why isn't this task running?" reads it, with its worker's name. */
+  waitingTask: (tx: ReadTx, taskId: number): Promise<WaitingTaskRow | undefined> => tx.get<WaitingTaskRow>(WAITING_TASK, [taskId]),
+  /** READY tasks of a step before `taskIndex` (the dispatcher takes a step's tasks in order). */
+  readyBefore: async (tx: ReadTx, stepId: string, taskIndex: number): Promise<number> => (await tx.get<{ n: number }>(READY_BEFORE, [stepId, taskIndex]))?.n ?? 0,
+};

@@ -1,37 +1,26 @@
 /** Read models of the template library (server/queries/templates.ts): the table of saved templates, and one template to open. */
-import { desc, eq, sql } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/better-sqlite3";
-import { templates } from "../db/schema";
-import { repository } from "./repository";
+import type { templates } from "../db/schema";
+import type { ReadTx } from "./repository";
 
 export type TemplateRecord = typeof templates.$inferSelect;
 
-export const templateQueriesRepository = repository((sqlite) => {
-  // The query builder, for the JSON column; the same connection.
-  const db = drizzle(sqlite);
-  return {
-    /**
-     * Most recently saved first. Neither the texts (up to 4 MiB each) nor the saved values are
-     * read: SQLite counts the values, so listing a library of big templates costs the event loop
-     * nothing of their size.
-     */
-    list: () =>
-      db
-        .select({
-          id: templates.id,
-          name: templates.name,
-          kind: templates.kind,
-          format: templates.format,
-          ownerId: templates.ownerId,
-          errorCount: templates.errorCount,
-          parameterValueCount: sql<number>`(SELECT COUNT(*) FROM json_each(${templates.parameterValues}))`,
-          createdAt: templates.createdAt,
-          updatedAt: templates.updatedAt,
-        })
-        .from(templates)
-        .orderBy(desc(templates.updatedAt), templates.name)
-        .all(),
-    /** One template with its text and parameter values (parsed). */
-    byId: (id: string): TemplateRecord | undefined => db.select().from(templates).where(eq(templates.id, id)).get(),
-  };
-});
+/** A row of the library's table: the entry without its text and values, with how many values it saves. */
+export type TemplateListRow = Omit<TemplateRecord, "text" | "parameterValues"> & { parameterValueCount: number };
+
+const COLUMNS = `id, name, kind, format, owner_id AS "ownerId", error_count AS "errorCount", created_at AS "createdAt", updated_at AS "updatedAt"`;
+const LIST = `SELECT ${COLUMNS}, (SELECT COUNT(*) FROM json_each(parameter_values)) AS "parameterValueCount" FROM templates ORDER BY updated_at DESC, name`;
+const BY_ID = `SELECT ${COLUMNS}, text, parameter_values AS "parameterValues" FROM templates WHERE id = ?`;
+
+export const templateQueriesRepository = {
+  /**
+   * Most recently saved first. Neither the texts (up to 4 MiB each) nor the saved values are
+   * read: SQLite counts the values, so listing a library of big templates costs the event loop
+   * nothing of their size.
+   */
+  list: (tx: ReadTx): Promise<TemplateListRow[]> => tx.all<TemplateListRow>(LIST),
+  /** One template with its text and parameter values (parsed from the JSON column's text). */
+  async byId(tx: ReadTx, id: string): Promise<TemplateRecord | undefined> {
+    const row = await tx.get<Omit<TemplateRecord, "parameterValues"> & { parameterValues: string }>(BY_ID, [id]);
+    return row && { ...row, parameterValues: JSON.parse(row.parameterValues) as TemplateRecord["parameterValues"] };
+  },
+};

@@ -3,9 +3,10 @@
  * activity, and the changes an admin makes. Ending an account's sessions and tokens is theirs
  * (auth-sessions.ts, access-tokens.ts).
  */
+import type { RunResult } from "./engine/engine";
 import type { Role } from "../../lib/farm/access";
 import type { users } from "../db/schema";
-import { repository } from "./repository";
+import type { ReadTx, Tx } from "./repository";
 import type { RawPick } from "./rows";
 
 export type UserKind = "person" | "service";
@@ -27,41 +28,36 @@ export interface NewUserRow {
   now: number;
 }
 
-export const usersRepository = repository((sqlite) => {
-  const byName = sqlite.prepare<[string], UserByName>("SELECT id, name, role, kind, disabled, password_hash FROM users WHERE name = ? COLLATE NOCASE");
-  const byId = sqlite.prepare<[string], UserById>("SELECT id, name, role, kind, disabled FROM users WHERE id = ?");
-  const insert = sqlite.prepare<[string, string, Role, UserKind, string | null, number, number]>(
-    "INSERT INTO users (id, name, role, kind, password_hash, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-  );
-  const list = sqlite.prepare<[], UserListRow>(
-    `SELECT u.id, u.name, u.role, u.kind, u.disabled, u.created_at,
-       MAX(COALESCE((SELECT MAX(last_seen_at) FROM auth_sessions WHERE user_id = u.id), 0), COALESCE((SELECT MAX(last_used_at) FROM access_tokens WHERE user_id = u.id), 0)) AS last_active_at
-     FROM users u ORDER BY u.name COLLATE NOCASE`,
-  );
-  const setRole = sqlite.prepare<[Role, number, string]>("UPDATE users SET role = ?, updated_at = ? WHERE id = ?");
-  const setDisabled = sqlite.prepare<[number, number, string]>("UPDATE users SET disabled = ?, updated_at = ? WHERE id = ?");
-  const setPassword = sqlite.prepare<[string, number, string]>("UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?");
-  const activeAdmins = sqlite.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM users WHERE role = 'admin' AND disabled = 0 AND kind = 'person'");
-  const people = sqlite.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM users WHERE kind = 'person'");
-  return {
-    byName: (name: string): UserByName | undefined => byName.get(name),
-    byId: (id: string): UserById | undefined => byId.get(id),
-    insert(user: NewUserRow): void {
-      insert.run(user.id, user.name, user.role, user.kind, user.passwordHash, user.now, user.now);
-    },
-    /** Every account, by name without regard to case. */
-    list: (): UserListRow[] => list.all(),
-    setRole(id: string, role: Role, now: number): void {
-      setRole.run(role, now, id);
-    },
-    setDisabled(id: string, disabled: boolean, now: number): void {
-      setDisabled.run(disabled ? 1 : 0, now, id);
-    },
-    setPassword(id: string, passwordHash: string, now: number): void {
-      setPassword.run(passwordHash, now, id);
-    },
-    /** Enabled people who are admins (service accounts do not count: nobody signs in as one). */
-    countActiveAdmins: (): number => activeAdmins.get()?.n ?? 0,
-    countPeople: (): number => people.get()?.n ?? 0,
-  };
-});
+const BY_NAME = "SELECT id, name, role, kind, disabled, password_hash FROM users WHERE name = ? COLLATE NOCASE";
+const BY_ID = "SELECT id, name, role, kind, disabled FROM users WHERE id = ?";
+const INSERT = "INSERT INTO users (id, name, role, kind, password_hash, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)";
+const LIST = `SELECT u.id, u.name, u.role, u.kind, u.disabled, u.created_at,
+     MAX(COALESCE((SELECT MAX(last_seen_at) FROM auth_sessions WHERE user_id = u.id), 0), COALESCE((SELECT MAX(last_used_at) FROM access_tokens WHERE user_id = u.id), 0)) AS last_active_at
+   FROM users u ORDER BY u.name COLLATE NOCASE`;
+const SET_ROLE = "UPDATE users SET role = ?, updated_at = ? WHERE id = ?";
+const SET_DISABLED = "UPDATE users SET disabled = ?, updated_at = ? WHERE id = ?";
+const SET_PASSWORD = "UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?";
+const ACTIVE_ADMINS = "SELECT COUNT(*) AS n FROM users WHERE role = 'admin' AND disabled = 0 AND kind = 'person'";
+const PEOPLE = "SELECT COUNT(*) AS n FROM users WHERE kind = 'person'";
+
+export const usersRepository = {
+  byName: (tx: ReadTx, name: string): Promise<UserByName | undefined> => tx.get<UserByName>(BY_NAME, [name]),
+  byId: (tx: ReadTx, id: string): Promise<UserById | undefined> => tx.get<UserById>(BY_ID, [id]),
+  insert(tx: Tx, user: NewUserRow): Promise<RunResult> {
+    return tx.run(INSERT, [user.id, user.name, user.role, user.kind, user.passwordHash, user.now, user.now]);
+  },
+  /** Every account, by name without regard to case. */
+  list: (tx: ReadTx): Promise<UserListRow[]> => tx.all<UserListRow>(LIST),
+  setRole(tx: Tx, id: string, role: Role, now: number): Promise<RunResult> {
+    return tx.run(SET_ROLE, [role, now, id]);
+  },
+  setDisabled(tx: Tx, id: string, disabled: boolean, now: number): Promise<RunResult> {
+    return tx.run(SET_DISABLED, [disabled, now, id]);
+  },
+  setPassword(tx: Tx, id: string, passwordHash: string, now: number): Promise<RunResult> {
+    return tx.run(SET_PASSWORD, [passwordHash, now, id]);
+  },
+  /** Enabled people who are admins (service accounts do not count: nobody signs in as one). */
+  countActiveAdmins: async (tx: ReadTx): Promise<number> => (await tx.get<{ n: number }>(ACTIVE_ADMINS))?.n ?? 0,
+  countPeople: async (tx: ReadTx): Promise<number> => (await tx.get<{ n: number }>(PEOPLE))?.n ?? 0,
+};

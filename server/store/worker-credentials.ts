@@ -1,10 +1,10 @@
 /**
  * Worker credentials as the worker API checks them (server/services/authenticate-worker.ts): the
  * worker whose credential hash a request's bearer token has, and its pool's token generation, in
- * one indexed lookup per sync and log upload.
+ * one indexed lookup per sync and log upload (a named statement).
  */
 import type { pools, workers } from "../db/schema";
-import { repository } from "./repository";
+import { statement, type ReadTx } from "./repository";
 import type { Raw, RawPick } from "./rows";
 
 export type WorkerCredential = RawPick<typeof workers, "id" | "name" | "token_generation" | "removed_at"> &
@@ -16,13 +16,13 @@ export type WorkerCredential = RawPick<typeof workers, "id" | "name" | "token_ge
     pool_generation: Raw<typeof pools>["token_generation"];
   };
 
-export const workerCredentialsRepository = repository((sqlite) => {
-  const byCredentialHash = sqlite.prepare<[string], WorkerCredential>(
-    `SELECT w.id, w.name, w.credential_hash, w.token_generation, w.removed_at, p.id AS pool_id, p.name AS pool_name, p.enabled,
-            p.token_generation AS pool_generation, p.previous_token_expires_at
-     FROM workers w JOIN pools p ON p.id = w.pool_id WHERE w.credential_hash = ?`,
-  );
-  return {
-    byCredentialHash: (credentialHash: string): WorkerCredential | undefined => byCredentialHash.get(credentialHash),
-  };
-});
+const BY_CREDENTIAL_HASH = statement<WorkerCredential>(
+  "worker-credentials.byCredentialHash",
+  `SELECT w.id, w.name, w.credential_hash, w.token_generation, w.removed_at, p.id AS pool_id, p.name AS pool_name, p.enabled,
+          p.token_generation AS pool_generation, p.previous_token_expires_at
+   FROM workers w JOIN pools p ON p.id = w.pool_id WHERE w.credential_hash = ?`,
+);
+
+export const workerCredentialsRepository = {
+  byCredentialHash: (tx: ReadTx, credentialHash: string): Promise<WorkerCredential | undefined> => tx.get(BY_CREDENTIAL_HASH, [credentialHash]),
+};

@@ -5,7 +5,7 @@
  */
 import type { WorkerStatus } from "../../lib/farm/statuses";
 import type { pools, sessions, workers } from "../db/schema";
-import { repository } from "./repository";
+import type { ReadTx } from "./repository";
 import type { RawPick } from "./rows";
 
 /** Columns of a worker tally; GROUP BY status (and whatever else is grouped). */
@@ -33,50 +33,44 @@ export type WaitingWorkerRow = RawPick<typeof workers, "id" | "name" | "status" 
 
 export type PreviewWorkerRow = RawPick<typeof workers, "pool_id" | "status" | "capabilities">;
 
-export const workerQueriesRepository = repository((sqlite) => {
-  const poolList = sqlite.prepare<[], PoolRow>("SELECT id, name, description, enabled, created_at, token_rotated_at FROM pools ORDER BY name");
-  const tallyByPool = sqlite.prepare<[], WorkerTallyRow & { pool_id: string }>(`SELECT pool_id, ${WORKER_TALLY_COLUMNS} FROM workers WHERE removed_at IS NULL GROUP BY pool_id, status`);
-  const LIST = `SELECT w.id, w.pool_id, p.name AS pool_name, w.name, w.status, w.capabilities, w.drain, w.disabled, w.last_heartbeat_at, w.registered_at
-       FROM workers w JOIN pools p ON p.id = w.pool_id WHERE w.removed_at IS NULL`;
-  const all = sqlite.prepare<[], WorkerListRow>(`${LIST} ORDER BY w.name, p.name`);
-  const ofPool = sqlite.prepare<[string], WorkerListRow>(`${LIST} AND w.pool_id = ? ORDER BY w.name, p.name`);
-  // Through the Session's open actions (a partial index), not a scan of every task.
-  const current = sqlite.prepare<[string], CurrentWorkRow>(
-    `SELECT s.id AS session_id, s.job_id, j.name AS job_name, t.id AS task_id, st.name AS step_name, t.task_index
-     FROM sessions s JOIN jobs j ON j.id = s.job_id
-     LEFT JOIN tasks t ON t.id = (
-       SELECT a.task_id FROM session_actions a
-       WHERE a.session_id = s.id AND a.status IN ('ASSIGNED', 'RUNNING') AND a.kind = 'TASK_RUN' ORDER BY a.seq LIMIT 1)
-     LEFT JOIN steps st ON st.id = t.step_id
-     WHERE s.worker_id = ? AND s.state != 'ENDED' ORDER BY s.started_at DESC LIMIT 1`,
-  );
-  const timeline = sqlite.prepare<[string, string | null, string | null], TimelineWorkerRow>(
-    `SELECT w.id, w.name, p.name AS pool_name, w.status FROM workers w JOIN pools p ON p.id = w.pool_id
-       WHERE (w.removed_at IS NULL OR w.id IN (SELECT value FROM json_each(?))) AND (? IS NULL OR w.pool_id = ?) ORDER BY w.name, p.name`,
-  );
-  const waiting = sqlite.prepare<[], WaitingWorkerRow>(
-    `SELECT w.id, w.name, w.status, w.drain, w.disabled, p.enabled AS pool_enabled, w.capabilities,
-              EXISTS (SELECT 1 FROM sessions s WHERE s.worker_id = w.id AND s.state != 'ENDED') AS busy
-       FROM workers w JOIN pools p ON p.id = w.pool_id WHERE w.removed_at IS NULL`,
-  );
-  const previewPools = sqlite.prepare<[], RawPick<typeof pools, "id" | "name" | "enabled">>("SELECT id, name, enabled FROM pools ORDER BY name");
-  const previewWorkers = sqlite.prepare<[], PreviewWorkerRow>("SELECT pool_id, status, capabilities FROM workers WHERE disabled = 0");
-  return {
-    /** Every pool, by name. */
-    pools: (): PoolRow[] => poolList.all(),
-    /** Workers (not removed) per pool and status. */
-    tallyByPool: () => tallyByPool.all(),
-    /** Workers not removed, of one pool or all, by name, with their pool's name. */
-    list: (poolId?: string): WorkerListRow[] => (poolId ? ofPool.all(poolId) : all.all()),
-    /** What a worker runs now: its latest Session not ended; undefined when it holds none. */
-    currentWork: (workerId: string): CurrentWorkRow | undefined => current.get(workerId),
-    /** The timeline's workers: those not removed and the removed ones that ran a shown Session, of one pool or all. */
-    timeline: (shownWorkerIds: readonly string[], poolId: string | null): TimelineWorkerRow[] => timeline.all(JSON.stringify(shownWorkerIds), poolId, poolId),
-    /** The fleet (workers not removed) as "why isn't this task running?" weighs it. */
-    waitingFleet: (): WaitingWorkerRow[] => waiting.all(),
-    /** Pools by name, for the submission preview. */
-    previewPools: () => previewPools.all(),
-    /** Workers not disabled, for the submission preview (removed workers are not filtered out). */
-    previewWorkers: (): PreviewWorkerRow[] => previewWorkers.all(),
-  };
-});
+const POOL_LIST = "SELECT id, name, description, enabled, created_at, token_rotated_at FROM pools ORDER BY name";
+const TALLY_BY_POOL = `SELECT pool_id, ${WORKER_TALLY_COLUMNS} FROM workers WHERE removed_at IS NULL GROUP BY pool_id, status`;
+const LIST = `SELECT w.id, w.pool_id, p.name AS pool_name, w.name, w.status, w.capabilities, w.drain, w.disabled, w.last_heartbeat_at, w.registered_at
+     FROM workers w JOIN pools p ON p.id = w.pool_id WHERE w.removed_at IS NULL`;
+const ALL = `${LIST} ORDER BY w.name, p.name`;
+const OF_POOL = `${LIST} AND w.pool_id = ? ORDER BY w.name, p.name`;
+// Through the Session's open actions (a partial index), not a scan of every task.
+const CURRENT = `SELECT s.id AS session_id, s.job_id, j.name AS job_name, t.id AS task_id, st.name AS step_name, t.task_index
+   FROM sessions s JOIN jobs j ON j.id = s.job_id
+   LEFT JOIN tasks t ON t.id = (
+     SELECT a.task_id FROM session_actions a
+     WHERE a.session_id = s.id AND a.status IN ('ASSIGNED', 'RUNNING') AND a.kind = 'TASK_RUN' ORDER BY a.seq LIMIT 1)
+   LEFT JOIN steps st ON st.id = t.step_id
+   WHERE s.worker_id = ? AND s.state != 'ENDED' ORDER BY s.started_at DESC LIMIT 1`;
+const TIMELINE = `SELECT w.id, w.name, p.name AS pool_name, w.status FROM workers w JOIN pools p ON p.id = w.pool_id
+     WHERE (w.removed_at IS NULL OR w.id IN (SELECT value FROM json_each(?))) AND (? IS NULL OR w.pool_id = ?) ORDER BY w.name, p.name`;
+const WAITING = `SELECT w.id, w.name, w.status, w.drain, w.disabled, p.enabled AS pool_enabled, w.capabilities,
+            EXISTS (SELECT 1 FROM sessions s WHERE s.worker_id = w.id AND s.state != 'ENDED') AS busy
+     FROM workers w JOIN pools p ON p.id = w.pool_id WHERE w.removed_at IS NULL`;
+const PREVIEW_POOLS = "SELECT id, name, enabled FROM pools ORDER BY name";
+const PREVIEW_WORKERS = "SELECT pool_id, status, capabilities FROM workers WHERE disabled = 0";
+
+export const workerQueriesRepository = {
+  /** Every pool, by name. */
+  pools: (tx: ReadTx): Promise<PoolRow[]> => tx.all<PoolRow>(POOL_LIST),
+  /** Workers (not removed) per pool and status. */
+  tallyByPool: (tx: ReadTx) => tx.all<WorkerTallyRow & { pool_id: string }>(TALLY_BY_POOL),
+  /** Workers not removed, of one pool or all, by name, with their pool's name. */
+  list: (tx: ReadTx, poolId?: string): Promise<WorkerListRow[]> => (poolId ? tx.all<WorkerListRow>(OF_POOL, [poolId]) : tx.all<WorkerListRow>(ALL)),
+  /** What a worker runs now: its latest Session not ended; undefined when it holds none. */
+  currentWork: (tx: ReadTx, workerId: string): Promise<CurrentWorkRow | undefined> => tx.get<CurrentWorkRow>(CURRENT, [workerId]),
+  /** The timeline's workers: those not removed and the removed ones that ran a shown Session, of one pool or all. */
+  timeline: (tx: ReadTx, shownWorkerIds: readonly string[], poolId: string | null): Promise<TimelineWorkerRow[]> =>
+    tx.all<TimelineWorkerRow>(TIMELINE, [JSON.stringify(shownWorkerIds), poolId, poolId]),
+  /** The fleet (workers not removed) as "why isn't this task running?" weighs it. */
+  waitingFleet: (tx: ReadTx): Promise<WaitingWorkerRow[]> => tx.all<WaitingWorkerRow>(WAITING),
+  /** Pools by name, for the submission preview. */
+  previewPools: (tx: ReadTx) => tx.all<RawPick<typeof pools, "id" | "name" | "enabled">>(PREVIEW_POOLS),
+  /** Workers not disabled, for the submission preview (removed workers are not filtered out). */
+  previewWorkers: (tx: ReadTx): Promise<PreviewWorkerRow[]> => tx.all<PreviewWorkerRow>(PREVIEW_WORKERS),
+};

@@ -1,26 +1,26 @@
 /**
  * What every worker sync (server/services/sync-worker.ts) reads and writes of its worker: the
- * farm's hottest statements, prepared once per connection. (Enrolling, draining and sweeping
- * workers: worker-lifecycle.ts.)
+ * farm's hottest statements, named and prepared once per connection. (Enrolling, draining and
+ * sweeping workers: worker-lifecycle.ts.)
  */
+import type { RunResult } from "./engine/engine";
 import type { WorkerStatus } from "../../lib/farm/statuses";
 import type { workers } from "../db/schema";
-import { repository } from "./repository";
+import { statement, type ReadTx, type Tx } from "./repository";
 import type { RawPick } from "./rows";
 
 /** A worker as its sync reads it. */
 export type SyncingWorker = RawPick<typeof workers, "id" | "pool_id" | "status" | "capabilities" | "lease_epoch" | "drain" | "disabled">;
 
-export const workerSyncRepository = repository((sqlite) => {
-  const byId = sqlite.prepare<[string], SyncingWorker>("SELECT id, pool_id, status, capabilities, lease_epoch, drain, disabled FROM workers WHERE id = ?");
-  // The heartbeat leaves `status` out when it does not change, because naming an indexed column
-  // in an UPDATE rewrites its index page even when the value is the same: one more page written
-  // by every sync transaction.
-  const heartbeat = sqlite.prepare<[number, string]>("UPDATE workers SET last_heartbeat_at = ? WHERE id = ?");
-  const heartbeatAndStatus = sqlite.prepare<[number, WorkerStatus, string]>("UPDATE workers SET last_heartbeat_at = ?, status = ? WHERE id = ?");
-  return {
-    byId: (workerId: string): SyncingWorker | undefined => byId.get(workerId),
-    heartbeat: (workerId: string, now: number) => void heartbeat.run(now, workerId),
-    heartbeatAndStatus: (workerId: string, now: number, status: WorkerStatus) => void heartbeatAndStatus.run(now, status, workerId),
-  };
-});
+const BY_ID = statement<SyncingWorker>("worker-sync.byId", "SELECT id, pool_id, status, capabilities, lease_epoch, drain, disabled FROM workers WHERE id = ?");
+// The heartbeat leaves `status` out when it does not change, because naming an indexed column
+// in an UPDATE rewrites its index page even when the value is the same: one more page written
+// by every sync transaction.
+const HEARTBEAT = statement("worker-sync.heartbeat", "UPDATE workers SET last_heartbeat_at = ? WHERE id = ?");
+const HEARTBEAT_AND_STATUS = statement("worker-sync.heartbeatAndStatus", "UPDATE workers SET last_heartbeat_at = ?, status = ? WHERE id = ?");
+
+export const workerSyncRepository = {
+  byId: (tx: ReadTx, workerId: string): Promise<SyncingWorker | undefined> => tx.get(BY_ID, [workerId]),
+  heartbeat: (tx: Tx, workerId: string, now: number): Promise<RunResult> => tx.run(HEARTBEAT, [now, workerId]),
+  heartbeatAndStatus: (tx: Tx, workerId: string, now: number, status: WorkerStatus): Promise<RunResult> => tx.run(HEARTBEAT_AND_STATUS, [now, status, workerId]),
+};

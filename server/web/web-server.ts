@@ -42,7 +42,7 @@ export async function startWebServer(options: { host: string; port: number; trus
       await runtime.loop.stop();
       // A check in flight would otherwise hold the process for the rest of its budget.
       await closeCheckPool();
-      runtime.farm.store.close();
+      await runtime.farm.store.close();
     },
   };
 }

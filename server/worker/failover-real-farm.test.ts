@@ -137,8 +137,8 @@ describe("a request front A applied but never answered, sent again to front B of
       expect(order.map((r) => r.front)).toEqual(mode === "drop" ? ["A", "B"] : ["B", "A"]);
 
       // One run of the task, SUCCEEDED, completed once; no retry, no interruption.
-      expect(taskRuns(farm.farm, jobId).map((r) => r.status)).toEqual(["SUCCEEDED"]);
-      expect(doubleCompletions(farm.farm, jobId)).toEqual([]);
+      expect((await taskRuns(farm.farm, jobId)).map((r) => r.status)).toEqual(["SUCCEEDED"]);
+      expect(await doubleCompletions(farm.farm, jobId)).toEqual([]);
       expect(job.counts.SUCCEEDED).toBe(1);
       const { tasks } = await farm.api.jobs.tasks.query({ stepId: job.steps[0]!.id });
       expect(tasks.map((t) => [t.status, t.failureCount, t.interruptionCount])).toEqual([["SUCCEEDED", 0, 0]]);

@@ -7,8 +7,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freshTestDatabase, type TestDatabase } from "../../db/postgres-test-support";
-import type { Store } from "../store";
-import { FarmEventBus } from "../events";
 import type { AsyncStore, Engine, Tx } from "./engine";
 import { openAsyncStore } from "./open-store";
 
@@ -73,16 +71,6 @@ export function postgresHarness(): EngineHarness {
       return withScratch(await openAsyncStore(database!.url, { poolSize: 4 }));
     },
   };
-}
-
-/**
- * A FarmEventBus on the async store. The bus's constructor still names the sync Store; it uses
- * only `inUnit` and `afterCommit`, which the line below checks the async store has, with the
- * same types. (When services move over, the bus takes a UnitScope and the cast goes.)
- */
-export function busOn(store: AsyncStore): FarmEventBus {
-  const scope: Pick<Store, "inUnit" | "afterCommit"> = store;
-  return new FarmEventBus(scope as Store);
 }
 
 export const write = (tx: Tx, v: string) => tx.run("INSERT INTO scratch (v) VALUES (?)", [v]);

@@ -5,8 +5,9 @@
  */
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { FarmEventBus } from "../events";
 import { NestedUnitError, StoreClosedError, statement, type AsyncStore, type Tx } from "./engine";
-import { busOn, gate, postgresHarness, scratchValues, sleep, sqliteHarness, write, type EngineHarness } from "./engine-test-support";
+import { gate, postgresHarness, scratchValues, sleep, sqliteHarness, write, type EngineHarness } from "./engine-test-support";
 import { openAsyncStore } from "./open-store";
 
 describe.each([sqliteHarness(), postgresHarness()])("the async store on $engine", (harness: EngineHarness) => {
@@ -72,55 +73,54 @@ describe.each([sqliteHarness(), postgresHarness()])("the async store on $engine"
   });
 
   it("runs hooks once just before the outermost commit and delivers events only after it, to a listener that can read the change", async () => {
-    const bus = busOn(store);
-    const seen: Array<{ jobs: readonly string[]; inUnit: boolean; rows: Promise<string[]> }> = [];
-    bus.subscribe("jobs", (jobs) => seen.push({ jobs, inUnit: store.inUnit, rows: scratchValues(store) }));
+    const bus = new FarmEventBus();
     const hooked: string[][] = [];
+    // Whether the unit's hooks had run (just before its COMMIT) when the event arrived.
+    const seen: Array<{ jobs: readonly string[]; afterHooks: boolean; rows: Promise<string[]> }> = [];
+    bus.subscribe("jobs", (jobs) => seen.push({ jobs, afterHooks: hooked.length === 1, rows: scratchValues(store) }));
     await store.transaction(async (tx) => {
       const hook = async () => {
         hooked.push((await tx.all<{ v: string }>("SELECT v FROM scratch ORDER BY id")).map((r) => r.v));
         await write(tx, "hooked");
       };
       tx.beforeCommit(hook);
-      bus.publish("jobs", ["outer"]);
+      bus.publish(tx, "jobs", ["outer"]);
       await tx.transaction(async (sp) => {
         sp.beforeCommit(hook);
         await sp.transaction(async (deep) => {
           deep.beforeCommit(hook);
-          bus.publish("jobs", ["deep"]);
+          bus.publish(deep, "jobs", ["deep"]);
         });
         expect(seen).toEqual([]);
       });
-      expect(store.inUnit).toBe(true);
       await write(tx, "work");
       expect(hooked).toEqual([]);
       expect(seen).toEqual([]);
     });
     expect(hooked).toEqual([["work"]]);
-    expect(seen.map((s) => [s.jobs, s.inUnit])).toEqual([
-      [["outer"], false],
-      [["deep"], false],
+    expect(seen.map((s) => [s.jobs, s.afterHooks])).toEqual([
+      [["outer"], true],
+      [["deep"], true],
     ]);
     // Started from inside the after-commit delivery: the unit had let go of its connection by then.
     expect(await seen[0]!.rows).toEqual(["work", "hooked"]);
-    expect(store.inUnit).toBe(false);
   });
 
   it("delivers at once what code outside every unit publishes while a unit is open, and never a rolled-back unit's", async () => {
-    const bus = busOn(store);
+    const bus = new FarmEventBus();
     const seen: string[] = [];
     bus.subscribe("jobs", (jobs) => seen.push(...jobs));
     const held = gate();
     const entered = gate();
     const unit = store.transaction(async (tx) => {
       await write(tx, "a");
-      bus.publish("jobs", ["inside"]);
+      bus.publish(tx, "jobs", ["inside"]);
       entered.open();
       await held.opened;
       throw new Error("boom");
     });
     await entered.opened;
-    bus.publish("jobs", ["outside"]);
+    bus.publish(null, "jobs", ["outside"]);
     expect(seen).toEqual(["outside"]);
     held.open();
     await expect(unit).rejects.toThrow("boom");
@@ -170,6 +170,25 @@ describe.each([sqliteHarness(), postgresHarness()])("the async store on $engine"
       ),
     );
     expect(await scratchValues(store)).toEqual(order.flatMap((i) => [`start ${i}`, `end ${i}`]));
+  });
+
+  it.runIf(engine === "sqlite")("keeps the cause when a full disk ends the whole transaction inside a savepoint: later statements and the commit fail with it, nothing is kept", async () => {
+    const sqlite = (store as unknown as { sqlite: import("better-sqlite3").Database }).sqlite;
+    const pages = sqlite.pragma("page_count", { simple: true }) as number;
+    sqlite.pragma(`max_page_count = ${pages + 2}`);
+    const seen: string[] = [];
+    const unit = store.transaction(async (tx) => {
+      await write(tx, "a");
+      // A caller that catches the savepoint's failure and goes on, as the sync batcher does.
+      await tx.transaction((inner) => write(inner, "x".repeat(200_000))).catch((error: Error) => seen.push(error.message));
+      await write(tx, "b").catch((error: Error) => seen.push(error.message));
+    });
+    await expect(unit).rejects.toThrow("database or disk is full");
+    expect(seen).toEqual(["database or disk is full", "database or disk is full"]);
+    sqlite.pragma("max_page_count = 1073741823");
+    expect(await scratchValues(store)).toEqual([]);
+    await store.transaction((tx) => write(tx, "c"));
+    expect(await scratchValues(store)).toEqual(["c"]);
   });
 
   it.runIf(engine === "postgres")("runs two units at once: the second waits on the first's row lock, and both updates are kept", async () => {
@@ -236,6 +255,11 @@ describe.each([sqliteHarness(), postgresHarness()])("the async store on $engine"
     const row = await store.read((tx) => tx.get("SELECT MAX(v) AS max, COUNT(*) AS n, SUM(v) AS total FROM big"));
     expect(row).toEqual({ max: epochMs, n: 2, total: epochMs + 2 ** 40 });
     expect(Object.values(row!).map((v) => typeof v)).toEqual(["number", "number", "number"]);
+  });
+
+  it("reads flags as 1 and 0 (booleans on PostgreSQL, integers on SQLite), and binds booleans to either", async () => {
+    const row = await store.read((tx) => tx.get("SELECT (1 = 1) AS yes, (1 = 2) AS no, CAST(? AS BOOLEAN) AS t, CAST(? AS BOOLEAN) AS f", [true, false]));
+    expect(row).toEqual({ yes: 1, no: 0, t: 1, f: 0 });
   });
 
   it("runs named statements, prepared once per connection, and refuses a name given other SQL", async () => {

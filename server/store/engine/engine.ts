@@ -8,11 +8,12 @@
  * (placeholders.ts). What differs between the dialects stays the repository's to say.
  *
  * Nesting is explicit: `tx.transaction(fn)` opens a savepoint. `store.transaction` inside a
- * unit of the same store, without its tx, throws NestedUnitError: on SQLite it would wait forever
- * for the connection its own outer unit holds, on PostgreSQL it would be a second transaction
- * that commits or waits apart from the first. The store knows it is inside one of its units by
- * AsyncLocalStorage (unit.ts); that is also how `store.afterCommit` finds the caller's unit when
- * several run at once, which is the interface FarmEventBus publishes through.
+ * unit of the same store, without its tx, is a mistake: on SQLite it would wait forever for the
+ * connection its own outer unit holds, on PostgreSQL it would be a second transaction that
+ * commits or waits apart from the first. With nesting checks on (the tests turn them on:
+ * checkUnitNesting in unit.ts) it throws NestedUnitError; they cost an AsyncLocalStorage, whose
+ * promise hooks slow every promise of the process, so a server runs without them. Nothing else is
+ * ambient: what must wait for a commit (farm events) is handed the tx.
  */
 
 export type Engine = "sqlite" | "postgres";
@@ -77,6 +78,22 @@ export interface Tx extends ReadTx {
   afterCommit(fn: () => void): void;
   /** Runs `fn` if the unit, or this savepoint, rolls back (a retried attempt included). */
   onRollback(fn: () => void): void;
+  /**
+   * The unit's own instance of a part that gathers writes in memory and writes them late (the
+   * per-status count changes of TaskState), made by `make` on first use in this unit. The unit
+   * flushes it before a savepoint opens (what it gathered belongs to the enclosing level) and
+   * just before COMMIT, after the beforeCommit hooks; it forgets what it gathered when a
+   * savepoint rolls back (then only that savepoint's own). Keyed by `key` (the owner, one per farm).
+   */
+  local<T extends UnitLocal>(key: object, make: () => T): T;
+}
+
+/** A part of a unit that writes late: see Tx.local. */
+export interface UnitLocal {
+  /** Writes what was gathered, through `tx`, and forgets it. */
+  flush(tx: Tx): Promise<void>;
+  /** Drops what was gathered (its savepoint rolled back). */
+  forget(): void;
 }
 
 export interface UnitOptions {
@@ -89,13 +106,7 @@ export interface ReadOptions {
   consistent?: boolean;
 }
 
-/** What FarmEventBus asks of a store: whether the caller is inside a unit, and deferring to its commit. */
-export interface UnitScope {
-  readonly inUnit: boolean;
-  afterCommit(fn: () => void): void;
-}
-
-export interface AsyncStore extends UnitScope {
+export interface AsyncStore {
   readonly engine: Engine;
   /**
    * Runs fn as one unit of work: committed when it resolves, rolled back when it throws. On

@@ -14,7 +14,6 @@ import { join } from "node:path";
 import { migrationsFolder, openStore } from "../../db/connection";
 import type { AsyncStore } from "./engine";
 import { isUnavailable, PostgresStore, unavailable } from "./postgres-engine";
-import { SqliteStore } from "./sqlite-engine";
 
 export interface OpenAsyncStoreOptions {
   /** PostgreSQL: connections at most (10 by default). */
@@ -30,8 +29,8 @@ export function isPostgresUrl(target: string): boolean {
 
 export async function openAsyncStore(target: string, options?: OpenAsyncStoreOptions): Promise<AsyncStore> {
   if (!isPostgresUrl(target)) {
-    // openStore sets the pragmas and migrates; the async store takes over its connection.
-    return new SqliteStore(openStore(target).sqlite);
+    // openStore sets the pragmas and migrates.
+    return openStore(target);
   }
   const store = new PostgresStore({ url: target, poolSize: options?.poolSize });
   try {

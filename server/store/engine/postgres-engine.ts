@@ -177,19 +177,11 @@ export class PostgresStore implements AsyncStore {
     const types = new pg.TypeOverrides();
     types.setTypeParser(pg.types.builtins.INT8, parseInt8);
     types.setTypeParser(pg.types.builtins.NUMERIC, Number);
+    // Flags read as 1 and 0, as SQLite stores them: a row has one shape on both engines (rows.ts).
+    types.setTypeParser(pg.types.builtins.BOOL, (value: string) => (value === "t" ? 1 : 0));
     this.pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10, connectionTimeoutMillis: options.connectionTimeoutMs ?? 10_000, types });
     // An idle client that loses its connection: the pool drops it, the next unit connects anew (or gets StoreUnavailableError).
     this.pool.on("error", () => {});
-  }
-
-  get inUnit(): boolean {
-    return currentUnit(this)?.writes === true;
-  }
-
-  afterCommit(fn: () => void): void {
-    const unit = currentUnit(this);
-    if (unit?.writes) unit.afterCommits.push(fn);
-    else fn();
   }
 
   async transaction<T>(fn: (tx: Tx) => Promise<T>, options?: UnitOptions): Promise<T> {

@@ -33,6 +33,9 @@ class TurnLock {
   }
 }
 
+/** Prepared statements kept per connection at most (the cache is emptied past it). */
+const MAX_PREPARED = 2048;
+
 class SqliteConnection implements Connection {
   private readonly statements = new Map<string, Database.Statement>();
   private readonly savepoints: Array<{ open: Database.Statement; release: Database.Statement; rollbackTo: Database.Statement }> = [];
@@ -86,6 +89,8 @@ class SqliteConnection implements Connection {
   }
 
   rollbackTo(level: number): void {
+    // Some errors (SQLITE_FULL, SQLITE_IOERR) end the whole transaction, savepoints included.
+    if (!this.sqlite.inTransaction) throw new Error("the transaction ended with the error inside its savepoint");
     const statements = this.savepointStatements(level);
     statements.rollbackTo.run();
     statements.release.run();
@@ -98,7 +103,11 @@ class SqliteConnection implements Connection {
   private prepared(query: Query<unknown>): Database.Statement {
     const sql = typeof query === "string" ? query : query.sql;
     let statement = this.statements.get(sql);
-    if (statement === undefined) this.statements.set(sql, (statement = this.sqlite.prepare(sql)));
+    if (statement === undefined) {
+      // A guard: views build statement text from whitelists (sort keys, filters), a few hundred shapes at most.
+      if (this.statements.size >= MAX_PREPARED) this.statements.clear();
+      this.statements.set(sql, (statement = this.sqlite.prepare(sql)));
+    }
     return statement;
   }
 
@@ -127,19 +136,13 @@ export class SqliteStore implements AsyncStore {
   private readonly connection: SqliteConnection;
   private closing: Promise<void> | null = null;
 
-  /** Takes over `sqlite` (opened and migrated: open-store.ts); close() closes it. */
-  constructor(sqlite: Database.Database) {
+  /**
+   * Takes over `sqlite` (opened and migrated: server/db/connection.ts); close() closes it.
+   * `sqlite` stays readable for tests, benchmarks' raw ceilings and the data-folder tools that
+   * copy the file; the farm's own statements go through units.
+   */
+  constructor(readonly sqlite: Database.Database) {
     this.connection = new SqliteConnection(sqlite);
-  }
-
-  get inUnit(): boolean {
-    return currentUnit(this)?.writes === true;
-  }
-
-  afterCommit(fn: () => void): void {
-    const unit = currentUnit(this);
-    if (unit?.writes) unit.afterCommits.push(fn);
-    else fn();
   }
 
   async transaction<T>(fn: (tx: Tx) => Promise<T>, _options?: UnitOptions): Promise<T> {

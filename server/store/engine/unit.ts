@@ -5,14 +5,14 @@
  * and retries on PostgreSQL), and run the afterCommit callbacks once they let go of the
  * connection (runAfterCommits), so a callback may start a unit of its own.
  *
- * The unit being run is kept in an AsyncLocalStorage for two questions only: is a new unit of
- * this store started inside one of its own (NestedUnitError), and which unit does
- * `store.afterCommit` mean (FarmEventBus publishes through it without a tx). Statements never
- * look it up: they go through the tx they were handed. The cost is paid once per unit; in the
- * server Next.js keeps AsyncLocalStorage (and so Node's promise hooks) on in the same process anyway.
+ * With nesting checks on (checkUnitNesting: the tests), the unit being run is kept in an
+ * AsyncLocalStorage to answer one question: is a new unit of this store started inside one of its
+ * own (NestedUnitError). Statements never look it up: they go through the tx they were handed.
+ * Off by default: an AsyncLocalStorage turns on Node's promise hooks, which tax every promise of
+ * the process, and the worker sync path makes many (bench:dispatch lost about 15 % to them).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { Engine, Params, Query, ReadTx, Row, RunResult, Tx } from "./engine";
+import type { Engine, Params, Query, ReadTx, Row, RunResult, Tx, UnitLocal } from "./engine";
 
 /** One connection, as a unit uses it. SQLite's answers at once (plain values), PostgreSQL's with promises. */
 export interface Connection {
@@ -32,11 +32,19 @@ type Hook = () => void | Promise<void>;
 export class Unit {
   /** 1 for the unit itself, one more per open savepoint. */
   depth = 1;
-  /** Set once COMMIT or ROLLBACK is done: the tx and the store's afterCommit no longer reach it. */
+  /** Set once COMMIT or ROLLBACK is done: its tx no longer reaches it. */
   done = false;
   readonly beforeCommits: Hook[] = [];
   readonly afterCommits: Array<() => void> = [];
   readonly rollbacks: Array<() => void> = [];
+  /**
+   * Set when a savepoint could not be rolled back to (SQLite ended the whole transaction itself on
+   * SQLITE_FULL or an I/O error; the connection was lost): the error that caused it. The unit can
+   * only roll back now: every later statement, savepoint or commit on it throws this error.
+   */
+  broken: unknown = undefined;
+  /** Tx.local's parts, by key; null until the first. */
+  locals: Map<object, UnitLocal> | null = null;
 
   constructor(
     readonly owner: object,
@@ -48,9 +56,16 @@ export class Unit {
 }
 
 const running = new AsyncLocalStorage<Unit>();
+let nestingChecks = false;
 
-/** The open unit of `owner` that the caller runs in, if any. */
+/** Turns the NestedUnitError checks on or off for units started from now on (the tests turn them on: vitest-setup.ts). */
+export function checkUnitNesting(on: boolean): void {
+  nestingChecks = on;
+}
+
+/** The open unit of `owner` that the caller runs in, if any (always undefined without nesting checks). */
 export function currentUnit(owner: object): Unit | undefined {
+  if (!nestingChecks) return undefined;
   const unit = running.getStore();
   return unit !== undefined && unit.owner === owner && !unit.done ? unit : undefined;
 }
@@ -69,22 +84,36 @@ class UnitTx implements Tx {
     return this.unit.engine;
   }
 
-  async all<R = Row>(query: Query<R>, params?: Params): Promise<R[]> {
-    this.check();
-    // Returned, not awaited: SQLite's plain value then resolves this promise without another turn.
-    return this.unit.connection.all(query, params ?? NO_PARAMS) as R[] | Promise<R[]>;
+  // Not async functions: on SQLite the answer is already there, and the worker sync path runs
+  // these a hundred thousand times a second; an async frame each cost about 5 % of bench:dispatch.
+  // Failures still come as rejected promises, as from an async function.
+  all<R = Row>(query: Query<R>, params?: Params): Promise<R[]> {
+    try {
+      this.check();
+      return Promise.resolve(this.unit.connection.all(query, params ?? NO_PARAMS) as R[] | Promise<R[]>);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
-  async get<R = Row>(query: Query<R>, params?: Params): Promise<R | undefined> {
-    this.check();
-    return this.unit.connection.get(query, params ?? NO_PARAMS) as R | undefined | Promise<R | undefined>;
+  get<R = Row>(query: Query<R>, params?: Params): Promise<R | undefined> {
+    try {
+      this.check();
+      return Promise.resolve(this.unit.connection.get(query, params ?? NO_PARAMS) as R | undefined | Promise<R | undefined>);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
-  async run(query: Query<unknown>, params?: Params): Promise<RunResult> {
-    this.check();
-    // A read unit on PostgreSQL has no transaction: a write there would commit on its own.
-    if (!this.unit.writes) throw new Error("a read unit does not write: use store.transaction");
-    return this.unit.connection.run(query, params ?? NO_PARAMS);
+  run(query: Query<unknown>, params?: Params): Promise<RunResult> {
+    try {
+      this.check();
+      // A read unit on PostgreSQL has no transaction: a write there would commit on its own.
+      if (!this.unit.writes) throw new Error("a read unit does not write: use store.transaction");
+      return Promise.resolve(this.unit.connection.run(query, params ?? NO_PARAMS));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   async transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
@@ -92,6 +121,8 @@ class UnitTx implements Tx {
     const unit = this.writeUnit("a savepoint");
     if (unit.depth !== this.level) throw new Error("savepoints of a unit nest: await one tx.transaction before opening another, and open it on the innermost tx");
     const level = this.level + 1;
+    // What the parts gathered so far is the enclosing level's: written there, before the savepoint.
+    await flushLocals(unit, this);
     await unit.connection.savepoint(level);
     const marks = [unit.beforeCommits.length, unit.afterCommits.length, unit.rollbacks.length] as const;
     unit.depth = level;
@@ -103,8 +134,15 @@ class UnitTx implements Tx {
     } catch (error) {
       inner.closed = true;
       unit.depth = this.level;
-      await unit.connection.rollbackTo(level);
+      try {
+        await unit.connection.rollbackTo(level);
+      } catch {
+        // The transaction is gone with its savepoints: the cause is what the caller must hear.
+        unit.broken ??= error;
+        throw error;
+      }
       undo(unit, ...marks);
+      if (unit.locals) for (const part of unit.locals.values()) part.forget();
       throw error;
     }
     inner.closed = true;
@@ -129,9 +167,18 @@ class UnitTx implements Tx {
     this.writeUnit("onRollback").rollbacks.push(fn);
   }
 
+  local<T extends UnitLocal>(key: object, make: () => T): T {
+    this.check();
+    const unit = this.writeUnit("local");
+    let part = unit.locals?.get(key);
+    if (part === undefined) (unit.locals ??= new Map()).set(key, (part = make()));
+    return part as T;
+  }
+
   private check(): void {
     // On SQLite the connection is another unit's by now: a late statement would land in its transaction.
     if (this.closed) throw new Error("this unit of work (or savepoint) has ended: its tx can no longer be used");
+    if (this.unit.broken !== undefined) throw this.unit.broken;
   }
 
   private writeUnit(what: string): Unit {
@@ -148,7 +195,7 @@ export async function runUnit<T>(unit: Unit, fn: (tx: Tx) => Promise<T>): Promis
   const tx = new UnitTx(unit, 1);
   let result: T;
   try {
-    result = await running.run(unit, body, unit, tx, fn);
+    result = await (nestingChecks ? running.run(unit, body, unit, tx, fn) : body(unit, tx, fn));
     const committing = unit.connection.commit();
     if (committing) await committing;
   } catch (error) {
@@ -166,17 +213,25 @@ export async function runUnit<T>(unit: Unit, fn: (tx: Tx) => Promise<T>): Promis
 
 async function body<T>(unit: Unit, tx: Tx, fn: (tx: Tx) => Promise<T>): Promise<T> {
   const result = await fn(tx);
+  // A caller that caught a broken savepoint's error and went on: the unit must not commit.
+  if (unit.broken !== undefined) throw unit.broken;
   if (unit.depth !== 1) throw new Error("a savepoint was still open when the unit ended: await every tx.transaction");
   // By index: a hook may register another.
   for (let i = 0; i < unit.beforeCommits.length; i++) await unit.beforeCommits[i]!();
+  await flushLocals(unit, tx);
   return result;
+}
+
+async function flushLocals(unit: Unit, tx: Tx): Promise<void> {
+  if (unit.locals === null) return;
+  for (const part of unit.locals.values()) await part.flush(tx);
 }
 
 /** Runs fn as a read unit (the engine began a transaction when one was asked for, and ends it). */
 export async function runRead<T>(unit: Unit, fn: (tx: ReadTx) => Promise<T>): Promise<T> {
   const tx = new UnitTx(unit, 1);
   try {
-    return await running.run(unit, fn, tx);
+    return await (nestingChecks ? running.run(unit, fn, tx) : fn(tx));
   } finally {
     tx.closed = true;
     unit.done = true;
@@ -191,16 +246,18 @@ function undo(unit: Unit, beforeCommits: number, afterCommits: number, rollbacks
   for (let i = callbacks.length - 1; i >= 0; i--) callbacks[i]!();
 }
 
-/** Runs every afterCommit callback of a committed unit; the first failure is thrown once all ran (the unit stays committed). */
+/**
+ * Runs every afterCommit callback of a committed unit. A callback that throws is said on the
+ * console and swallowed: the unit committed, and its caller must not take it for failed (the
+ * sync batcher would tell every worker of the batch that its committed sync did not happen).
+ */
 export function runAfterCommits(unit: Unit): void {
   if (unit.afterCommits.length === 0) return;
-  let failure: { error: unknown } | null = null;
   for (const fn of unit.afterCommits.splice(0)) {
     try {
       fn();
     } catch (error) {
-      failure ??= { error };
+      console.error("loom: a callback after a commit failed:", error);
     }
   }
-  if (failure) throw failure.error;
 }
