@@ -62,11 +62,13 @@ export async function completeSetup(farm: Farm, input: { token: string; name: st
   if (problem) throw new AppError("BAD_REQUEST", problem);
   const hash = await hashPassword(input.password);
   return farm.store.transaction(async (tx) => {
-    // Again inside the unit: two setups racing, only one creates an admin.
+    // Again inside the unit, and the token spent before anything is written: of two setups
+    // racing, only the one whose DELETE removed it goes on (on PostgreSQL the other's DELETE
+    // waits for the first to commit, then removes nothing).
     if (!(await setupTokenValidIn(tx, input.token))) throw invalid();
+    if ((await serverStateRepository.remove(tx, SETUP_KEY)).changes !== 1) throw invalid();
     const actor: Actor = { kind: "anonymous", id: null, name: input.name, via: "setup", address: origin.address, userAgent: origin.userAgent };
     const user = await insertUser(tx, farm, actor, { name: input.name, role: "admin", password: input.password }, hash);
-    await serverStateRepository.remove(tx, SETUP_KEY);
     const self: Actor = { ...actor, kind: "user", id: user.id };
     await audit(tx, farm, self, { action: "auth.setup", target: { kind: "user", id: user.name }, after: { role: "admin" } });
     return startSession(tx, farm, user.id, self, origin);

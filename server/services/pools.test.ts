@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { sqliteOf } from "../store/store-test-support";
 import { drainPool } from "./drain-worker";
 import { jobCounts, LINUX_WORKER, SimulatedWorker, submit, testFarm } from "./farm-test-support";
-import { authenticatePool, createPool, hashToken, rotatePoolToken, setPoolEnabled } from "./pools";
+import { authenticatePool, createPool, ensurePool, hashToken, rotatePoolToken, setPoolEnabled } from "./pools";
 import { SYSTEM_ACTOR } from "./audit";
 
 const JOB = "specificationVersion: jobtemplate-2023-09\nname: J\nsteps:\n- name: S\n  script:\n    actions:\n      onRun: {command: echo}\n";
@@ -62,5 +62,14 @@ describe("pools", () => {
     await submit(t, JOB);
     expect((await a.sync()).assignments).toEqual([]);
     await expect(drainPool(t.farm, "pool-nope", "NOW", SYSTEM_ACTOR)).rejects.toThrow(/no pool/);
+  });
+
+  it("ensures a pool once when two servers ask at the same moment: the second finds the first's pool instead of failing", async () => {
+    const t = await testFarm();
+    // Both read "no such pool" before either creates it (units take turns in the order they start).
+    const [a, b] = await Promise.all([ensurePool(t.farm, "local", "token-a", SYSTEM_ACTOR), ensurePool(t.farm, "local", "token-b", SYSTEM_ACTOR)]);
+    expect([a.created, b.created]).toEqual([true, false]);
+    expect(b.poolId).toBe(a.poolId);
+    expect([a.tokenMatches, b.tokenMatches]).toEqual([true, false]);
   });
 });

@@ -44,8 +44,17 @@ export async function createPool(farm: Farm, input: { name: string; description?
 
 /** The pool named `name`, created with `token` when it does not exist yet; an existing pool's token is never reset. */
 export async function ensurePool(farm: Farm, name: string, token: string, actor: Actor): Promise<{ poolId: string; created: boolean; tokenMatches: boolean }> {
-  const row = await farm.store.read((tx) => poolsRepository.byName(tx, name));
-  if (!row) return { poolId: (await createPool(farm, { name, token }, actor)).poolId, created: true, tokenMatches: true };
+  let row = await farm.store.read((tx) => poolsRepository.byName(tx, name));
+  if (!row) {
+    try {
+      return { poolId: (await createPool(farm, { name, token }, actor)).poolId, created: true, tokenMatches: true };
+    } catch (error) {
+      // Another server on the same data created it between the read and the create: it exists.
+      if (!(error instanceof AppError && error.code === "CONFLICT")) throw error;
+      row = await farm.store.read((tx) => poolsRepository.byName(tx, name));
+      if (!row) throw error;
+    }
+  }
   return { poolId: row.id, created: false, tokenMatches: (await authenticatePool(farm, token))?.id === row.id };
 }
 

@@ -279,6 +279,27 @@ describe("store.transaction and events published in it", () => {
     expect(rows(store)).toEqual(["kept"]);
   });
 
+  it("breaks the unit when a part fails to write before a savepoint: what it took out is lost, so the unit cannot commit", async () => {
+    const store = scratchStore();
+    const failing: UnitLocal = {
+      flush: async () => {
+        throw new Error("flush failed");
+      },
+      forget: () => undefined,
+    };
+    const seen: string[] = [];
+    const unit = store.transaction(async (tx) => {
+      await write(tx, "a");
+      tx.local({}, () => failing);
+      // A caller that catches the savepoint's failure and goes on, as the sync batcher does.
+      await tx.transaction((sp) => write(sp, "b")).catch((error: Error) => seen.push(error.message));
+      await write(tx, "c").catch((error: Error) => seen.push(error.message));
+    });
+    await expect(unit).rejects.toThrow("flush failed");
+    expect(seen).toEqual(["flush failed", "flush failed"]);
+    expect(rows(store)).toEqual([]);
+  });
+
   it("refuses to open a unit inside a transaction it did not open (its hooks and events would run before that commit)", async () => {
     const store = scratchStore();
     const sqlite = sqliteOf(store);

@@ -122,7 +122,13 @@ class UnitTx implements Tx {
     if (unit.depth !== this.level) throw new Error("savepoints of a unit nest: await one tx.transaction before opening another, and open it on the innermost tx");
     const level = this.level + 1;
     // What the parts gathered so far is the enclosing level's: written there, before the savepoint.
-    await flushLocals(unit, this);
+    // A part that fails to write has lost what it took out: the unit can only roll back.
+    try {
+      await flushLocals(unit, this);
+    } catch (error) {
+      unit.broken ??= error;
+      throw error;
+    }
     await unit.connection.savepoint(level);
     const marks = [unit.beforeCommits.length, unit.afterCommits.length, unit.rollbacks.length] as const;
     unit.depth = level;
