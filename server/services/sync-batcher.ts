@@ -8,7 +8,7 @@
  * event delivered) only after the shared commit, so nothing is acknowledged before it is durable.
  */
 import type { SyncRequest, SyncResponse } from "../../lib/farm/protocol";
-import type { Tx } from "../store/repository";
+import { isRetryableConflict, type Tx } from "../store/engine/engine";
 import type { WorkerIdentity } from "./authenticate-worker";
 import type { Farm } from "../context/farm";
 import { isStoreFull } from "./store-health";
@@ -71,6 +71,9 @@ class SyncBatcher {
               // are gone with it and the rest would run outside any unit. The batch fails as one
               // (each worker is told to send again: worker-api.ts).
               if (isStoreFull(error)) throw error;
+              // Another unit's conflict (PostgreSQL: a deadlock, a stale read): the engine runs
+              // the whole batch again, rather than this sync failing for a reason it did not cause.
+              if (isRetryableConflict(error)) throw error;
               outcomes.push({ ok: false, error });
             }
           }

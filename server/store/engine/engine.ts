@@ -120,6 +120,17 @@ export interface AsyncStore {
   close(): Promise<void>;
 }
 
+/**
+ * A conflict with another unit that running the unit again resolves: PostgreSQL's deadlock
+ * (40P01) and serialization failure (40001). The PostgreSQL engine retries a unit that ends on
+ * one; code that catches errors inside a unit (a savepoint per item) lets these through, so the
+ * whole unit runs again instead of one item failing. SQLite never raises them.
+ */
+export function isRetryableConflict(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "40P01" || code === "40001";
+}
+
 /** The database cannot be reached (refused, lost, shut down) or the store is closed: callers may answer "try again later". */
 export class StoreUnavailableError extends Error {
   override name = "StoreUnavailableError";

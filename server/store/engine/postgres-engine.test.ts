@@ -73,6 +73,17 @@ describe("the async store on PostgreSQL", () => {
     expect(await scratchValues(store)).toEqual(["run 1"]);
   });
 
+  it("retries a unit that a savepoint's conflict ended (the caller let it through): the unit commits on its second run", async () => {
+    let runs = 0;
+    await store.transaction(async (tx) => {
+      runs++;
+      await write(tx, `run ${runs}`);
+      if (runs === 1) await tx.transaction((sp) => sp.run(SERIALIZATION_FAILURE));
+    });
+    expect(runs).toBe(2);
+    expect(await scratchValues(store)).toEqual(["run 2"]);
+  });
+
   it("parses int8 on its own pool only, and refuses one past 2^53 rather than round it", async () => {
     expect(await store.read((tx) => tx.get("SELECT CAST(? AS BIGINT) AS v", [2 ** 53 - 1]))).toEqual({ v: 2 ** 53 - 1 });
     await expect(store.read((tx) => tx.get("SELECT CAST(? AS BIGINT) AS v", ["9007199254740993"]))).rejects.toThrow(RangeError);

@@ -13,6 +13,7 @@
  */
 import pg from "pg";
 import {
+  isRetryableConflict,
   NestedUnitError,
   StoreClosedError,
   StoreUnavailableError,
@@ -40,7 +41,6 @@ export interface PostgresStoreOptions {
 
 /** Attempts after the first when a unit hits a deadlock or a serialization failure. */
 const RETRIES = 5;
-const RETRY_CODES = new Set(["40P01", "40001"]);
 
 /** Errors that mean the server is gone or refuses connections, not that the statement was wrong. */
 const SYSTEM_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN"]);
@@ -105,7 +105,7 @@ class PostgresConnection implements Connection {
         this.broken ??= error;
         throw unavailable(error);
       }
-      if (RETRY_CODES.has((error as { code?: string }).code ?? "")) this.doomed ??= { depth: this.depth };
+      if (isRetryableConflict(error)) this.doomed ??= { depth: this.depth };
       throw error;
     }
   }
@@ -198,7 +198,8 @@ export class PostgresStore implements AsyncStore {
           result = await runUnit(unit, fn);
         } catch (error) {
           connection.end();
-          if (connection.doomed && !connection.broken && attempt < RETRIES) {
+          // Doomed by a failure the caller caught, or ended by one it let through (from a savepoint too).
+          if ((connection.doomed || isRetryableConflict(error)) && !connection.broken && attempt < RETRIES) {
             await delay(retryDelayMs(attempt));
             continue;
           }
