@@ -22,6 +22,7 @@
  * (PgBouncer in transaction mode) point `LOOM_DATABASE_URL` at PostgreSQL itself (README).
  */
 import pg from "pg";
+import { endSession } from "./pg-session";
 import type { AsyncStore, Tx } from "./engine/engine";
 
 /** The advisory lock key of leadership ("Lead" in ASCII); migrations use another (open-store.ts). */
@@ -133,14 +134,7 @@ export class PostgresLeadership implements Leadership {
     if (this.currentEpoch !== null) this.lose("this server is stopping");
     if (!client) return;
     // Ending the session frees the lock for the next replica at once.
-    let timer: NodeJS.Timeout | undefined;
-    const ended = client.end().then(
-      () => true,
-      () => false,
-    );
-    const late = new Promise<false>((resolve) => (timer = setTimeout(resolve, 1_000, false)));
-    if (!(await Promise.race([ended, late]))) client.connection.stream.destroy();
-    clearTimeout(timer);
+    await endSession(client);
   }
 
   private async connect(): Promise<void> {

@@ -26,6 +26,7 @@
  */
 import { randomBytes } from "node:crypto";
 import pg from "pg";
+import { endSession } from "./pg-session";
 import type { FarmEventBus, FarmEventName, FarmEvents, PayloadArgs } from "./events";
 
 export const EVENTS_CHANNEL = "loom_events";
@@ -183,15 +184,7 @@ export class PostgresEventListener {
     const client = this.client;
     if (!client) return;
     this.detach();
-    // A polite goodbye, unless the server does not answer it.
-    let timer: NodeJS.Timeout | undefined;
-    const ended = client.end().then(
-      () => true,
-      () => false,
-    );
-    const late = new Promise<false>((resolve) => (timer = setTimeout(resolve, 1_000, false)));
-    if (!(await Promise.race([ended, late]))) client.connection.stream.destroy();
-    clearTimeout(timer);
+    await endSession(client);
   }
 
   private async connect(): Promise<void> {

@@ -33,6 +33,18 @@ function listened(store: SqliteStore) {
   return { bus, seen };
 }
 
+/** What `fn` resolves to, and the console.error calls made meanwhile (kept off the test output). */
+async function consoleErrorsOf<T>(fn: () => Promise<T>): Promise<{ result: T; logged: unknown[][] }> {
+  const logged: unknown[][] = [];
+  const original = console.error;
+  console.error = (...args: unknown[]) => void logged.push(args);
+  try {
+    return { result: await fn(), logged };
+  } finally {
+    console.error = original;
+  }
+}
+
 /** A part that writes late: values gathered in memory, written to scratch when the unit flushes it. */
 class Gathered implements UnitLocal {
   readonly values: string[] = [];
@@ -182,24 +194,19 @@ describe("store.transaction and events published in it", () => {
   it("runs every after-commit callback when one throws, says it, and returns normally: the unit committed", async () => {
     const store = scratchStore();
     const calls: string[] = [];
-    const logged: unknown[] = [];
-    const original = console.error;
-    console.error = (...args: unknown[]) => void logged.push(args);
-    try {
-      const result = await store.transaction(async (tx) => {
+    const { result, logged } = await consoleErrorsOf(() =>
+      store.transaction(async (tx) => {
         await write(tx, "a");
         tx.afterCommit(() => {
           throw new Error("late bug");
         });
         tx.afterCommit(() => calls.push("second"));
         return "done";
-      });
-      expect(result).toBe("done");
-    } finally {
-      console.error = original;
-    }
+      }),
+    );
+    expect(result).toBe("done");
     expect(calls).toEqual(["second"]);
-    expect(String((logged[0] as unknown[])[1])).toContain("late bug");
+    expect(String(logged[0]![1])).toContain("late bug");
     expect(rows(store)).toEqual(["a"]);
     expect(await store.transaction(async () => 42)).toBe(42);
   });
@@ -210,20 +217,15 @@ describe("store.transaction and events published in it", () => {
     const failing = bus.subscribe("jobs", () => {
       throw new Error("a view's bug");
     });
-    const logged: unknown[] = [];
-    const original = console.error;
-    console.error = (...args: unknown[]) => void logged.push(args);
-    try {
-      const result = await store.transaction(async (tx) => {
+    const { result, logged } = await consoleErrorsOf(() =>
+      store.transaction(async (tx) => {
         await write(tx, "a");
         bus.publish(tx, "jobs", ["one"]);
         bus.publish(tx, "jobs", ["two"]);
         return "done";
-      });
-      expect(result).toBe("done");
-    } finally {
-      console.error = original;
-    }
+      }),
+    );
+    expect(result).toBe("done");
     failing();
     expect(seen.map((s) => s.jobs)).toEqual([["one"], ["two"]]);
     expect(logged).toHaveLength(2);
