@@ -1,5 +1,5 @@
 /**
- * `npm run bench:dispatch [-- --workers W --jobs J --frames F --tiles T --only http|direct --inline-clients --global-fetch]`:
+ * `npm run bench:dispatch [-- --engine sqlite|postgres --replicas N --workers W --jobs J --frames F --tiles T --only http|direct --inline-clients --global-fetch]`:
  * how fast the farm hands out and completes tasks. W simulated workers (default 200) drain J
  * no-op jobs of F × T tasks (default 20 × 1,000): each syncs, receives an assignment, and reports
  * RUNNING and SUCCEEDED for its actions on its next sync, which also brings its next task, until
@@ -18,7 +18,20 @@
  * own query and index); UPDATE it; COMMIT loop with better-sqlite3 on its own connection, over
  * the same tasks (put back to READY afterwards). The goal is HTTP claims/s at least half that
  * ceiling. Every task must end SUCCEEDED by exactly one run, or the bench fails. The last line is
- * one JSON object.
+ * one JSON object, with the `engine` and `replicas` it ran on.
+ *
+ * `--engine postgres` (default sqlite, as above): each run (direct, HTTP) gets a fresh database
+ * on the test server (LOOM_TEST_DATABASE_URL, else 127.0.0.1:5432), dropped when it ends, also on
+ * failure or Ctrl-C; the farm opens it with openAsyncStore, as `loom serve` does. Its ceiling is
+ * node-postgres on connections of its own: BEGIN; SELECT … FOR UPDATE SKIP LOCKED (one row);
+ * UPDATE it to ASSIGNED; COMMIT, over every READY task in dispatch order (bench/postgres-bench-support.ts).
+ * `--replicas N` (PostgreSQL only, default 1): N farm servers in this process, each on a store of
+ * its own over the same database, with its own HTTP server, sweep loop and replication
+ * (startReplication: shared events, one leader); the simulated workers split evenly between them
+ * (each registers with the next one in turn and stays there). The direct run splits them the
+ * same way between N direct transports. With N replicas the ceiling runs N claim loops on N
+ * connections at once (the same tasks, SKIP LOCKED between them) and reports their combined
+ * rate: the raw figure the N replicas together are compared with (`ceilingConnections`).
  */
 import Database from "better-sqlite3";
 import { join } from "node:path";
@@ -30,15 +43,19 @@ import {
   exactlyOnceProblems,
   httpTransport,
   openBenchFarm,
+  openPostgresBenchFarms,
   round,
   runInThread,
   sleep,
+  splitTransport,
   submitJobs,
   taskKey,
   tempFolder,
+  type BenchFarm,
   type Transport,
 } from "./farm-bench-support";
 import { numberFlag } from "./number-flag";
+import { postgresClaimCeiling, withFreshDatabase } from "./postgres-bench-support";
 
 const GOAL = 0.5;
 /** An idle worker (nothing left for it while the last tasks finish) asks again after this long. */
@@ -168,26 +185,43 @@ interface RunResult {
   ratioToCeiling: number;
 }
 
+type Engine = "sqlite" | "postgres";
+
 interface Settings extends FleetOptions {
+  engine: Engine;
+  replicas: number;
   globalFetch: boolean;
   jobs: number;
   frames: number;
   tiles: number;
 }
 
-async function run(kind: "http" | "http-inline" | "direct", file: string, settings: Settings): Promise<RunResult> {
-  const bench = await openBenchFarm(file);
+type Kind = "http" | "http-inline" | "direct";
+
+/** One run on a database of its own: a temp SQLite file, or a fresh PostgreSQL database dropped at its end. */
+function run(kind: Kind, file: string, settings: Settings): Promise<RunResult> {
+  if (settings.engine === "sqlite") return openBenchFarm(file).then((bench) => measure(kind, [bench], () => Promise.resolve(claimCeiling(file, settings.tasks)), settings));
+  return withFreshDatabase("loom_bench_dispatch", async (url) => {
+    const farms = await openPostgresBenchFarms(url, settings.replicas);
+    return measure(kind, farms, () => postgresClaimCeiling(url, settings.tasks, settings.replicas), settings);
+  });
+}
+
+/** Submits the jobs through the first farm, measures the ceiling, drains the jobs through all of them, checks, closes them all. */
+async function measure(kind: Kind, farms: BenchFarm[], ceilingOf: () => Promise<number>, settings: Settings): Promise<RunResult> {
+  const bench = farms[0]!;
   try {
     await submitJobs(bench.farm, settings.jobs, settings.frames, settings.tiles);
-    const ceiling = claimCeiling(file, settings.tasks);
+    const ceiling = await ceilingOf();
     let fleet: FleetResult;
-    if (kind === "direct") fleet = await runFleet(directTransport(bench), settings);
+    if (kind === "direct") fleet = await runFleet(splitTransport(farms.map(directTransport)), settings);
     else {
-      const url = await bench.serve();
+      const urls: string[] = [];
+      for (const farm of farms) urls.push(await farm.serve());
       fleet =
         kind === "http-inline"
-          ? await runFleet(httpTransport(url, bench.token, settings.globalFetch), settings)
-          : await runInThread<FleetResult>(import.meta.url, { url, token: bench.token, globalFetch: settings.globalFetch, options: { workers: settings.workers, tasks: settings.tasks } });
+          ? await runFleet(splitTransport(urls.map((url) => httpTransport(url, bench.token, settings.globalFetch))), settings)
+          : await runInThread<FleetResult>(import.meta.url, { urls, token: bench.token, globalFetch: settings.globalFetch, options: { workers: settings.workers, tasks: settings.tasks } });
     }
 
     const problems = [...(await exactlyOnceProblems(bench.farm, settings.tasks)), ...fleet.unexpected];
@@ -214,7 +248,7 @@ async function run(kind: "http" | "http-inline" | "direct", file: string, settin
     );
     return result;
   } finally {
-    await bench.close();
+    for (const farm of [...farms].reverse()) await farm.close();
   }
 }
 
@@ -224,17 +258,38 @@ async function main(): Promise<void> {
   const jobs = numberFlag(args, "--jobs", 20);
   const frames = numberFlag(args, "--frames", 1000);
   const tiles = numberFlag(args, "--tiles", 1);
-  const settings: Settings = { workers: numberFlag(args, "--workers", 200), jobs, frames, tiles, tasks: jobs * frames * tiles, globalFetch: args.includes("--global-fetch") };
+  const engine = args.includes("--engine") ? args[args.indexOf("--engine") + 1] : "sqlite";
+  if (engine !== "sqlite" && engine !== "postgres") {
+    console.error("--engine is sqlite or postgres");
+    process.exit(2);
+  }
+  const replicas = numberFlag(args, "--replicas", 1);
+  if (!Number.isInteger(replicas) || replicas < 1 || (engine === "sqlite" && replicas !== 1)) {
+    console.error("--replicas is a whole number from 1, and 1 on SQLite (one server per database file)");
+    process.exit(2);
+  }
+  const settings: Settings = {
+    engine,
+    replicas,
+    workers: numberFlag(args, "--workers", 200),
+    jobs,
+    frames,
+    tiles,
+    tasks: jobs * frames * tiles,
+    globalFetch: args.includes("--global-fetch"),
+  };
   const httpKind = args.includes("--inline-clients") ? "http-inline" : "http";
   const folder = tempFolder("loom-bench-dispatch-");
   try {
-    console.log(`${settings.workers} workers, ${jobs} jobs × ${frames * tiles} no-op tasks`);
+    console.log(`${settings.workers} workers, ${jobs} jobs × ${frames * tiles} no-op tasks, ${engine}${engine === "postgres" ? `, ${replicas} replica${replicas === 1 ? "" : "s"}` : ""}`);
     const direct = only === "http" ? null : await run("direct", join(folder.path, "direct.db"), settings);
     const http = only === "direct" ? null : await run(httpKind, join(folder.path, "http.db"), settings);
     // The headline is the real path (HTTP); `--only direct` reports the services alone.
     const headline = (http ?? direct)!;
     console.log(
       JSON.stringify({
+        engine,
+        replicas,
         workers: settings.workers,
         tasks: settings.tasks,
         transport: headline.transport,
@@ -244,6 +299,7 @@ async function main(): Promise<void> {
         syncP50Ms: headline.syncP50Ms,
         syncP99Ms: headline.syncP99Ms,
         ceilingClaimsPerSecond: headline.ceilingClaimsPerSecond,
+        ...(engine === "postgres" ? { ceilingConnections: replicas } : {}),
         ratioToCeiling: headline.ratioToCeiling,
         goal: GOAL,
         met: headline.ratioToCeiling >= GOAL,
@@ -269,6 +325,6 @@ async function main(): Promise<void> {
 if (isMainThread) await main();
 else {
   // The client thread: the simulated workers over HTTP, reporting their figures to the main thread.
-  const { url, token, globalFetch, options } = workerData as { url: string; token: string; globalFetch: boolean; options: FleetOptions };
-  parentPort!.postMessage(await runFleet(httpTransport(url, token, globalFetch), options));
+  const { urls, token, globalFetch, options } = workerData as { urls: string[]; token: string; globalFetch: boolean; options: FleetOptions };
+  parentPort!.postMessage(await runFleet(splitTransport(urls.map((url) => httpTransport(url, token, globalFetch))), options));
 }

@@ -1,6 +1,7 @@
 /**
  * What the farm benchmarks (bench/dispatch.ts, bench/load.ts) share: a farm on a temp-file
- * SQLite database, optionally behind the real Node HTTP server; no-op jobs submitted through the
+ * SQLite database (or on a PostgreSQL database, with replicas: openPostgresBenchFarms), optionally
+ * behind the real Node HTTP server; no-op jobs submitted through the
  * service; the worker protocol either over HTTP (the agent's WorkerClient over keep-alive
  * connections: enrolling with the pool's token, then each simulated worker with its own
  * credential) or straight into the services; an admin's personal access token for tRPC calls; a worker thread for the simulated clients; latency
@@ -21,6 +22,9 @@ import { openStore } from "../server/db/connection";
 import { refreshCompatibility } from "../server/services/compatibility";
 import { createFarm, type Farm, type FarmSettings } from "../server/context/farm";
 import { FarmLoop } from "../server/services/farm-loop";
+import { startReplication, type Replication } from "../server/services/replication";
+import type { AsyncStore } from "../server/store/engine/engine";
+import { openAsyncStore } from "../server/store/engine/open-store";
 import { authenticateWorker, type WorkerIdentity } from "../server/services/authenticate-worker";
 import { ingestLogs } from "../server/services/ingest-logs";
 import { authenticatePool, createPool, type PoolRow } from "../server/services/pools";
@@ -62,6 +66,7 @@ export interface BenchFarm {
   token: string;
   /** An admin's personal access token, for tRPC queries and subscriptions. */
   adminToken: string;
+  /** The SQLite file, or the PostgreSQL database's URL. */
   file: string;
   /** Set by `serve()`. */
   server: RunningServer | null;
@@ -70,31 +75,72 @@ export interface BenchFarm {
   close(): Promise<void>;
 }
 
+/** The pool and tokens the simulated workers and admin clients use; replicas of one database share them. */
+type BenchIdentity = Pick<BenchFarm, "pool" | "token" | "adminToken">;
+
 export async function openBenchFarm(file: string, settings: Partial<FarmSettings> = {}): Promise<BenchFarm> {
   const store = openStore(file);
   const farm = createFarm(store, { settings });
+  return benchFarmOn(store, farm, file, await benchIdentity(farm), undefined);
+}
+
+/**
+ * `replicas` farm servers on the PostgreSQL database at `url`, each with its own store (opened by
+ * openAsyncStore, which migrates under an advisory lock), farm, and (once served) HTTP server,
+ * sweep loop and replication (shared events, leadership: startReplication, as `loom serve`
+ * starts it), sharing the first one's pool and tokens. Closed in reverse order by the caller.
+ */
+export async function openPostgresBenchFarms(url: string, replicas: number, settings: Partial<FarmSettings> = {}): Promise<BenchFarm[]> {
+  const farms: BenchFarm[] = [];
+  try {
+    let identity: BenchIdentity | null = null;
+    for (let i = 0; i < replicas; i++) {
+      const store = await openAsyncStore(url);
+      const farm = createFarm(store, { settings });
+      try {
+        identity ??= await benchIdentity(farm);
+      } catch (error) {
+        await store.close();
+        throw error;
+      }
+      farms.push(benchFarmOn(store, farm, url, identity, url));
+    }
+    return farms;
+  } catch (error) {
+    for (const bench of farms.reverse()) await bench.close();
+    throw error;
+  }
+}
+
+async function benchIdentity(farm: Farm): Promise<BenchIdentity> {
   const { token } = await createPool(farm, { name: "bench" }, SYSTEM_ACTOR);
   const pool = await authenticatePool(farm, token);
   if (!pool) throw new Error("the bench pool's token does not authenticate");
   const admin = await testPrincipal(farm, "admin", "bench-admin");
   const { token: adminToken } = await createOwnToken(farm, admin, SYSTEM_ACTOR, { name: "bench", scope: "admin", expiresInDays: 1 });
+  return { pool, token, adminToken };
+}
+
+/** `databaseUrl`: the PostgreSQL database replicas share (undefined on SQLite: one server, nothing to replicate). */
+function benchFarmOn(store: AsyncStore, farm: Farm, file: string, identity: BenchIdentity, databaseUrl: string | undefined): BenchFarm {
   let loop: FarmLoop | null = null;
+  let replication: Replication | null = null;
   const bench: BenchFarm = {
     farm,
-    pool,
-    token,
-    adminToken,
+    ...identity,
     file,
     server: null,
     async serve() {
       bench.server = await startNodeServer(apiHandler(farm));
-      loop = new FarmLoop(farm);
+      if (databaseUrl !== undefined) replication = await startReplication(farm, databaseUrl, { log: () => undefined });
+      loop = new FarmLoop(farm, undefined, replication?.leadership);
       loop.start();
       return bench.server.url;
     },
     async close() {
       await loop?.stop();
       await bench.server?.close();
+      await replication?.stop();
       await store.close();
     },
   };
@@ -212,6 +258,36 @@ export function httpTransport(url: string, token: string, useGlobalFetch = false
     register: (r) => timed(latency.register, () => client.register(r)),
     sync: (credential, r) => timed(latency.sync, () => client.sync(credential, r)),
     logs: (credential, r) => timed(latency.logs, () => client.logs(credential, r)),
+  };
+}
+
+/**
+ * Several transports (one per replica) as one: each registration goes to the next one in turn,
+ * so the simulated workers split evenly between them, and each worker's calls then go where it
+ * registered. Latency is timed here, over all of them.
+ */
+export function splitTransport(transports: readonly Transport[]): Transport {
+  if (transports.length === 1) return transports[0]!;
+  const latency = endpointLatencies();
+  const byCredential = new Map<string, Transport>();
+  let next = 0;
+  const of = (credential: string): Transport => {
+    const found = byCredential.get(credential);
+    if (!found) throw new Error("a credential no registration answered with");
+    return found;
+  };
+  return {
+    kind: transports[0]!.kind,
+    latency,
+    register: (r) =>
+      timed(latency.register, async () => {
+        const transport = transports[next++ % transports.length]!;
+        const registered = await transport.register(r);
+        byCredential.set(registered.credential, transport);
+        return registered;
+      }),
+    sync: (credential, r) => timed(latency.sync, () => of(credential).sync(credential, r)),
+    logs: (credential, r) => timed(latency.logs, () => of(credential).logs(credential, r)),
   };
 }
 
@@ -349,9 +425,10 @@ export async function exactlyOnceProblems(farm: Farm, expectedTasks: number): Pr
   const { runs, jobs } = await farm.store.read(
     async (tx) => ({
       runs: await tx.all<{ task_id: number; runs: number; succeeded: number }>(
-        `SELECT t.id AS task_id, COUNT(a.id) AS runs, SUM(a.status = 'SUCCEEDED') AS succeeded
+        // Both engines: no boolean SUM and no output alias in HAVING (PostgreSQL has neither).
+        `SELECT t.id AS task_id, COUNT(a.id) AS runs, SUM(CASE WHEN a.status = 'SUCCEEDED' THEN 1 ELSE 0 END) AS succeeded
          FROM tasks t LEFT JOIN session_actions a ON a.task_id = t.id AND a.kind = 'TASK_RUN'
-         GROUP BY t.id HAVING runs != 1 OR succeeded != 1`,
+         GROUP BY t.id HAVING COUNT(a.id) != 1 OR SUM(CASE WHEN a.status = 'SUCCEEDED' THEN 1 ELSE 0 END) != 1`,
       ),
       jobs: await tx.all<{ id: string; status: string; succeeded: number; task_count: number }>("SELECT id, status, count_succeeded AS succeeded, task_count FROM jobs"),
     }),

@@ -6,6 +6,14 @@ import { z } from "zod";
 
 const schema = z.object({
   LOOM_DATA_DIR: z.string().min(1).default("./data"),
+  /**
+   * PostgreSQL instead of the data folder's SQLite file (`postgres://user:password@host:5432/db`):
+   * several `loom serve` replicas may share it. A credential: never passed to workers or tasks.
+   */
+  LOOM_DATABASE_URL: z
+    .string()
+    .regex(/^postgres(?:ql)?:\/\//i, "a PostgreSQL connection URL (postgres://…)")
+    .optional(),
   /** When set, the pool named LOOM_POOL_NAME is created or given this token at start. */
   LOOM_POOL_TOKEN: z.string().min(16).optional(),
   LOOM_POOL_NAME: z.string().min(1).default("default"),

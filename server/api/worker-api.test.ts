@@ -9,8 +9,8 @@ import type { RegisterResponse, SyncResponse } from "../../lib/farm/protocol";
 import { issueToken } from "../auth/access-tokens";
 import { hashSecret } from "../auth/secrets";
 import { testPrincipal } from "../auth/test-principals";
-import { openStore } from "../db/connection";
-import { sqliteOf } from "../store/store-test-support";
+import { rawOf } from "../store/store-test-support";
+import { testStore } from "../store/engines-test-support";
 import { SYSTEM_ACTOR } from "../services/audit";
 import { removeWorker } from "../services/drain-worker";
 import { createFarm } from "../context/farm";
@@ -31,7 +31,7 @@ afterEach(async () => {
 type Answer = { status: number; body: Record<string, unknown> };
 
 async function setup() {
-  const store = openStore(":memory:");
+  const store = await testStore();
   const clock = { now: Date.now() };
   const farm = createFarm(store, { now: () => clock.now, settings: { rotationGraceMinutes: 60 } });
   const { poolId, token } = await createPool(farm, { name: "p" }, SYSTEM_ACTOR);
@@ -58,8 +58,8 @@ async function setup() {
   return { farm, clock, poolId, token, post, viaFetchHandler, enroll, idleSync, submit };
 }
 
-function taskStatus(farm: ReturnType<typeof createFarm>): string | undefined {
-  return sqliteOf(farm.store).prepare<[], { status: string }>("SELECT status FROM tasks").get()?.status;
+async function taskStatus(farm: ReturnType<typeof createFarm>): Promise<string | undefined> {
+  return (await rawOf(farm.store).get<{ status: string }>("SELECT status FROM tasks"))?.status;
 }
 
 describe("worker API", () => {
@@ -76,13 +76,11 @@ describe("worker API", () => {
     const worker = await enroll("render-01");
     expect(worker.credential).toMatch(/^loom_wkr_/);
     expect(worker.logLimits).toEqual({ actionChars: farm.settings.logCapActionChars, sessionChars: farm.settings.logCapSessionChars });
-    const row = sqliteOf(farm.store)
-      .prepare<[string], { credential_hash: string; token_generation: number }>("SELECT credential_hash, token_generation FROM workers WHERE id = ?")
-      .get(worker.workerId);
+    const row = await rawOf(farm.store).get<{ credential_hash: string; token_generation: number }>("SELECT credential_hash, token_generation FROM workers WHERE id = ?", worker.workerId);
     expect(row).toEqual({ credential_hash: hashSecret(worker.credential), token_generation: 1 });
     expect(await post("/api/worker/sync", idleSync(worker), worker.credential)).toMatchObject({ status: 200, body: { assignments: [] } });
 
-    const audit = sqliteOf(farm.store).prepare("SELECT actor_kind, actor_id, actor_name, via, action, target_kind, target_id, outcome, address FROM audit_log WHERE action = 'worker.enroll'").all();
+    const audit = await rawOf(farm.store).all("SELECT actor_kind, actor_id, actor_name, via, action, target_kind, target_id, outcome, address FROM audit_log WHERE action = 'worker.enroll'");
     expect(audit).toEqual([
       {
         actor_kind: "worker",
@@ -96,7 +94,7 @@ describe("worker API", () => {
         address: expect.stringMatching(/127\.0\.0\.1/),
       },
     ]);
-    const everything = sqliteOf(farm.store).prepare("SELECT * FROM workers").all().concat(sqliteOf(farm.store).prepare("SELECT * FROM audit_log").all());
+    const everything = (await rawOf(farm.store).all("SELECT * FROM workers")).concat(await rawOf(farm.store).all("SELECT * FROM audit_log"));
     expect(JSON.stringify(everything)).not.toContain(worker.credential);
   });
 
@@ -120,12 +118,12 @@ describe("worker API", () => {
     // Under its own name, the forger's report about the other's action changes nothing.
     expect(await post("/api/worker/sync", { ...forged, workerId: forger.workerId, leaseEpoch: forger.leaseEpoch }, forger.credential)).toMatchObject({ status: 200 });
     expect(await post("/api/worker/logs", { ...forgedLines, workerId: forger.workerId, leaseEpoch: forger.leaseEpoch }, forger.credential)).toMatchObject({ status: 404 });
-    expect(taskStatus(farm)).toBe("ASSIGNED");
+    expect(await taskStatus(farm)).toBe("ASSIGNED");
 
     const report = { ...idleSync(real), sessions: [assignment.sessionId], updates: [{ actionId, status: "SUCCEEDED", exitCode: 0, startedAt: farm.now(), endedAt: farm.now() }] };
     expect(await post("/api/worker/sync", report, real.credential)).toMatchObject({ status: 200 });
-    expect(taskStatus(farm)).toBe("SUCCEEDED");
-    expect(sqliteOf(farm.store).prepare("SELECT COUNT(*) AS n FROM log_lines").get()).toEqual({ n: 0 });
+    expect(await taskStatus(farm)).toBe("SUCCEEDED");
+    expect(await rawOf(farm.store).get("SELECT COUNT(*) AS n FROM log_lines")).toEqual({ n: 0 });
   });
 
   it("takes only a worker credential on sync and logs: pool tokens and personal access tokens are refused", async () => {

@@ -9,7 +9,7 @@ import { onTestFinished } from "vitest";
 import type { Role } from "../../lib/farm/access";
 import { apiHandler } from "../api/app-handler";
 import { startNodeServer } from "../api/node-server";
-import { openStore } from "../db/connection";
+import { testStore } from "../store/engines-test-support";
 import { SYSTEM_ACTOR } from "../services/audit";
 import { createFarm, type Farm, type FarmSettings } from "../context/farm";
 import { createPool } from "../services/pools";
@@ -27,14 +27,13 @@ export interface HttpFarm {
 }
 
 export async function httpFarm(settings: Partial<FarmSettings> = {}): Promise<HttpFarm> {
-  const store = openStore(":memory:");
+  const store = await testStore();
   const clock = { now: 1_700_000_000_000 };
   const farm = createFarm(store, { settings, now: () => clock.now });
   const { token } = await createPool(farm, { name: "default" }, SYSTEM_ACTOR);
   const server = await startNodeServer(apiHandler(farm));
   onTestFinished(async () => {
     await server.close();
-    await store.close();
   });
   return { farm, clock, url: server.url, poolToken: token };
 }

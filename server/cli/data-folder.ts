@@ -17,7 +17,8 @@ import { accessSync, chmodSync, constants, existsSync, mkdirSync, readFileSync, 
 import { dirname, join } from "node:path";
 import { ensureLocalAdmin, LOCAL_ADMIN_TOKEN_FILE, openSetup, type LocalAdminState } from "../auth/first-start";
 import { newSecret } from "../auth/secrets";
-import { databaseFile, openStore, type SqliteStore } from "../db/connection";
+import { databaseFile, openStore, type SqliteStore, type Store } from "../db/connection";
+import { openAsyncStore } from "../store/engine/open-store";
 import type { ServerEnv } from "../env";
 import { SYSTEM_ACTOR } from "../services/audit";
 import { createFarm } from "../context/farm";
@@ -141,6 +142,30 @@ export function openDataStore(dataDir: string): SqliteStore {
   }
 }
 
+/**
+ * The farm's store: PostgreSQL when `databaseUrl` is set (migrated on open; replicas share it),
+ * else the data folder's SQLite file (openDataStore). A one-line error when it cannot be opened.
+ */
+export async function openFarmStore(dataDir: string, databaseUrl: string | undefined): Promise<Store> {
+  if (databaseUrl === undefined) return openDataStore(dataDir);
+  try {
+    return await openAsyncStore(databaseUrl);
+  } catch (error) {
+    throw new StartupError(`the PostgreSQL database ${redactedUrl(databaseUrl)} cannot be used: ${(error as Error).message}`);
+  }
+}
+
+/** A connection URL without its password, fit for a message or a log. */
+export function redactedUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return "(an unreadable URL)";
+  }
+}
+
 export interface PreparedData {
   poolToken: string;
   poolTokenFile: string;
@@ -180,7 +205,7 @@ export function secureTokenFiles(dataDir: string): void {
 /** Everything a start needs from the data folder (see the header). */
 export async function prepareDataFolder(dataDir: string, env: ServerEnv): Promise<PreparedData> {
   secureDataFolder(dataDir);
-  const store = openDataStore(dataDir);
+  const store = await openFarmStore(dataDir, env.LOOM_DATABASE_URL);
   try {
     const farm = createFarm(store, { settings: settingsFromEnv(env, dataDir) });
     const poolTokenFile = join(dataDir, LOCAL_POOL_TOKEN_FILE);

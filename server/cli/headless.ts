@@ -13,24 +13,27 @@ import { exitWithParent } from "../parent-watch";
 import { refreshCompatibility } from "../services/compatibility";
 import { createFarm } from "../context/farm";
 import { FarmLoop } from "../services/farm-loop";
+import { startReplication } from "../services/replication";
 import { settingsFromEnv } from "../context/farm-settings";
 import { startWebServer } from "../web/web-server";
 import { parseArgs, UsageError } from "./args";
-import { openDataStore } from "./data-folder";
+import { openFarmStore, redactedUrl } from "./data-folder";
 import type { CliIo } from "./io";
 import type { ServerHandle } from "./serve";
 
 export async function startHeadless(dataDir: string, env: ServerEnv, host: string, port: number): Promise<ServerHandle> {
-  const store = openDataStore(dataDir);
+  const store = await openFarmStore(dataDir, env.LOOM_DATABASE_URL);
   const farm = createFarm(store, { settings: settingsFromEnv(env, dataDir) });
   await refreshCompatibility(farm);
-  const loop = new FarmLoop(farm);
+  const replication = await startReplication(farm, env.LOOM_DATABASE_URL);
+  const loop = new FarmLoop(farm, undefined, replication.leadership);
   loop.start();
   const running = await startNodeServer(apiHandler(farm), { host, port, trustProxy: env.LOOM_TRUST_PROXY });
   return {
     url: running.url,
     stop: async () => {
       await loop.stop();
+      await replication.stop();
       // A check in flight would otherwise hold the process for the rest of its budget.
       await closeCheckPool();
       await running.close();
@@ -48,7 +51,7 @@ export async function runServeWeb(argv: readonly string[], io: CliIo, signal: Ab
   const env = serverEnv();
   const server = await startWebServer({ host, port, trustProxy: env.LOOM_TRUST_PROXY });
   if (env.LOOM_PARENT_PID) exitWithParent(env.LOOM_PARENT_PID, "the web server");
-  io.out(`web server ready at ${server.url} (database ${databaseFile(env.LOOM_DATA_DIR)})`);
+  io.out(`web server ready at ${server.url} (database ${env.LOOM_DATABASE_URL ? redactedUrl(env.LOOM_DATABASE_URL) : databaseFile(env.LOOM_DATA_DIR)})`);
   await new Promise<void>((resolve) => {
     if (!signal || signal.aborted) return resolve();
     signal.addEventListener("abort", () => resolve(), { once: true });

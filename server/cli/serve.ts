@@ -1,7 +1,8 @@
 /**
- * `loom serve [--host H] [--port P] [--data DIR] [--workers N] [--headless]`: the whole farm on one
- * machine (what `npm start` runs). The server (portal + API, or with --headless the API alone)
- * owns SQLite in DIR; N local worker agents enroll in the local pool over HTTP exactly like
+ * `loom serve [--host H] [--port P] [--data DIR] [--database URL] [--workers N] [--headless]`: the
+ * whole farm on one machine (what `npm start` runs). The server (portal + API, or with --headless
+ * the API alone) owns SQLite in DIR, or uses the PostgreSQL database at URL (also
+ * LOOM_DATABASE_URL), which several `loom serve` replicas may share; N local worker agents enroll in the local pool over HTTP exactly like
  * remote ones, with the pool's token file (tasks never see it: the workers hide the data folder).
  *
  * Before anything listens it prepares the data folder (data-folder.ts): permissions, the
@@ -20,12 +21,13 @@ import { LOCAL_ADMIN_TOKEN_FILE } from "../auth/first-start";
 import { childEnvironment, serverEnv } from "../env";
 import { LineSplitter } from "../session/line-splitter";
 import { parseArgs, UsageError } from "./args";
-import { prepareDataFolder, StartupError, type PreparedData } from "./data-folder";
+import { prepareDataFolder, redactedUrl, StartupError, type PreparedData } from "./data-folder";
+import { isPostgresUrl } from "../store/engine/open-store";
 import type { CliIo } from "./io";
 import { newLocalWorkers, writeLocalWorkers } from "./local-workers-file";
 import type { LocalWorker } from "../services/local-workers";
 
-export const SERVE_USAGE = "usage: loom serve [--host 127.0.0.1] [--port 3000] [--data ./data] [--workers 2] [--headless]";
+export const SERVE_USAGE = "usage: loom serve [--host 127.0.0.1] [--port 3000] [--data ./data] [--database postgres://…] [--workers 2] [--headless]";
 
 /** Children in their own process groups: killed if `loom serve` exits without stopping them. */
 const children = new Set<ChildProcess>();
@@ -43,7 +45,7 @@ const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const LOOM_BIN = join(REPO, "bin", "loom.mjs");
 
 export async function runServe(argv: readonly string[], io: CliIo, signal: AbortSignal | null, forceStop: AbortSignal | null = null): Promise<number> {
-  const args = parseArgs(argv, { values: ["--host", "--port", "--data", "--workers"], booleans: ["--headless"] });
+  const args = parseArgs(argv, { values: ["--host", "--port", "--data", "--database", "--workers"], booleans: ["--headless"] });
   if (args.positionals.length > 0) throw new UsageError("serve takes no positional arguments");
   const host = args.values.get("--host") ?? "127.0.0.1";
   const port = Number(args.values.get("--port") ?? "3000");
@@ -51,7 +53,10 @@ export async function runServe(argv: readonly string[], io: CliIo, signal: Abort
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError("--port takes a port number");
   if (!Number.isInteger(workers) || workers < 0 || workers > 64) throw new UsageError("--workers takes a number from 0 to 64");
   const dataDir = resolve(io.cwd, args.values.get("--data") ?? "data");
-  const env = serverEnv();
+  const database = args.values.get("--database");
+  if (database !== undefined && !isPostgresUrl(database)) throw new UsageError("--database takes a PostgreSQL connection URL (postgres://user@host:5432/database)");
+  // --database beats LOOM_DATABASE_URL; the portal's process gets it in its environment.
+  const env = { ...serverEnv(), ...(database !== undefined ? { LOOM_DATABASE_URL: database } : {}) };
 
   let prepared;
   try {
@@ -73,7 +78,7 @@ export async function runServe(argv: readonly string[], io: CliIo, signal: Abort
   let server: ServerHandle;
   try {
     // Loaded only here: the portal's own process is what needs Next.js, not this one.
-    server = args.booleans.has("--headless") ? await (await import("./headless")).startHeadless(dataDir, env, host, port) : await webServer(io, dataDir, host, port);
+    server = args.booleans.has("--headless") ? await (await import("./headless")).startHeadless(dataDir, env, host, port) : await webServer(io, dataDir, env.LOOM_DATABASE_URL, host, port);
   } catch (error) {
     if (error instanceof StartupError) {
       io.err(`loom serve: ${error.message}`);
@@ -84,7 +89,7 @@ export async function runServe(argv: readonly string[], io: CliIo, signal: Abort
   // Recorded before anything is said: whoever reads "serving" finds the data folder complete.
   const local = newLocalWorkers(workers);
   writeLocalWorkers(dataDir, { servePid: process.pid, workers: local });
-  io.out(`Loom is serving at ${server.url} (data in ${dataDir})`);
+  io.out(`Loom is serving at ${server.url} (data in ${dataDir}${env.LOOM_DATABASE_URL ? `, database ${redactedUrl(env.LOOM_DATABASE_URL)}` : ""})`);
   describeAccess(io, server.url, dataDir, prepared);
   if (prepared.releasedWorkers.length > 0) {
     io.out(`The previous loom serve stopped without its workers finishing: ${prepared.releasedWorkers.join(", ")} released, their tasks back in the queue.`);
@@ -140,8 +145,13 @@ export interface ServerHandle {
   stop(): Promise<void>;
 }
 
-async function webServer(io: CliIo, dataDir: string, host: string, port: number): Promise<ServerHandle> {
-  const env = childEnvironment({ LOOM_DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1", LOOM_PARENT_PID: String(process.pid) });
+async function webServer(io: CliIo, dataDir: string, databaseUrl: string | undefined, host: string, port: number): Promise<ServerHandle> {
+  const env = childEnvironment({
+    LOOM_DATA_DIR: dataDir,
+    NEXT_TELEMETRY_DISABLED: "1",
+    LOOM_PARENT_PID: String(process.pid),
+    ...(databaseUrl !== undefined ? { LOOM_DATABASE_URL: databaseUrl } : {}),
+  });
   const distDir = join(REPO, serverEnv().LOOM_NEXT_DIST_DIR);
   const stampFile = join(distDir, "loom-build-stamp");
   const stamp = sourceStamp();
@@ -213,7 +223,7 @@ function startAgent(io: CliIo, url: string, tokenFile: string, { name, instanceI
   const child = track(
     spawn(process.execPath, args, {
       cwd: REPO,
-      env: childEnvironment({ LOOM_PARENT_PID: String(process.pid), LOOM_WORKER_INSTANCE_ID: instanceId }),
+      env: withoutDatabase(childEnvironment({ LOOM_PARENT_PID: String(process.pid), LOOM_WORKER_INSTANCE_ID: instanceId })),
       stdio: ["ignore", "pipe", "pipe"],
       detached: true, // see webServer: signals come from `loom serve` alone
     }),
@@ -224,6 +234,12 @@ function startAgent(io: CliIo, url: string, tokenFile: string, { name, instanceI
     stream?.on("end", () => lines.end());
   }
   return child;
+}
+
+/** A worker talks to the server over HTTP alone: it never gets the database's URL (it may hold a password). */
+function withoutDatabase(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  delete env.LOOM_DATABASE_URL;
+  return env;
 }
 
 function exited(child: ChildProcess): Promise<number | null> {

@@ -21,7 +21,9 @@ import { createTRPCClient, httpBatchLink } from "@trpc/client";
 import { TERMINAL_TASK_STATUSES } from "../../lib/farm/statuses";
 import { apiHandler } from "../api/app-handler";
 import { startNodeServer } from "../api/node-server";
-import { openStore, type SqliteStore } from "../db/connection";
+import type { Store } from "../db/connection";
+import { openAsyncStore } from "../store/engine/open-store";
+import { testDatabaseTarget, testEngine } from "../store/engines-test-support";
 import { createOwnToken } from "../auth/access-tokens";
 import { LOCAL_ADMIN_TOKEN_FILE } from "../auth/first-start";
 import { testPrincipal } from "../auth/test-principals";
@@ -124,8 +126,8 @@ export interface Spawned {
 
 export interface InProcessFarm {
   farm: Farm;
-  /** The farm's store (SQLite in a temp file). Tests read it through units (`store.read`): the server in this process may have one open on its connection. */
-  store: SqliteStore;
+  /** The farm's store (SQLite in a temp file, or a PostgreSQL database of the test's own). Tests read it through units (`store.read`): the server in this process may have one open on its connection. */
+  store: Store;
   url: string;
   /** The enrollment token of the pool the test workers join. */
   token: string;
@@ -154,7 +156,7 @@ export class FarmHarness {
 
   /** A farm server in this process: SQLite in a temp file, a pool "test", the sweep loop, HTTP on a free port. */
   async startFarm(settings: Partial<FarmSettings> = {}, options: { sweepMs?: number } = {}): Promise<InProcessFarm> {
-    const store = openStore(join(this.tempDir("loom-farm-db-"), "loom.db"));
+    const store = await openAsyncStore(await testDatabaseTarget(this.tempDir("loom-farm-db-")));
     const farm = createFarm(store, { settings: { syncIntervalSeconds: 0.25, workerTimeoutSeconds: 3, ...settings } });
     const { token } = await createPool(farm, { name: "test" }, SYSTEM_ACTOR);
     const loop = new FarmLoop(farm, options.sweepMs ?? 250);
@@ -187,11 +189,24 @@ export class FarmHarness {
   }
 
   /**
+   * The environment a spawned `loom serve` needs for the test's engine: on PostgreSQL the URL of
+   * a database of this test's own (the same one every time, so a restart finds its data); on
+   * SQLite nothing (the data folder holds the database).
+   */
+  async databaseEnv(): Promise<Record<string, string>> {
+    if (testEngine() === "sqlite") return {};
+    this.databaseUrl ??= await testDatabaseTarget();
+    return { LOOM_DATABASE_URL: this.databaseUrl };
+  }
+
+  private databaseUrl: string | undefined;
+
+  /**
    * `loom serve --headless` on `port` with its data in `dataDir` and no local workers; resolves
    * once it listens, and fails with its output if it exits first.
    */
   async serveLoom(dataDir: string, port: number, env: Record<string, string> = {}): Promise<Spawned> {
-    const server = this.spawnLoom("serve", ["serve", "--headless", "--port", String(port), "--data", dataDir, "--workers", "0"], env);
+    const server = this.spawnLoom("serve", ["serve", "--headless", "--port", String(port), "--data", dataDir, "--workers", "0"], { ...(await this.databaseEnv()), ...env });
     await waitFor(() => server.output().includes(`Loom is serving at http://127.0.0.1:${port}`) || !server.alive(), "the server to listen");
     if (!server.alive()) throw new Error(`loom serve exited before listening:\n${server.output()}`);
     return server;

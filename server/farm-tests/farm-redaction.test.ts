@@ -119,7 +119,11 @@ describe("redaction across the farm", () => {
           access_tokens: await count("SELECT COUNT(*) AS n FROM access_tokens"),
         };
         for (const action of ["auth.sign-in", "token.create", "job.submit", "worker.enroll"]) counts[action] = await count(`SELECT COUNT(*) AS n FROM audit_log WHERE action = '${action}'`);
-        const tables = await tx.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%'");
+        const tables = await tx.all<{ name: string }>(
+          tx.engine === "sqlite"
+            ? "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%'"
+            : "SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public'",
+        );
         const leaks: string[] = [];
         for (const { name } of tables) {
           for (const row of await tx.all(`SELECT * FROM "${name}"`)) {

@@ -44,7 +44,7 @@ describe("restarts and worker names", () => {
   it("the workers of a `loom serve` killed with SIGKILL stop, and their running task with them", async () => {
     const data = h.tempDir("loom-serve-data-");
     const port = await freePort();
-    const serve = h.spawnLoom("serve", ["serve", "--headless", "--port", String(port), "--data", data, "--workers", "1"], { LOOM_SYNC_INTERVAL_SECONDS: "0.25" });
+    const serve = h.spawnLoom("serve", ["serve", "--headless", "--port", String(port), "--data", data, "--workers", "1"], { ...(await h.databaseEnv()), LOOM_SYNC_INTERVAL_SECONDS: "0.25" });
     await waitFor(() => serve.output().includes("registered with") || !serve.alive(), "the local worker to register", 30_000);
     const api = localAdminClient(`http://127.0.0.1:${port}`, data);
     const jobId = await submitTemplate(api, {
@@ -72,7 +72,8 @@ describe("restarts and worker names", () => {
     const data = h.tempDir("loom-serve-data-");
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const start = () => h.spawnLoom("serve", ["serve", "--headless", "--port", String(port), "--data", data, "--workers", "1"], { LOOM_SYNC_INTERVAL_SECONDS: "0.25" });
+    const databaseEnv = await h.databaseEnv();
+    const start = () => h.spawnLoom("serve", ["serve", "--headless", "--port", String(port), "--data", data, "--workers", "1"], { ...databaseEnv, LOOM_SYNC_INTERVAL_SECONDS: "0.25" });
     const first = start();
     await waitFor(() => first.output().includes("registered with") || !first.alive(), "the local worker to register", 30_000);
     const api = localAdminClient(url, data);

@@ -55,7 +55,11 @@ describe.skipIf(problem !== null)(`the task shield on loom serve's own worker${n
     const data = h.tempDir("loom-shield-serve-");
     const port = await freePort();
     const secrets = { LOOM_POOL_TOKEN: `loom_enr_${randomBytes(12).toString("hex")}`, LOOM_SETUP_TOKEN: `loom_setup_${randomBytes(12).toString("hex")}` };
-    const serve = h.spawnLoom("serve", ["serve", "--headless", "--port", String(port), "--data", data, "--workers", "1"], { ...secrets, LOOM_SYNC_INTERVAL_SECONDS: "0.25" });
+    const serve = h.spawnLoom("serve", ["serve", "--headless", "--port", String(port), "--data", data, "--workers", "1"], {
+      ...(await h.databaseEnv()),
+      ...secrets,
+      LOOM_SYNC_INTERVAL_SECONDS: "0.25",
+    });
     await waitFor(() => serve.output().includes("[local-1] registered with") || !serve.alive(), "the local worker to register", 30_000);
     expect(serve.alive(), serve.output()).toBe(true);
     const workerPid = localWorkerPid(data);

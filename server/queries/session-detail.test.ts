@@ -1,5 +1,5 @@
 /**
- * logs.session through createCaller against a real migrated SQLite: one Session's actions in
+ * logs.session through createCaller against a real migrated store of the run's engine: one Session's actions in
  * order, named by their step and task parameters, with what the worker reported (progress,
  * status message, times), and NOT_FOUND for a Session that is not the job's.
  */

@@ -9,7 +9,7 @@ import type { SyncRequest } from "../../lib/farm/protocol";
 import { environmentNameOf } from "../../lib/openjd";
 import { LINUX_WORKER, SimulatedWorker, submit, testFarm, type TestFarm } from "../services/farm-test-support";
 import { syncWorker } from "../services/sync-worker";
-import { sqliteOf } from "../store/store-test-support";
+import { rawOf } from "../store/store-test-support";
 import { getJob, listTasks } from "./jobs";
 
 const WITH_ENV = `specificationVersion: jobtemplate-2023-09
@@ -99,7 +99,7 @@ describe("a failed task", () => {
   it("shows its last attempt's exit code and its duration, also when its start came folded into its end", async () => {
     const t = await testFarm();
     const jobId = await submit(t, FAILS);
-    sqliteOf(t.farm.store).prepare("UPDATE jobs SET max_retries_per_task = 0 WHERE id = ?").run(jobId);
+    await rawOf(t.farm.store).run("UPDATE jobs SET max_retries_per_task = 0 WHERE id = ?", jobId);
     const stepId = (await getJob(t.farm, jobId)).steps[0]!.id;
     const worker = await SimulatedWorker.create(t, LINUX_WORKER("w"));
     const [assignment] = (await worker.sync({ runActions: false })).assignments;

@@ -1,12 +1,12 @@
 /**
- * The task table's server-side sort (issue 11) against a real migrated SQLite: every column, both
+ * The task table's server-side sort (issue 11) against a real migrated store of the run's engine: every column, both
  * directions, a deep page, empty values last. The tasks' columns are scrambled with deterministic
  * values, and each expected order is computed here in plain JS from the rows as stored.
  */
 import { describe, expect, it } from "vitest";
 import { TASK_STATUSES, type TaskStatus } from "../../lib/farm/statuses";
 import { LINUX_WORKER, SimulatedWorker, submit, testFarm } from "../services/farm-test-support";
-import { sqliteOf } from "../store/store-test-support";
+import { rawOf } from "../store/store-test-support";
 import { getJob, listTasks } from "./jobs";
 import { TASK_SORTS, type TaskSort } from "./task-sort";
 
@@ -47,19 +47,15 @@ async function seeded() {
   const workers = [];
   for (const name of workerNames) workers.push(await SimulatedWorker.create(t, LINUX_WORKER(name)));
   const now = t.farm.now();
-  const sqlite = sqliteOf(t.farm.store);
-  const update = sqlite.prepare(
-    "UPDATE tasks SET status = ?, worker_id = ?, started_at = ?, ended_at = ?, failure_count = ?, interruption_count = ?, status_message = ?, progress = ?, session_id = ? WHERE id = ?",
-  );
-  const ids = sqlite
-    .prepare<[string], { id: number }>("SELECT id FROM tasks WHERE step_id = ?")
-    .all(stepId)
-    .map((r) => r.id);
+  const raw = rawOf(t.farm.store);
+  const update = "UPDATE tasks SET status = ?, worker_id = ?, started_at = ?, ended_at = ?, failure_count = ?, interruption_count = ?, status_message = ?, progress = ?, session_id = ? WHERE id = ?";
+  const ids = await raw.column<number>("SELECT id FROM tasks WHERE step_id = ?", stepId);
   for (const id of ids) {
     const k = (id * 7919) % 101;
     const started = k % 5 === 0 ? null : now - 1_000 * (k % 37);
-    update.run(
-      TASK_STATUSES[k % TASK_STATUSES.length],
+    await raw.run(
+      update,
+      TASK_STATUSES[k % TASK_STATUSES.length]!,
       k % 4 === 0 ? null : workers[k % 3]!.workerId,
       started,
       started !== null && k % 3 !== 0 ? started + 100 * (k % 11) : null,
@@ -71,7 +67,7 @@ async function seeded() {
       id,
     );
   }
-  const rows = sqlite.prepare<[string], Stored>("SELECT * FROM tasks WHERE step_id = ?").all(stepId);
+  const rows = await raw.all<Stored>("SELECT * FROM tasks WHERE step_id = ?", stepId);
   const names = new Map(workers.map((w, i) => [w.workerId, workerNames[i]!] as const));
   return { t, stepId, rows, names, now };
 }

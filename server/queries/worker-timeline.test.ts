@@ -1,5 +1,5 @@
 /**
- * The Workers page's timeline against a real migrated SQLite farm: an in-process worker runs a
+ * The Workers page's timeline against a real migrated farm of the run's engine: an in-process worker runs a
  * job with an environment while the test's clock advances by each action's length, and the
  * timeline splits its Session into setup, task and teardown time, clipped to the window asked for.
  */

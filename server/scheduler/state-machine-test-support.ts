@@ -10,12 +10,12 @@ import { AppError } from "../context/errors";
 import type { Farm } from "../context/farm";
 import { getJob } from "../queries/jobs";
 import { authenticateWorker, type WorkerIdentity } from "../services/authenticate-worker";
-import { framesJob, testFarm, type TestFarm } from "../services/farm-test-support";
+import { framesJob, type TestFarm } from "../services/farm-test-support";
 import { SLICE_MS } from "../services/in-slices";
 import { registerWorker } from "../services/register-worker";
 import { syncWorker } from "../services/sync-worker";
 import type { TaskTarget } from "../services/task-target";
-import { taskMovesRecorder, type RecordedTaskMove } from "../store/store-test-support";
+import { taskMovesRecorder, type RecordedTaskMove } from "../store/task-moves-recorder";
 
 // ---------------------------------------------------------------------------------------------
 // The farm, and what the checks read of it: the engine-specific part (another engine's property
@@ -41,9 +41,12 @@ export interface PropertyFarm {
 
 export const SETTINGS = { workerTimeoutSeconds: 120, assignedTimeoutSeconds: 60 };
 
-/** Every read in a unit of its own, between the events' units (the events await every service call they make). */
-export async function sqliteFarm(): Promise<PropertyFarm> {
-  const t = await testFarm(SETTINGS);
+/**
+ * A farm on the run's engine whose task status changes the database itself records
+ * (server/store/task-moves-recorder.ts: a trigger on either engine). Every read in a unit of its
+ * own, between the events' units (the events await every service call they make).
+ */
+export async function recordingFarm(t: TestFarm): Promise<PropertyFarm> {
   const { store } = t.farm;
   const rows = taskMovesRecorder;
   await store.transaction((tx) => rows.install(tx));

@@ -15,9 +15,10 @@
  * Across the runs, every move of the table the events can make must have been seen.
  * LOOM_PROPERTY_SEED=<n> replays a run (fast-check prints the seed of a failure).
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
-import type { SyncResponse } from "../../lib/farm/protocol";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
+import type { ActionUpdate, SyncResponse } from "../../lib/farm/protocol";
 import { TASK_STATUSES, type TaskStatus } from "../../lib/farm/statuses";
 import { ALLOWED_MOVES, canMove, eventsOf, movableTo, type TaskEvent } from "../../lib/farm/task-transitions";
 import type { Farm } from "../context/farm";
@@ -26,12 +27,15 @@ import { SYSTEM_ACTOR } from "../services/audit";
 import { cancelTasks } from "../services/cancel-tasks";
 import { refreshCompatibility } from "../services/compatibility";
 import { drainWorker, setWorkerDisabled, undrainWorker } from "../services/drain-worker";
-import { submit } from "../services/farm-test-support";
+import { submit, testFarm, type TestFarm } from "../services/farm-test-support";
 import { requeueTasks, retryFailedTasks } from "../services/requeue-tasks";
 import { resumeTasks, suspendTasks } from "../services/suspend-tasks";
 import { sweepWorkers } from "../services/sweep-workers";
 import { syncBatcher } from "../services/sync-batcher";
 import { moveTasks, resolveTarget, type TaskTarget } from "../services/task-target";
+import type { AsyncStore } from "../store/engine/engine";
+import { rawOf } from "../store/store-test-support";
+import { testEngine, testStore } from "../store/engines-test-support";
 import {
   Agent,
   BIG_JOB,
@@ -40,13 +44,14 @@ import {
   isFence,
   LINUX,
   oneChunkPerSlice,
-  sqliteFarm,
+  SETTINGS,
   targetOf,
   TEMPLATES,
   UNREADABLE,
   WINDOWS,
   type PropertyFarm,
   type TaskMove,
+  recordingFarm,
 } from "./state-machine-test-support";
 
 const SEED = process.env.LOOM_PROPERTY_SEED === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(process.env.LOOM_PROPERTY_SEED);
@@ -160,16 +165,57 @@ interface World {
   wranglers: typeof WRANGLERS;
   /** The moves of the current event, for the snapshot check. */
   moves: TaskMove[];
+  /** Ends the run's farm. */
+  end: () => Promise<void>;
+}
+
+// Emptied in place: the tables with rows truncated (a truncation costs a new file even for an
+// empty table), every sequence back at its start (setval: no new file either).
+const EMPTY_DATABASE = `DO $$ DECLARE t text; s text; has_rows boolean; names text[] := '{}'; BEGIN
+  FOR t IN SELECT format('%I', tablename) FROM pg_tables WHERE schemaname = 'public' LOOP
+    EXECUTE 'SELECT EXISTS (SELECT FROM ' || t || ')' INTO has_rows;
+    IF has_rows THEN names := names || t; END IF;
+  END LOOP;
+  IF cardinality(names) > 0 THEN EXECUTE 'TRUNCATE ' || array_to_string(names, ', ') || ' CASCADE'; END IF;
+  FOR s IN SELECT format('%I', sequencename) FROM pg_sequences WHERE schemaname = 'public' LOOP
+    PERFORM setval(s, 1, false);
+  END LOOP;
+END $$`;
+
+/** The test's PostgreSQL database, shared by its runs. */
+let postgresStore: Promise<AsyncStore> | null = null;
+
+/**
+ * A run's farm, new and empty, and what ends it. SQLite: testFarm's in-memory store, closed with
+ * the run. PostgreSQL: a database of each run's own would cost a copy of the template and, at the
+ * file's end, a drop (hundreds of them); so the runs of a test take turns on its one database,
+ * emptied before each (ids start at 1 again), with a farm made as testFarm makes one.
+ */
+async function runFarm(): Promise<{ t: TestFarm; end: () => Promise<void> }> {
+  if (testEngine() === "sqlite") {
+    const t = await testFarm(SETTINGS);
+    return { t, end: () => t.farm.store.close() };
+  }
+  if (postgresStore === null) {
+    postgresStore = testStore();
+    onTestFinished(() => {
+      postgresStore = null;
+    });
+  }
+  const store = await postgresStore;
+  await rawOf(store).run(EMPTY_DATABASE);
+  return { t: await testFarm(SETTINGS, { store }), end: async () => {} };
 }
 
 async function newWorld(tally: Tally, wranglers = WRANGLERS, big = false): Promise<World> {
-  const pf = await sqliteFarm();
+  const { t, end } = await runFarm();
+  const pf = await recordingFarm(t);
   const agents = Array.from({ length: WORKERS }, (_, i) => new Agent(pf.t, { name: `w${i}`, capabilities: i === 2 ? WINDOWS : LINUX, instanceId: `instance-${i}-0000` }));
   // Two Linux workers from the start; the Windows one comes with its first event.
   await agents[0]!.register();
   await agents[1]!.register();
   const jobs = big ? [await submit(pf.t, BIG_JOB)] : [];
-  return { pf, agents, jobs, tally, wranglers, moves: [] };
+  return { pf, agents, jobs, tally, wranglers, moves: [], end };
 }
 
 /** Takes the moves made since the last take: each in the table and made for a reason `cause` may have. */
@@ -198,6 +244,14 @@ async function registered(world: World, agent: Agent, what: string): Promise<voi
 }
 
 /**
+ * A report the store refuses: UNREADABLE's id is an object, which SQLite cannot bind; PostgreSQL's
+ * driver sends it as the text '{}' (an unknown action, taken), but refuses a NUL in text.
+ */
+function unreadable(): ActionUpdate {
+  return testEngine() === "sqlite" ? UNREADABLE : { ...UNREADABLE, actionId: "\u0000" };
+}
+
+/**
  * Several workers' syncs in one group commit of the sync batcher, maybe with one that fails: its
  * savepoint rolls back alone (the tasks its worker held are as before) while the others commit.
  */
@@ -211,8 +265,10 @@ async function groupCommit(world: World, which: number[], poisoned: string, what
   for (const agent of agents) identities.push(await agent.identity());
   // A sync of the victim's lease before the one it holds now (a late duplicate), first in the batch.
   const ghost = victim && poisoned === "stale-lease" ? batcher.sync(identities[0]!, { ...victim.request(), leaseEpoch: victim.leaseEpoch - 1 }) : undefined;
+  // Its refusal is checked below; handled now, so that it is not reported unhandled while the take reads (on PostgreSQL that waits for I/O).
+  ghost?.catch(() => undefined);
   const sent = agents.map((agent, i) => {
-    const request = agent === victim && poisoned === "bad-report" ? { ...agent.request(), updates: [...agent.reports, UNREADABLE] } : agent.request();
+    const request = agent === victim && poisoned === "bad-report" ? { ...agent.request(), updates: [...agent.reports, unreadable()] } : agent.request();
     return { agent, poisoned: agent === victim && poisoned === "bad-report", answer: batcher.sync(identities[i]!, request) };
   });
   const answers = await Promise.allSettled(sent.map((s) => s.answer));
@@ -245,6 +301,36 @@ async function beforeGroupCommit(world: World, which: number[], acts: readonly s
 /** Resolves on the next turn of the event loop (after the immediates queued before it). */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/**
+ * On PostgreSQL a unit of work waits for the server, not only for microtasks: a wrangler's slices
+ * and a group commit would run at the same time, and their moves mix. So there, the units the
+ * operation (run by `run`) opens after its first slice found more to do (inSlices looked at
+ * oneChunkPerSlice's clock twice in it) wait until `release()`; `firstSlice` resolves once that
+ * slice committed. Nothing else's units are held.
+ */
+function holdAfterFirstSlice(store: AsyncStore) {
+  const clock = vi.mocked(performance.now);
+  const operation = new AsyncLocalStorage<true>();
+  let held = false;
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let sliced!: () => void;
+  const firstSlice = new Promise<void>((resolve) => (sliced = resolve));
+  const transaction = store.transaction.bind(store);
+  const spy = vi.spyOn(store, "transaction").mockImplementation((async (fn, options) => {
+    if (!operation.getStore()) return transaction(fn, options);
+    if (held) await released;
+    const before = clock.mock.calls.length;
+    const result = await transaction(fn, options);
+    if (!held && clock.mock.calls.length - before >= 2) {
+      held = true;
+      sliced();
+    }
+    return result;
+  }) as AsyncStore["transaction"]);
+  return { run: <T>(op: () => Promise<T>) => operation.run(true, op), firstSlice, release, restore: () => spy.mockRestore() };
+}
+
 /** A wrangler's operation; with `between`, a group commit lands after its first slice (between its first two chunks when it has several). */
 async function wrangleTasks(world: World, event: { op: Wrangle; job: number; busy: boolean; scope: string; pick: number }, what: string, between?: () => Promise<void>): Promise<void> {
   const running = event.busy ? await world.pf.runningJobs() : [];
@@ -253,27 +339,33 @@ async function wrangleTasks(world: World, event: { op: Wrangle; job: number; bus
   const target = await targetOf(world.pf, jobId, event.scope, event.pick);
   const ids = await world.pf.targetIds(target);
   const restore = between ? oneChunkPerSlice() : () => {};
+  const hold = between && testEngine() === "postgres" ? holdAfterFirstSlice(world.pf.t.farm.store) : undefined;
   const moved = new Set<number>();
   try {
     let done = false;
-    const operation = world.wranglers[event.op](world.pf.t.farm, target, SYSTEM_ACTOR).finally(() => (done = true));
+    const wrangle = () => world.wranglers[event.op](world.pf.t.farm, target, SYSTEM_ACTOR);
+    const operation = (hold ? hold.run(wrangle) : wrangle()).finally(() => (done = true));
     try {
       if (between) {
-        // Its units run in microtasks (SQLite's statements are synchronous), so by the next turn of
-        // the event loop the first slice has committed and the operation waits between slices
-        // (in-slices.ts); the batcher commits on the turn after, before the next slice.
-        await nextTurn();
+        // On SQLite its units run in microtasks (the statements are synchronous), so by the next
+        // turn of the event loop the first slice has committed and the operation waits between
+        // slices (in-slices.ts); the batcher commits on the turn after, before the next slice.
+        // On PostgreSQL the operation is held after its first slice until the batcher committed.
+        await (hold ? Promise.race([hold.firstSlice, operation.catch(() => undefined)]) : nextTurn());
         for (const move of await take(world, event.op, what)) moved.add(move.task);
         await between();
         if (!done) world.tally.interleaved++;
       }
     } catch (error) {
+      hold?.release();
       await operation.catch(() => undefined); // its slices run on this farm, not after the run closed it
       throw error;
     }
+    hold?.release();
     await operation;
     for (const move of await take(world, event.op, what)) moved.add(move.task);
   } finally {
+    hold?.restore();
     restore();
   }
   world.tally.biggestMove = Math.max(world.tally.biggestMove, moved.size);
@@ -374,17 +466,24 @@ function property(tally: Tally, options: { minLength: number; maxLength: number;
   const sequence = options.big ? events : fc.tuple(submitEvent, events).map(([first, rest]) => [first, ...rest]);
   return fc.asyncProperty(sequence, async (events) => {
     const world = await newWorld(tally, options.wranglers, options.big);
-    let statuses = await world.pf.statuses();
-    for (const event of events) {
-      await apply(world, event);
-      statuses = await check(world, statuses, event);
+    try {
+      let statuses = await world.pf.statuses();
+      for (const event of events) {
+        await apply(world, event);
+        statuses = await check(world, statuses, event);
+      }
+    } finally {
+      await world.end();
     }
   });
 }
 
+// Each run's every unit waits for the server on PostgreSQL: there the runs take about four times as long.
+const TIMEOUT = testEngine() === "postgres" ? 300_000 : 60_000;
+
 // The seed in the name: a run that times out still says how to replay it.
 describe(`the task state machine under random farm events (LOOM_PROPERTY_SEED=${SEED})`, () => {
-  it("moves every task only as the table allows, for the event's reasons, with counts and roll-ups true", async () => {
+  it("moves every task only as the table allows, for the event's reasons, with counts and roll-ups true", { timeout: TIMEOUT }, async () => {
     const tally = newTally();
     await fc.assert(property(tally, { minLength: 25, maxLength: 35 }), { numRuns: 120, seed: SEED });
 
@@ -398,16 +497,16 @@ describe(`the task state machine under random farm events (LOOM_PROPERTY_SEED=${
     expect(unseen, `moves never made (seed ${SEED}: LOOM_PROPERTY_SEED=${SEED} replays it)`).toEqual([]);
     expect(tally.pairs.size, `an UNREACHABLE move was made (seed ${SEED})`).toBe(table.length - unreachable.length);
     expect(tally.rolledBack, `no group commit rolled back a sync that held tasks (seed ${SEED})`).toBeGreaterThan(0);
-  }, 60_000);
+  });
 
-  it("walks a 1,200-task job's bulk moves chunk by chunk, with syncs committing between chunks", async () => {
+  it("walks a 1,200-task job's bulk moves chunk by chunk, with syncs committing between chunks", { timeout: TIMEOUT }, async () => {
     const tally = newTally();
     await fc.assert(property(tally, { minLength: 20, maxLength: 25, big: true }), { numRuns: 12, seed: SEED, endOnFailure: true /* shrinking a 1,200-task farm takes minutes */ });
     expect(tally.biggestMove, `no operation moved more than one chunk (seed ${SEED})`).toBeGreaterThan(1_000);
     expect(tally.interleaved, `no group commit landed between chunks (seed ${SEED})`).toBeGreaterThan(0);
-  }, 60_000);
+  });
 
-  it("notices a retry that also moves SUCCEEDED tasks (the check can fail)", async () => {
+  it("notices a retry that also moves SUCCEEDED tasks (the check can fail)", { timeout: TIMEOUT }, async () => {
     // Retry as it would be with SUCCEEDED in its from-list: the moves themselves are in the table.
     const retryingSucceeded = async (farm: Farm, target: TaskTarget) => ({
       changed: await moveTasks(farm, await farm.store.read((tx) => resolveTarget(tx, farm, target)), ["FAILED", "SUCCEEDED"], "PENDING", "requeue"),
@@ -417,5 +516,5 @@ describe(`the task state machine under random farm events (LOOM_PROPERTY_SEED=${
     expect(failure, `the broken retry went unnoticed (seed ${SEED})`).toBeInstanceOf(Error);
     // fast-check carries the property's own error as the cause.
     expect(String((failure as Error).cause)).toMatch(/SUCCEEDED → PENDING \(a move for requeue\) in the retry part/);
-  }, 60_000);
+  });
 });

@@ -4,6 +4,10 @@
  * workers lost and requeue their work; meanwhile WAL checkpoints run on a thread of their own
  * (server/db/checkpointer.ts), and the template check threads are started (server/checks).
  * Dispatch itself happens in each worker's sync, so nothing here sits on the dispatch path.
+ *
+ * With several replicas on one PostgreSQL database, the sweeps are once-per-farm work: only the
+ * replica that leads (server/store/leader.ts) runs them, and it looks for interrupted job
+ * creations on every round (a replica that died mid-creation leaves its marker behind).
  */
 import { checkPool } from "../checks/check-pool";
 import { Checkpointer } from "../db/checkpointer";
@@ -12,6 +16,7 @@ import { pause } from "./pause";
 import { removeInterruptedJobs } from "./persist-job";
 import { isStoreFull, storeHealth } from "./store-health";
 import { sweepWorkers } from "./sweep-workers";
+import { SoloLeadership, type Leadership } from "../store/leader";
 
 export class FarmLoop {
   private controller: AbortController | null = null;
@@ -21,6 +26,7 @@ export class FarmLoop {
   constructor(
     private readonly farm: Farm,
     private readonly intervalMs = 2_000,
+    private readonly leadership: Leadership = new SoloLeadership(),
   ) {}
 
   start(): void {
@@ -48,12 +54,21 @@ export class FarmLoop {
   }
 
   private async loop(signal: AbortSignal): Promise<void> {
-    try {
-      await removeInterruptedJobs(this.farm);
-    } catch (error) {
-      console.error("removing interrupted job creations failed", error);
-    }
+    let removedInterrupted = false;
     while (!signal.aborted) {
+      if (!this.leadership.isLeader) {
+        await pause(this.intervalMs, signal);
+        continue;
+      }
+      // SQLite: once, at start (another process's marker is a stopped one's); PostgreSQL: every round.
+      if (!removedInterrupted || this.farm.store.engine === "postgres") {
+        try {
+          await removeInterruptedJobs(this.farm);
+          removedInterrupted = true;
+        } catch (error) {
+          console.error("removing interrupted job creations failed", error);
+        }
+      }
       try {
         await sweepWorkers(this.farm);
       } catch (error) {

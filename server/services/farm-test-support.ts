@@ -1,15 +1,15 @@
 /**
- * Test support for the farm services: a migrated in-memory store with a controllable clock, job
+ * Test support for the farm services: a fresh store of the run's engine (engines-test-support.ts) with a controllable clock, job
  * submission from YAML text, and an in-process protocol client that plays a worker — it calls
  * the same services the HTTP API calls and "runs" each action by deciding its outcome with a
  * callback (real subprocesses are exercised by the worker agent's and the end-to-end tests).
  */
-import { onTestFinished } from "vitest";
 import type { ActionUpdate, AssignedAction, RegisterRequest, RegisterResponse, SessionAssignment, SyncResponse } from "../../lib/farm/protocol";
 import { emptyCounts, TASK_STATUSES } from "../../lib/farm/statuses";
-import { openStore } from "../db/connection";
 import { countsFromRow } from "../db/status-counts";
 import { testSupportRepository } from "../store/store-test-support";
+import { testStore } from "../store/engines-test-support";
+import type { Store } from "../db/connection";
 import { SYSTEM_ACTOR } from "./audit";
 import { authenticateWorker, type WorkerIdentity } from "./authenticate-worker";
 import { createFarm, type Farm, type FarmSettings } from "../context/farm";
@@ -25,9 +25,9 @@ export interface TestFarm {
   token: string;
 }
 
-export async function testFarm(settings: Partial<FarmSettings> = {}): Promise<TestFarm> {
-  const store = openStore(":memory:");
-  onTestFinished(() => store.close());
+/** A farm with a pool "default"; on `store` when given (the caller's to close), else on a fresh one of the run's engine. */
+export async function testFarm(settings: Partial<FarmSettings> = {}, options: { store?: Store } = {}): Promise<TestFarm> {
+  const store = options.store ?? (await testStore());
   const clock = { now: 1_700_000_000_000 };
   const farm = createFarm(store, { settings, now: () => clock.now });
   const { token } = await createPool(farm, { name: "default" }, SYSTEM_ACTOR);

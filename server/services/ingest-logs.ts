@@ -12,7 +12,7 @@
  */
 import { capReachedMarker, type CapKind } from "../../lib/farm/log-caps";
 import { MAX_LOG_LINE_CHARS, type LogsRequest, type LogsResponse } from "../../lib/farm/protocol";
-import { logLinesRepository } from "../store/log-lines";
+import { logLinesRepository, type NewLogLine } from "../store/log-lines";
 import type { Tx } from "../store/repository";
 import { checkSpeaksFor, type WorkerIdentity } from "./authenticate-worker";
 import { AppError } from "../context/errors";
@@ -35,7 +35,13 @@ interface ActionBudget {
 const SESSION_MARKER_SEQ = -1;
 const actionMarkerSeq = (actionSeq: number) => -2 - actionSeq;
 
-/** Stores what fits of the upload (inside ingestLogs's unit of work `tx`). */
+/**
+ * Stores what fits of the upload (inside ingestLogs's unit of work `tx`), in a few statements
+ * whatever its size: one read of the Session (locked on PostgreSQL: a second upload to the same
+ * Session waits for this one, so each counts what the other stored), one of the actions its lines
+ * name, one of the seqs it has already (the upload's, and the markers that may be there); which
+ * lines are stored is decided here, line by line in order, and they go in with one INSERT.
+ */
 async function storeLines(tx: Tx, caller: WorkerIdentity, request: LogsRequest, caps: Caps): Promise<{ through: number; jobId: string; storedCount: number }> {
   const logs = logLinesRepository;
   const found = await logs.owner(tx, request.sessionId, caller.workerId);
@@ -43,55 +49,66 @@ async function storeLines(tx: Tx, caller: WorkerIdentity, request: LogsRequest, 
   if (found.lease_epoch !== request.leaseEpoch || found.session_epoch !== request.leaseEpoch) {
     throw new AppError("LEASE_CONFLICT", `lease ${request.leaseEpoch} of worker ${caller.workerId} is no longer valid`);
   }
+  // A line naming an action of another Session would show in that action's log: it counts as the Session's own.
+  const named = new Set<string>();
+  for (const line of request.lines) if (line.actionId !== null) named.add(line.actionId);
+  const actions = new Map<string, ActionBudget>();
+  for (const row of await logs.actions(tx, request.sessionId, [...named])) {
+    actions.set(row.id, { id: row.id, seq: row.seq, chars: row.log_chars, before: row.log_chars, closed: false });
+  }
   // Only a count within a line's length of its cap can have been refused before: then its marker tells.
-  const closed = async (chars: number, cap: number, markerSeq: number) => chars + MAX_LOG_LINE_CHARS > cap && (await logs.has(tx, request.sessionId, markerSeq));
-  const session = { chars: found.log_chars, dropped: found.log_dropped, closed: await closed(found.log_chars, caps.session, SESSION_MARKER_SEQ) };
+  const mayBeClosed = (chars: number, cap: number) => chars + MAX_LOG_LINE_CHARS > cap;
+  const markers: number[] = [];
+  if (mayBeClosed(found.log_chars, caps.session)) markers.push(SESSION_MARKER_SEQ);
+  for (const budget of actions.values()) if (mayBeClosed(budget.chars, caps.action)) markers.push(actionMarkerSeq(budget.seq));
+  // The worker numbers a Session's lines 0, 1, … and uploads them in order: the span of this
+  // upload's seqs holds the Session's lines of it sent before, and few others.
+  let from = Infinity;
   let through = -1;
-  let storedCount = 0;
-  const actions = new Map<string, ActionBudget | null>();
-  const budgetOf = async (actionId: string): Promise<ActionBudget | null> => {
-    if (!actions.has(actionId)) {
-      const row = await logs.action(tx, actionId, request.sessionId);
-      const budget = row && { id: actionId, seq: row.seq, chars: row.log_chars, before: row.log_chars, closed: await closed(row.log_chars, caps.action, actionMarkerSeq(row.seq)) };
-      actions.set(actionId, budget ?? null);
-    }
-    return actions.get(actionId) ?? null;
-  };
-  const mark = async (kind: CapKind, seq: number, budget: ActionBudget | null, time: number): Promise<void> => {
-    const text = capReachedMarker(kind, kind === "action" ? caps.action : caps.session);
-    if (!(await logs.insert(tx, request.sessionId, found.job_id, seq, budget?.id ?? null, time, text))) return;
+  for (const line of request.lines) {
+    from = Math.min(from, line.seq);
+    through = Math.max(through, line.seq);
+  }
+  /** The seqs the Session has a line of: those stored before (in the upload's span, and those markers), then those taken here. */
+  const present = new Set(request.lines.length === 0 ? [] : await logs.storedSeqs(tx, request.sessionId, from, through, markers));
+  for (const budget of actions.values()) budget.closed = present.has(actionMarkerSeq(budget.seq));
+  const session = { chars: found.log_chars, dropped: found.log_dropped, closed: present.has(SESSION_MARKER_SEQ) };
+
+  const rows: NewLogLine[] = [];
+  /** Takes the line unless the Session has one of its seq. */
+  const take = (seq: number, budget: ActionBudget | null, time: number, text: string): void => {
+    if (present.has(seq)) return;
+    present.add(seq);
+    rows.push([seq, budget?.id ?? null, time, text]);
     session.chars += text.length;
     if (budget) budget.chars += text.length;
-    storedCount++;
   };
+  const marker = (kind: CapKind) => capReachedMarker(kind, kind === "action" ? caps.action : caps.session);
+  const actionMarkerLength = marker("action").length;
 
   for (const line of request.lines) {
-    through = Math.max(through, line.seq);
-    // A line naming an action of another Session would show in that action's log: it counts as the Session's own.
-    const budget = line.actionId === null ? null : await budgetOf(line.actionId);
+    const budget = line.actionId === null ? null : (actions.get(line.actionId) ?? null);
     const length = line.line.length;
     const overSession = session.closed || session.chars + length > caps.session;
     if (!overSession && (budget === null || (!budget.closed && budget.chars + length <= caps.action))) {
-      if (!(await logs.insert(tx, request.sessionId, found.job_id, line.seq, budget?.id ?? null, line.time, line.line))) continue;
-      session.chars += length;
-      if (budget) budget.chars += length;
-      storedCount++;
+      take(line.seq, budget, line.time, line.line);
       continue;
     }
     // Refused: unless it is a line stored before (an upload sent again), count it and mark the cap
     // once. A refused line sent again is counted again: it left nothing to recognise it by.
-    if (await logs.has(tx, request.sessionId, line.seq)) continue;
+    if (present.has(line.seq)) continue;
     session.dropped++;
-    const actionMarkerFits = budget !== null && !overSession && session.chars + capReachedMarker("action", caps.action).length <= caps.session;
+    const actionMarkerFits = budget !== null && !overSession && session.chars + actionMarkerLength <= caps.session;
     if (actionMarkerFits) {
-      if (!budget.closed) await mark("action", actionMarkerSeq(budget.seq), budget, line.time);
+      if (!budget.closed) take(actionMarkerSeq(budget.seq), budget, line.time, marker("action"));
       budget.closed = true;
     } else if (!session.closed) {
-      await mark("Session", SESSION_MARKER_SEQ, budget, line.time);
+      take(SESSION_MARKER_SEQ, budget, line.time, marker("Session"));
       session.closed = true;
     }
   }
-  for (const budget of actions.values()) if (budget && budget.chars !== budget.before) await logs.setActionChars(tx, budget.id, budget.chars);
+  const storedCount = rows.length === 0 ? 0 : await logs.insertMany(tx, request.sessionId, found.job_id, rows);
+  for (const budget of actions.values()) if (budget.chars !== budget.before) await logs.setActionChars(tx, budget.id, budget.chars);
   if (session.chars !== found.log_chars || session.dropped !== found.log_dropped) await logs.setSessionChars(tx, request.sessionId, session.chars, session.dropped);
   return { through, jobId: found.job_id, storedCount };
 }

@@ -2,11 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { drizzle } from "drizzle-orm/better-sqlite3";
-import { openStore } from "../db/connection";
-import * as schema from "../db/schema";
-import { jobs } from "../db/schema";
-import { sqliteOf } from "../store/store-test-support";
+import { rawOf } from "../store/store-test-support";
+import { testStore } from "../store/engines-test-support";
 import { MAX_BUNDLE_BYTES, readJobBundle, readZipBundle } from "./job-bundle";
 import { submitJob } from "./submit-job";
 import { makeZip, type ZipFile } from "./zip-test-support";
@@ -78,14 +75,11 @@ describe("readJobBundle", () => {
     expect(bundle.settings).toEqual({ priority: 70, initialState: "SUSPENDED" });
     expect(bundle.ignored).toEqual(["deadline:maxWorkerCount"]);
 
-    const store = openStore(":memory:");
-    try {
-      const submitted = await submitJob(store, { ...bundle, workingDir: dir, now: 1 });
-      expect(submitted).toMatchObject({ ok: true, taskCount: 5 });
-      expect(drizzle(sqliteOf(store), { schema }).select().from(jobs).all()[0]).toMatchObject({ name: "Shot sh010", priority: 70, suspended: true });
-    } finally {
-      await store.close();
-    }
+    const store = await testStore();
+    const submitted = await submitJob(store, { ...bundle, workingDir: dir, now: 1 });
+    expect(submitted).toMatchObject({ ok: true, taskCount: 5 });
+    // Flags read back as 1/0 on either engine.
+    expect((await rawOf(store).all("SELECT * FROM jobs"))[0]).toMatchObject({ name: "Shot sh010", priority: 70, suspended: 1 });
   });
 
   it("accepts a plain mapping of parameter values in JSON, and no values at all", async () => {

@@ -159,6 +159,7 @@ export async function createJobInSlices(farm: Farm, jobId: string, input: Submit
         (fn) => store.transaction(fn),
         async (tx) => {
           await insertRows(tx, jobId, batch, status, index);
+          if (index === 0) await jobWritesRepository.touchCreating(tx, jobId, farm.now());
           return ++index < batch.chunks.length;
         },
         {
@@ -188,11 +189,21 @@ export async function createJobInSlices(farm: Farm, jobId: string, input: Submit
   }
 }
 
+/**
+ * How long a creation may go without writing a slice before another server process takes it for
+ * interrupted. SQLite has one server process per database: another's marker is a stopped one's.
+ * On PostgreSQL another replica may be creating that job right now; it touches the marker with
+ * every batch it writes.
+ */
+export const INTERRUPTED_AFTER_MS = 2 * 60_000;
+
 /** Deletes the jobs whose creation another (stopped) server process left unfinished; returns how many. */
 export async function removeInterruptedJobs(farm: Farm): Promise<number> {
   let removed = 0;
+  const quietFor = farm.store.engine === "sqlite" ? 0 : INTERRUPTED_AFTER_MS;
   for (const creating of await farm.store.read((tx) => jobWritesRepository.creatingJobs(tx))) {
     if (creating.instance === instance()) continue;
+    if (farm.now() - creating.touchedAt < quietFor) continue;
     // The marker goes with the job row, in the same unit.
     await deleteJobRows(farm, creating.jobId, (tx) => jobWritesRepository.unmarkCreating(tx, creating.jobId));
     removed++;

@@ -1,6 +1,6 @@
 /** Pools: tokens shown once and stored hashed, rotation, enable/disable and pool-wide drain. */
 import { describe, expect, it } from "vitest";
-import { sqliteOf } from "../store/store-test-support";
+import { rawOf } from "../store/store-test-support";
 import { drainPool } from "./drain-worker";
 import { jobCounts, LINUX_WORKER, SimulatedWorker, submit, testFarm } from "./farm-test-support";
 import { authenticatePool, createPool, ensurePool, hashToken, rotatePoolToken, setPoolEnabled } from "./pools";
@@ -12,15 +12,15 @@ describe("pools", () => {
   it("stores only the token's hash; the token authenticates, a rotated one only until its grace period ends", async () => {
     const t = await testFarm({ rotationGraceMinutes: 60 });
     const { poolId, token } = await createPool(t.farm, { name: "gpu" }, SYSTEM_ACTOR);
-    const sqlite = sqliteOf(t.farm.store);
-    const stored = sqlite.prepare<[string], { token_hash: string }>("SELECT token_hash FROM pools WHERE id = ?").get(poolId)?.token_hash;
+    const raw = rawOf(t.farm.store);
+    const stored = (await raw.get<{ token_hash: string }>("SELECT token_hash FROM pools WHERE id = ?", poolId))?.token_hash;
     expect(stored).toBe(hashToken(token));
-    expect(JSON.stringify(sqlite.prepare("SELECT * FROM pools").all())).not.toContain(token);
+    expect(JSON.stringify(await raw.all("SELECT * FROM pools"))).not.toContain(token);
     expect((await authenticatePool(t.farm, token))?.name).toBe("gpu");
-    const rotatedAt = () => sqlite.prepare<[string], { token_rotated_at: number | null }>("SELECT token_rotated_at FROM pools WHERE id = ?").get(poolId)?.token_rotated_at;
-    expect(rotatedAt()).toBeNull();
+    const rotatedAt = async () => (await raw.get<{ token_rotated_at: number | null }>("SELECT token_rotated_at FROM pools WHERE id = ?", poolId))?.token_rotated_at;
+    expect(await rotatedAt()).toBeNull();
     const rotated = (await rotatePoolToken(t.farm, poolId, SYSTEM_ACTOR)).token;
-    expect(rotatedAt()).toBe(t.farm.now());
+    expect(await rotatedAt()).toBe(t.farm.now());
     expect(rotated).not.toBe(token);
     expect(await authenticatePool(t.farm, rotated)).toMatchObject({ id: poolId, generation: 2 });
     // The previous token still enrolls during the grace period, as the previous generation.

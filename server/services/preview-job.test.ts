@@ -13,7 +13,7 @@ import { LINUX_WORKER, testFarm } from "./farm-test-support";
 import { authenticatePool, createPool, setPoolEnabled } from "./pools";
 import { registerWorker } from "./register-worker";
 import { contextAs } from "../auth/test-principals";
-import { sqliteOf } from "../store/store-test-support";
+import { rawOf } from "../store/store-test-support";
 import { SYSTEM_ACTOR } from "./audit";
 
 const JOB = `specificationVersion: jobtemplate-2023-09
@@ -89,8 +89,8 @@ describe("jobs.preview", () => {
 
   it("counts matching workers that are offline separately", async () => {
     const { t, api } = await setup();
-    sqliteOf(t.farm.store).prepare("UPDATE workers SET status = 'NOT_RESPONDING' WHERE name = 'gpu-1'").run();
-    sqliteOf(t.farm.store).prepare("UPDATE workers SET disabled = 1 WHERE name = 'gpu-2'").run();
+    await rawOf(t.farm.store).run("UPDATE workers SET status = 'NOT_RESPONDING' WHERE name = 'gpu-1'");
+    await rawOf(t.farm.store).run("UPDATE workers SET disabled = TRUE WHERE name = 'gpu-2'");
     const preview = await api.jobs.preview(text(JOB));
     if (!preview.ok) throw new Error("preview failed");
     expect(preview.steps[1]!.pools.find((p) => p.pool === "gpu")).toMatchObject({ canRun: true, workers: 1, matching: 1, online: 0 });

@@ -18,7 +18,8 @@ import { refreshCompatibility } from "./compatibility";
 import { framesJob, jobCounts, jobStatus, LINUX_WORKER, SimulatedWorker, submit, testFarm, type TestFarm } from "./farm-test-support";
 import { suspendTasks } from "./suspend-tasks";
 import { ingestLogs } from "./ingest-logs";
-import { sqliteOf } from "../store/store-test-support";
+import { rawOf } from "../store/store-test-support";
+import type { SqlValue } from "../store/engine/engine";
 
 const JOB = framesJob(3);
 
@@ -41,8 +42,7 @@ steps:
 
 const DAY = 24 * 60 * 60 * 1000;
 
-const taskIdOf = (t: TestFarm, jobId: string, index: number) =>
-  sqliteOf(t.farm.store).prepare<[string, number], { id: number }>("SELECT id FROM tasks WHERE job_id = ? AND task_index = ?").get(jobId, index)!.id;
+const taskIdOf = async (t: TestFarm, jobId: string, index: number) => (await rawOf(t.farm.store).get<{ id: number }>("SELECT id FROM tasks WHERE job_id = ? AND task_index = ?", jobId, index))!.id;
 
 /** A job run to SUCCEEDED by a worker that logged `lines` lines in its Session. */
 async function finishedJob(t: TestFarm, name: string, lines: number): Promise<string> {
@@ -64,20 +64,24 @@ async function setup() {
   onTestFinished(() => rmSync(dataDir, { recursive: true, force: true }));
   const t = await testFarm({ dataDir, jobRetentionDays: 30 });
   const admin = createCallerFactory(appRouter)(await contextAs(t.farm, "admin"));
-  const sqlite = sqliteOf(t.farm.store);
-  const all = (sql: string, ...args: unknown[]) => sqlite.prepare(sql).all(...args) as Array<Record<string, unknown>>;
+  const raw = rawOf(t.farm.store);
+  const all = (sql: string, ...args: SqlValue[]) => raw.all<Record<string, unknown>>(sql, ...args);
   /** Every row of a job, table by table, as an archive holds them. */
-  const rowsOf = (jobId: string) => {
-    const sessions = all("SELECT * FROM sessions WHERE job_id = ? ORDER BY started_at, id", jobId);
+  const rowsOf = async (jobId: string) => {
+    const sessions = await all("SELECT * FROM sessions WHERE job_id = ? ORDER BY started_at, id", jobId);
     const ids = sessions.map((s) => s.id as string);
-    const bySession = (table: string, order: string) => ids.flatMap((id) => all(`SELECT * FROM ${table} WHERE session_id = ? ORDER BY ${order}`, id));
+    const bySession = async (table: string, order: string) => {
+      const rows: Array<Record<string, unknown>> = [];
+      for (const id of ids) rows.push(...(await all(`SELECT * FROM ${table} WHERE session_id = ? ORDER BY ${order}`, id)));
+      return rows;
+    };
     return {
-      job: all("SELECT * FROM jobs WHERE id = ?", jobId),
-      step: all("SELECT * FROM steps WHERE job_id = ? ORDER BY step_index", jobId),
-      task: all("SELECT * FROM tasks WHERE job_id = ? ORDER BY id", jobId),
+      job: await all("SELECT * FROM jobs WHERE id = ?", jobId),
+      step: await all("SELECT * FROM steps WHERE job_id = ? ORDER BY step_index", jobId),
+      task: await all("SELECT * FROM tasks WHERE job_id = ? ORDER BY id", jobId),
       session: sessions,
-      action: bySession("session_actions", "seq"),
-      log: bySession("log_lines", "id"),
+      action: await bySession("session_actions", "seq"),
+      log: await bySession("log_lines", "id"),
     };
   };
   return { t, dataDir, admin, all, rowsOf };
@@ -99,7 +103,7 @@ describe("job retention", () => {
     expect(await admin.retention.preview()).toMatchObject({ olderThanDays: 30, jobs: 2 });
     expect(await admin.retention.preview({ olderThanDays: 0 })).toMatchObject({ jobs: 3, tasks: 9, logLines: 6 });
 
-    const before = rowsOf(logged);
+    const before = await rowsOf(logged);
     expect(before.log).toHaveLength(4);
     expect(before.action).toHaveLength(3);
     const archived = await admin.retention.purge({ olderThanDays: 30, mode: "archive" });
@@ -117,23 +121,27 @@ describe("job retention", () => {
     const byKind = (kind: string) => lines.filter((l) => l.kind === kind).map((l) => l.row);
     expect(Object.fromEntries(Object.keys(before).map((kind) => [kind, byKind(kind)]))).toEqual(before);
 
-    const left = (jobId: string) =>
-      ["jobs WHERE id", "steps WHERE job_id", "tasks WHERE job_id", "sessions WHERE job_id", "log_lines WHERE job_id"].map((q) => all(`SELECT COUNT(*) AS n FROM ${q} = ?`, jobId)[0]!.n as number);
-    expect(left(logged)).toEqual([0, 0, 0, 0, 0]);
-    expect(left(canceled)).toEqual([0, 0, 0, 0, 0]);
-    expect(all("SELECT COUNT(*) AS n FROM session_actions")[0]!.n).toBe(rowsOf(recent).action.length + rowsOf(running).action.length);
+    const left = async (jobId: string) => {
+      const counts: number[] = [];
+      for (const q of ["jobs WHERE id", "steps WHERE job_id", "tasks WHERE job_id", "sessions WHERE job_id", "log_lines WHERE job_id"])
+        counts.push((await all(`SELECT COUNT(*) AS n FROM ${q} = ?`, jobId))[0]!.n as number);
+      return counts;
+    };
+    expect(await left(logged)).toEqual([0, 0, 0, 0, 0]);
+    expect(await left(canceled)).toEqual([0, 0, 0, 0, 0]);
+    expect((await all("SELECT COUNT(*) AS n FROM session_actions"))[0]!.n).toBe((await rowsOf(recent)).action.length + (await rowsOf(running)).action.length);
     expect((await admin.jobs.list({})).jobs.map((j) => j.id).sort()).toEqual([running, recent].sort());
 
     t.clock.now += 40 * DAY;
     const deleted = await admin.retention.purge({ mode: "delete" });
     expect(deleted).toMatchObject({ mode: "delete", olderThanDays: 30, jobs: 1, tasks: 3, logLines: 2, files: [] });
-    expect(left(recent)).toEqual([0, 0, 0, 0, 0]);
+    expect(await left(recent)).toEqual([0, 0, 0, 0, 0]);
     expect(statSync(join(dataDir, "archive")).isDirectory()).toBe(true);
     expect(() => statSync(join(dataDir, "archive", `${recent}.jsonl.gz`))).toThrow();
     // Still running after 81 days: never purged.
     expect((await admin.jobs.list({})).jobs.map((j) => j.id)).toEqual([running]);
 
-    const audit = all("SELECT action, target_id, before, after FROM audit_log WHERE action IN ('job.archive', 'job.delete', 'retention.purge') ORDER BY id");
+    const audit = await all("SELECT action, target_id, before, after FROM audit_log WHERE action IN ('job.archive', 'job.delete', 'retention.purge') ORDER BY id");
     expect(audit.map((a) => [a.action, a.target_id])).toEqual([
       ["job.archive", logged],
       ["job.archive", canceled],
@@ -160,14 +168,14 @@ describe("job retention", () => {
     expect(await jobStatus(t, incompatible)).toBe("NOT_COMPATIBLE");
     // Suspended tasks behind a failure: the job shows FAILED, the wrangler resumes them later.
     const held = await submit(t, JOB, { settings: { retryDelaySeconds: 0 } });
-    await suspendTasks(t.farm, { jobId: held, taskIds: [taskIdOf(t, held, 1), taskIdOf(t, held, 2)] }, SYSTEM_ACTOR);
+    await suspendTasks(t.farm, { jobId: held, taskIds: [await taskIdOf(t, held, 1), await taskIdOf(t, held, 2)] }, SYSTEM_ACTOR);
     await linux.runUntilIdle();
     expect([await jobStatus(t, held), await jobCounts(t, held)]).toEqual(["FAILED", ["SUSPENDED:2", "FAILED:1"]]);
     t.clock.now += 40 * DAY;
 
     expect(await admin.retention.preview({ olderThanDays: 30 })).toMatchObject({ jobs: 0 });
     expect(await admin.retention.purge({ olderThanDays: 30, mode: "delete" })).toMatchObject({ jobs: 0 });
-    expect(all("SELECT COUNT(*) AS n FROM jobs")[0]!.n).toBe(3);
+    expect((await all("SELECT COUNT(*) AS n FROM jobs"))[0]!.n).toBe(3);
 
     // They were waiting, not finished: a Windows worker runs the Windows steps.
     await (await SimulatedWorker.create(t, { name: "win", capabilities: { amounts: {}, attributes: { "attr.worker.os.family": ["windows"] } } })).runUntilIdle();

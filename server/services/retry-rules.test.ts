@@ -12,7 +12,7 @@ import { jobWorkerFailures, taskRetryFacts, workerRule } from "../queries/retry-
 import { listWorkers } from "../queries/workers";
 import { appRouter } from "../router";
 import { callerContext, createCallerFactory } from "../router/trpc";
-import { sqliteOf } from "../store/store-test-support";
+import { rawOf } from "../store/store-test-support";
 import { LINUX_WORKER, SimulatedWorker, submit, testFarm, type Outcome, type TestFarm } from "./farm-test-support";
 
 const job = (frames: string) => `specificationVersion: jobtemplate-2023-09
@@ -30,21 +30,20 @@ steps:
 const FAIL: Outcome = { status: "FAILED", exitCode: 1, failMessage: "exit 1" };
 const failTasks = (a: AssignedAction): Outcome => (a.kind === "TASK_RUN" ? FAIL : { status: "SUCCEEDED", exitCode: 0 });
 const runs = (w: SimulatedWorker) => w.log.filter((l) => l.startsWith("TASK_RUN")).length;
-const taskId = (t: TestFarm, jobId: string, index = 0) =>
-  sqliteOf(t.farm.store).prepare<[string, number], { id: number }>("SELECT id FROM tasks WHERE job_id = ? AND task_index = ?").get(jobId, index)!.id;
-const taskStatus = (t: TestFarm, id: number) => sqliteOf(t.farm.store).prepare<[number], { status: string }>("SELECT status FROM tasks WHERE id = ?").get(id)!.status;
+const taskId = async (t: TestFarm, jobId: string, index = 0) => (await rawOf(t.farm.store).get<{ id: number }>("SELECT id FROM tasks WHERE job_id = ? AND task_index = ?", jobId, index))!.id;
+const taskStatus = async (t: TestFarm, id: number) => (await rawOf(t.farm.store).get<{ status: string }>("SELECT status FROM tasks WHERE id = ?", id))!.status;
 const api = async (t: TestFarm, role: "viewer" | "artist" | "wrangler") => createCallerFactory(appRouter)(callerContext(t.farm, await testPrincipal(t.farm, role, `rr-${role}`)));
 
 describe("the retry delay", () => {
   it("keeps a failed task READY but undispatched until its time, then dispatches it; the delay doubles", async () => {
     const t = await testFarm();
     const jobId = await submit(t, job("1"), { settings: { maxRetriesPerTask: 3, retryDelaySeconds: 10 } });
-    const id = taskId(t, jobId);
+    const id = await taskId(t, jobId);
     const w = await SimulatedWorker.create(t, LINUX_WORKER("w"), failTasks);
     await w.runUntilIdle();
     expect(runs(w)).toBe(1);
     const failedAt = t.clock.now;
-    expect(taskStatus(t, id)).toBe("READY");
+    expect(await taskStatus(t, id)).toBe("READY");
     expect((await taskRetryFacts(t.farm, id, t.clock.now)).retryNotBefore).toBe(failedAt + 10_000);
 
     t.clock.now = failedAt + 9_999;
@@ -72,7 +71,7 @@ describe("the retry delay", () => {
     const w = await SimulatedWorker.create(t, LINUX_WORKER("w"), (a) => (a.kind === "TASK_RUN" && a.parameters?.F?.value === "1" ? FAIL : { status: "SUCCEEDED", exitCode: 0 }));
     await w.runUntilIdle();
     expect(w.log.filter((l) => l.startsWith("TASK_RUN"))).toEqual(["TASK_RUN S 1", "TASK_RUN S 2", "TASK_RUN S 3"]);
-    expect(taskStatus(t, taskId(t, jobId, 0))).toBe("READY");
+    expect(await taskStatus(t, await taskId(t, jobId, 0))).toBe("READY");
   });
 
   it("a requeue by a wrangler runs at once: it drops the wait with the budget", async () => {
@@ -82,7 +81,7 @@ describe("the retry delay", () => {
     await w.runUntilIdle();
     await (await api(t, "wrangler")).jobs.requeue({ jobId });
     await w.sync({ runActions: false });
-    expect(taskStatus(t, taskId(t, jobId))).toBe("ASSIGNED");
+    expect(await taskStatus(t, await taskId(t, jobId))).toBe("ASSIGNED");
   });
 });
 
@@ -120,9 +119,9 @@ describe("the per-worker failure rule", () => {
     expect(await (await api(t, "wrangler")).jobs.clearWorkerFailures({ jobId, workerId: w.workerId })).toEqual({ cleared: 1 });
     expect(await workerRule(t.farm, jobId, w.workerId)).toEqual({ blocked: false, failures: 0 });
     expect((await w.sync({ runActions: false })).assignments.flatMap((a) => a.actions).filter((a) => a.kind === "TASK_RUN")).toHaveLength(1);
-    const audit = sqliteOf(t.farm.store)
-      .prepare<[], { actor_name: string; target_id: string; before: string }>("SELECT actor_name, target_id, before FROM audit_log WHERE action = 'job.clear-worker-failures'")
-      .all();
+    const audit = await rawOf(t.farm.store).all<{ actor_name: string; target_id: string; before: string }>(
+      "SELECT actor_name, target_id, before FROM audit_log WHERE action = 'job.clear-worker-failures'",
+    );
     expect(audit).toEqual([{ actor_name: "rr-wrangler", target_id: jobId, before: JSON.stringify([{ workerId: w.workerId, failures: 2, keptAway: true }]) }]);
     expect((await listWorkers(t.farm)).find((x) => x.name === "w")?.keptAwayFrom).toEqual([]);
   });
@@ -139,7 +138,7 @@ describe("the per-worker failure rule", () => {
     await (await api(t, "wrangler")).jobs.clearWorkerFailures({ jobId });
     await w.runUntilIdle();
     expect(runs(w)).toBe(3);
-    expect(sqliteOf(t.farm.store).prepare<[string], { n: number }>("SELECT COUNT(*) AS n FROM tasks WHERE job_id = ? AND status = 'SUCCEEDED'").get(jobId)!.n).toBe(2);
+    expect((await rawOf(t.farm.store).get<{ n: number }>("SELECT COUNT(*) AS n FROM tasks WHERE job_id = ? AND status = 'SUCCEEDED'", jobId))!.n).toBe(2);
   });
 
   it("a wrangler's retry-failed clears the job's failure rule, so the kept-away worker runs the task again", async () => {
@@ -148,12 +147,12 @@ describe("the per-worker failure rule", () => {
     let broken = true;
     const w = await SimulatedWorker.create(t, LINUX_WORKER("w"), (a) => (a.kind === "TASK_RUN" && broken ? FAIL : { status: "SUCCEEDED", exitCode: 0 }));
     await w.runUntilIdle();
-    expect([runs(w), taskStatus(t, taskId(t, jobId)), (await workerRule(t.farm, jobId, w.workerId)).blocked]).toEqual([1, "FAILED", true]);
+    expect([runs(w), await taskStatus(t, await taskId(t, jobId)), (await workerRule(t.farm, jobId, w.workerId)).blocked]).toEqual([1, "FAILED", true]);
     broken = false;
     expect(await (await api(t, "wrangler")).jobs.retryFailed({ jobId })).toEqual({ changed: 1 });
     expect((await workerRule(t.farm, jobId, w.workerId)).blocked).toBe(false);
     await w.runUntilIdle();
-    expect([runs(w), taskStatus(t, taskId(t, jobId))]).toEqual([2, "SUCCEEDED"]);
+    expect([runs(w), await taskStatus(t, await taskId(t, jobId))]).toEqual([2, "SUCCEEDED"]);
   });
 
   it("with maxWorkerFailures 0 never keeps a worker away", async () => {
@@ -175,7 +174,7 @@ describe("the per-worker failure rule", () => {
     const w = await SimulatedWorker.create(t, LINUX_WORKER("w"), failTasks);
     await w.runUntilIdle();
     expect(runs(w)).toBe(1);
-    expect(taskStatus(t, taskId(t, jobId))).toBe("READY");
+    expect(await taskStatus(t, await taskId(t, jobId))).toBe("READY");
     await v.sync();
     expect(v.log.filter((l) => l.startsWith("TASK_RUN"))).toEqual(["TASK_RUN S 1"]);
   });

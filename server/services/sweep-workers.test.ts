@@ -8,7 +8,7 @@ import { listWorkers } from "../queries/workers";
 import { removeWorker } from "./drain-worker";
 import { SYSTEM_ACTOR } from "./audit";
 import type { SyncRequest } from "../../lib/farm/protocol";
-import { sqliteOf } from "../store/store-test-support";
+import { rawOf } from "../store/store-test-support";
 import { LINUX_WORKER, SimulatedWorker, submit, testFarm, type TestFarm } from "./farm-test-support";
 import { sweepWorkers } from "./sweep-workers";
 import { syncWorker } from "./sync-worker";
@@ -28,8 +28,8 @@ steps:
       onRun: {command: echo}
 `;
 
-function task(t: TestFarm, jobId: string) {
-  return sqliteOf(t.farm.store).prepare<[string], { status: string; interruption_count: number }>("SELECT status, interruption_count FROM tasks WHERE job_id = ?").get(jobId)!;
+async function task(t: TestFarm, jobId: string) {
+  return (await rawOf(t.farm.store).get<{ status: string; interruption_count: number }>("SELECT status, interruption_count FROM tasks WHERE job_id = ?", jobId))!;
 }
 
 describe("worker sweeps", () => {
@@ -39,19 +39,19 @@ describe("worker sweeps", () => {
     const hoarder = await SimulatedWorker.create(t, LINUX_WORKER("hoarder"));
     const first = await hoarder.sync({ runActions: false });
     const actionId = first.assignments[0]!.actions[0]!.actionId;
-    expect(task(t, jobId).status).toBe("ASSIGNED");
+    expect((await task(t, jobId)).status).toBe("ASSIGNED");
     t.clock.now += 30_000;
     await hoarder.sync({ runActions: false });
     expect((await sweepWorkers(t.farm)).reclaimed).toBe(0);
     t.clock.now += 31_000;
     await hoarder.sync({ runActions: false });
     expect((await sweepWorkers(t.farm)).reclaimed).toBe(1);
-    expect(task(t, jobId)).toEqual({ status: "READY", interruption_count: 1 });
+    expect(await task(t, jobId)).toEqual({ status: "READY", interruption_count: 1 });
     expect((await hoarder.sync({ runActions: false })).cancel).toContain(actionId);
     // Another worker gets the task.
     const other = await SimulatedWorker.create(t, LINUX_WORKER("other"));
     await other.runUntilIdle();
-    expect(task(t, jobId).status).toBe("SUCCEEDED");
+    expect((await task(t, jobId)).status).toBe("SUCCEEDED");
   });
 
   it("leaves alone a Session whose environment takes long to enter", async () => {
@@ -71,7 +71,7 @@ describe("worker sweeps", () => {
       await sync({ ...base, updates: [] });
       expect((await sweepWorkers(t.farm)).reclaimed).toBe(0);
     }
-    expect(task(t, jobId)).toEqual({ status: "ASSIGNED", interruption_count: 0 });
+    expect(await task(t, jobId)).toEqual({ status: "ASSIGNED", interruption_count: 0 });
   });
 
   it("removes a worker not seen for the retention period: not listed, credential revoked, audited", async () => {
@@ -84,11 +84,10 @@ describe("worker sweeps", () => {
     t.clock.now += 3_600_000;
     expect((await sweepWorkers(t.farm)).removed).toEqual(expect.arrayContaining([gone.workerId]));
     expect(await listWorkers(t.farm)).toEqual([]);
-    const row = sqliteOf(t.farm.store)
-      .prepare<[string], { removed_at: number | null; credential_hash: string | null }>("SELECT removed_at, credential_hash FROM workers WHERE id = ?")
-      .get(gone.workerId)!;
+    const raw = rawOf(t.farm.store);
+    const row = (await raw.get<{ removed_at: number | null; credential_hash: string | null }>("SELECT removed_at, credential_hash FROM workers WHERE id = ?", gone.workerId))!;
     expect(row).toEqual({ removed_at: t.clock.now, credential_hash: null });
-    const audited = sqliteOf(t.farm.store).prepare<[string], { n: number }>("SELECT COUNT(*) AS n FROM audit_log WHERE action = 'worker.remove' AND target_id = ?").get(gone.workerId)!;
+    const audited = (await raw.get<{ n: number }>("SELECT COUNT(*) AS n FROM audit_log WHERE action = 'worker.remove' AND target_id = ?", gone.workerId))!;
     expect(audited.n).toBe(1);
   });
 
@@ -98,9 +97,9 @@ describe("worker sweeps", () => {
     const worker = await SimulatedWorker.create(t, LINUX_WORKER("removed"), () => "hold");
     await worker.sync();
     await worker.sync(); // reports the start
-    expect(task(t, jobId).status).toBe("RUNNING");
+    expect((await task(t, jobId)).status).toBe("RUNNING");
     await removeWorker(t.farm, worker.workerId, SYSTEM_ACTOR);
-    expect(task(t, jobId)).toEqual({ status: "READY", interruption_count: 1 });
+    expect(await task(t, jobId)).toEqual({ status: "READY", interruption_count: 1 });
     expect(await listWorkers(t.farm)).toEqual([]);
   });
 });

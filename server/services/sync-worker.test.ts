@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import type { SyncRequest } from "../../lib/farm/protocol";
 import { AppError } from "../context/errors";
-import { sqliteOf } from "../store/store-test-support";
+import { rawOf } from "../store/store-test-support";
 import { cancelTasks } from "./cancel-tasks";
 import { refreshCompatibility } from "./compatibility";
 import { drainWorker } from "./drain-worker";
@@ -146,7 +146,7 @@ describe("task buffering", () => {
       [first, true, 0],
       [second, false, 1],
     ]);
-    const state = sqliteOf(t.farm.store).prepare<[string], { state: string }>("SELECT state FROM sessions WHERE id = ?").get(opened[0]!.sessionId);
+    const state = await rawOf(t.farm.store).get<{ state: string }>("SELECT state FROM sessions WHERE id = ?", opened[0]!.sessionId);
     expect(state?.state).toBe("ENDED");
   });
 
@@ -175,7 +175,7 @@ describe("task buffering", () => {
     });
     await worker.runUntilIdle();
     expect(await jobCounts(t, jobId)).toEqual(["FAILED:1", "SUCCEEDED:99"]);
-    const charged = sqliteOf(t.farm.store).prepare<[string], { n: number }>("SELECT COUNT(*) AS n FROM tasks WHERE job_id = ? AND failure_count > 0").get(jobId)?.n;
+    const charged = (await rawOf(t.farm.store).get<{ n: number }>("SELECT COUNT(*) AS n FROM tasks WHERE job_id = ? AND failure_count > 0", jobId))?.n;
     expect(charged).toBe(1);
   });
 });
@@ -186,18 +186,27 @@ describe("failures", () => {
   it("retries a failed task up to maxRetriesPerTask, then FAILED; the job fails after maxFailedTasks", async () => {
     const t = await testFarm();
     const jobId = await submit(t, failing, { settings: { maxRetriesPerTask: 1, maxFailedTasks: 0, retryDelaySeconds: 0 } });
-    const worker = await SimulatedWorker.create(t, LINUX_WORKER("w"), (a) =>
-      a.kind === "TASK_RUN" && a.parameters?.F?.value === "2" ? { status: "FAILED", exitCode: 3 } : { status: "SUCCEEDED", exitCode: 0 },
-    );
+    // The actions that ran task 2, in the order the worker ran them (its last is where it last ran).
+    const ranTask2: string[] = [];
+    const worker = await SimulatedWorker.create(t, LINUX_WORKER("w"), (a) => {
+      if (a.kind === "TASK_RUN" && a.parameters?.F?.value === "2") {
+        ranTask2.push(a.actionId);
+        return { status: "FAILED", exitCode: 3 };
+      }
+      return { status: "SUCCEEDED", exitCode: 0 };
+    });
     await worker.runUntilIdle();
     const attempts = worker.log.filter((l) => l === "TASK_RUN S 2");
     expect(attempts).toHaveLength(2);
     expect(await jobStatus(t, jobId)).toBe("FAILED");
-    const task2 = sqliteOf(t.farm.store)
-      .prepare<[string], { status: string; failure_count: number; worker_id: string | null; last_session: number }>(
-        "SELECT status, failure_count, worker_id, session_id = (SELECT session_id FROM session_actions WHERE task_id = tasks.id ORDER BY rowid DESC LIMIT 1) AS last_session FROM tasks WHERE job_id = ? AND task_index = 1",
-      )
-      .get(jobId);
+    // The task's actions are those the worker ran, so its last one is the one the worker ran last.
+    const raw = rawOf(t.farm.store);
+    expect(new Set(await raw.column<string>("SELECT id FROM session_actions WHERE task_id = (SELECT id FROM tasks WHERE job_id = ? AND task_index = 1)", jobId))).toEqual(new Set(ranTask2));
+    const task2 = await raw.get<{ status: string; failure_count: number; worker_id: string | null; last_session: number }>(
+      "SELECT status, failure_count, worker_id, session_id = (SELECT session_id FROM session_actions WHERE id = ?) AS last_session FROM tasks WHERE job_id = ? AND task_index = 1",
+      ranTask2.at(-1)!,
+      jobId,
+    );
     // Out of retries, it keeps where it last ran: the wrangler opens that Session's log.
     expect(task2).toEqual({ status: "FAILED", failure_count: 2, worker_id: worker.workerId, last_session: 1 });
   });
@@ -236,7 +245,7 @@ steps:
     );
     await refreshCompatibility(t.farm);
     expect(await jobStatus(t, jobId)).toBe("NOT_COMPATIBLE");
-    const reason = sqliteOf(t.farm.store).prepare<[string], { r: string }>("SELECT incompatible_reason AS r FROM steps WHERE job_id = ?").get(jobId)?.r;
+    const reason = (await rawOf(t.farm.store).get<{ r: string }>("SELECT incompatible_reason AS r FROM steps WHERE job_id = ?", jobId))?.r;
     expect(reason).toBe("no worker of an enabled pool matches its host requirements (1 checked): needs attr.worker.os.family any of [windows], worker has [linux]");
     await SimulatedWorker.create(t, { name: "win", capabilities: { amounts: {}, attributes: { "attr.worker.os.family": ["windows"] } } });
     expect(await jobStatus(t, jobId)).toBe("READY");
@@ -259,7 +268,7 @@ describe("leases", () => {
     // The lost worker comes back and reports success for the task it held: refused.
     lost.finish(lost.heldActions[0] as string, { status: "SUCCEEDED", exitCode: 0 });
     await expect(lost.sync()).rejects.toThrow(AppError);
-    const interruptions = sqliteOf(t.farm.store).prepare<[string], { n: number }>("SELECT SUM(interruption_count) AS n FROM tasks WHERE job_id = ?").get(jobId)?.n;
+    const interruptions = (await rawOf(t.farm.store).get<{ n: number }>("SELECT SUM(interruption_count) AS n FROM tasks WHERE job_id = ?", jobId))?.n;
     expect(interruptions).toBe(1);
     expect(await jobCounts(t, jobId)).toEqual(["SUCCEEDED:7"]);
   });

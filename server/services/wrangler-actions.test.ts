@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { countColumnsSql, countsFromRow, type CountColumnsRow } from "../db/status-counts";
-import { sqliteOf } from "../store/store-test-support";
+import { rawOf } from "../store/store-test-support";
 import { cancelTasks } from "./cancel-tasks";
 import { framesJob, jobCounts, jobStatus, LINUX_WORKER, SimulatedWorker, submit, testFarm, type TestFarm } from "./farm-test-support";
 import { requeueTasks, retryFailedTasks } from "./requeue-tasks";
@@ -14,18 +14,19 @@ import { SYSTEM_ACTOR } from "./audit";
 
 const JOB = framesJob(5, { encode: true });
 
-const stepId = (t: TestFarm, jobId: string, index: number) =>
-  sqliteOf(t.farm.store).prepare<[string, number], { id: string }>("SELECT id FROM steps WHERE job_id = ? AND step_index = ?").get(jobId, index)?.id as string;
+const stepId = async (t: TestFarm, jobId: string, index: number) =>
+  (await rawOf(t.farm.store).get<{ id: string }>("SELECT id FROM steps WHERE job_id = ? AND step_index = ?", jobId, index))?.id as string;
 
 /** Recounts every step from the task rows and compares with the stored counts. */
-function countsAreTrue(t: TestFarm, jobId: string): boolean {
-  const sqlite = sqliteOf(t.farm.store);
-  const steps = sqlite.prepare<[string], CountColumnsRow & { id: string }>(`SELECT id, ${countColumnsSql()} FROM steps WHERE job_id = ?`).all(jobId);
-  return steps.every((step) => {
+async function countsAreTrue(t: TestFarm, jobId: string): Promise<boolean> {
+  const raw = rawOf(t.farm.store);
+  const steps = await raw.all<CountColumnsRow & { id: string }>(`SELECT id, ${countColumnsSql()} FROM steps WHERE job_id = ?`, jobId);
+  for (const step of steps) {
     const stored: Record<string, number> = countsFromRow(step);
-    const actual = sqlite.prepare<[string], { status: string; n: number }>("SELECT status, COUNT(*) AS n FROM tasks WHERE step_id = ? GROUP BY status").all(step.id);
-    return actual.every((row) => stored[row.status] === row.n) && Object.values(stored).reduce((a, b) => a + b, 0) === actual.reduce((a, r) => a + r.n, 0);
-  });
+    const actual = await raw.all<{ status: string; n: number }>("SELECT status, COUNT(*) AS n FROM tasks WHERE step_id = ? GROUP BY status", step.id);
+    if (!(actual.every((row) => stored[row.status] === row.n) && Object.values(stored).reduce((a, b) => a + b, 0) === actual.reduce((a, r) => a + r.n, 0))) return false;
+  }
+  return true;
 }
 
 describe("suspend and resume", () => {
@@ -42,7 +43,7 @@ describe("suspend and resume", () => {
     expect(await jobCounts(t, jobId)).toEqual(["PENDING:1", "READY:5"]);
     await worker.runUntilIdle();
     expect(await jobStatus(t, jobId)).toBe("SUCCEEDED");
-    expect(countsAreTrue(t, jobId)).toBe(true);
+    expect(await countsAreTrue(t, jobId)).toBe(true);
   });
 
   it("suspending a running task cancels it on its worker; it runs again after resume", async () => {
@@ -51,12 +52,12 @@ describe("suspend and resume", () => {
     const worker = await SimulatedWorker.create(t, LINUX_WORKER("w"), (a) => (a.kind === "TASK_RUN" && a.parameters?.F?.value === "1" && !resumed ? "hold" : { status: "SUCCEEDED", exitCode: 0 }));
     let resumed = false;
     await worker.sync();
-    await suspendTasks(t.farm, { jobId, stepId: stepId(t, jobId, 0) }, SYSTEM_ACTOR);
+    await suspendTasks(t.farm, { jobId, stepId: await stepId(t, jobId, 0) }, SYSTEM_ACTOR);
     expect((await worker.sync()).cancel).toHaveLength(1);
     await worker.runUntilIdle();
     expect(await jobCounts(t, jobId)).toEqual(["PENDING:1", "SUSPENDED:5"]);
     resumed = true;
-    await resumeTasks(t.farm, { jobId, stepId: stepId(t, jobId, 0) }, SYSTEM_ACTOR);
+    await resumeTasks(t.farm, { jobId, stepId: await stepId(t, jobId, 0) }, SYSTEM_ACTOR);
     await worker.runUntilIdle();
     expect(await jobStatus(t, jobId)).toBe("SUCCEEDED");
     expect(worker.log.filter((l) => l === "TASK_RUN Render 1")).toHaveLength(2);
@@ -67,13 +68,13 @@ describe("cancel, requeue, retry", () => {
   it("cancels one task; the rest of the job runs; the job ends CANCELED only when the cancel left work undone", async () => {
     const t = await testFarm();
     const jobId = await submit(t, JOB);
-    const [task] = sqliteOf(t.farm.store).prepare<[string], { id: number }>("SELECT id FROM tasks WHERE job_id = ? AND task_index = 2").all(jobId);
+    const [task] = await rawOf(t.farm.store).all<{ id: number }>("SELECT id FROM tasks WHERE job_id = ? AND task_index = 2", jobId);
     expect((await cancelTasks(t.farm, { jobId, taskIds: [task!.id] }, SYSTEM_ACTOR)).changed).toBe(1);
     expect((await cancelTasks(t.farm, { jobId, taskIds: [task!.id] }, SYSTEM_ACTOR)).changed).toBe(0);
     await (await SimulatedWorker.create(t, LINUX_WORKER("w"))).runUntilIdle();
     // Encode depends on every Render task succeeding: it never becomes READY.
     expect(await jobCounts(t, jobId)).toEqual(["PENDING:1", "CANCELED:1", "SUCCEEDED:4"]);
-    expect(countsAreTrue(t, jobId)).toBe(true);
+    expect(await countsAreTrue(t, jobId)).toBe(true);
     expect((await requeueTasks(t.farm, { jobId, taskIds: [task!.id] }, SYSTEM_ACTOR)).changed).toBe(1);
     await (await SimulatedWorker.create(t, LINUX_WORKER("w2"))).runUntilIdle();
     expect(await jobStatus(t, jobId)).toBe("SUCCEEDED");
@@ -92,7 +93,7 @@ describe("cancel, requeue, retry", () => {
     expect((await retryFailedTasks(t.farm, { jobId }, SYSTEM_ACTOR)).changed).toBe(0);
     await worker.runUntilIdle();
     expect(await jobStatus(t, jobId)).toBe("SUCCEEDED");
-    expect(countsAreTrue(t, jobId)).toBe(true);
+    expect(await countsAreTrue(t, jobId)).toBe(true);
   });
 
   it("refuses unknown jobs, steps and tasks with NOT_FOUND and changes nothing", async () => {

@@ -50,8 +50,8 @@ const INSERT = `INSERT INTO audit_log (time, actor_kind, actor_id, actor_name, v
    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 // Counted up to the limit only (the LIMIT inside): under a flood of attempts the window holds
 // thousands of refused rows, and a count of them all on every attempt grew with the flood.
-const REFUSED_SIGN_INS_FOR = "SELECT COUNT(*) AS n FROM (SELECT 1 FROM audit_log WHERE action = 'auth.sign-in' AND target_id = ? AND time > ? AND outcome = 'refused' LIMIT ?)";
-const REFUSED_SIGN_INS_FROM = "SELECT COUNT(*) AS n FROM (SELECT 1 FROM audit_log WHERE action = 'auth.sign-in' AND address = ? AND time > ? AND outcome = 'refused' LIMIT ?)";
+const REFUSED_SIGN_INS_FOR = "SELECT COUNT(*) AS n FROM (SELECT 1 FROM audit_log WHERE action = 'auth.sign-in' AND target_id = ? AND time > ? AND outcome = 'refused' LIMIT ?) AS refused";
+const REFUSED_SIGN_INS_FROM = "SELECT COUNT(*) AS n FROM (SELECT 1 FROM audit_log WHERE action = 'auth.sign-in' AND address = ? AND time > ? AND outcome = 'refused' LIMIT ?) AS refused";
 
 /** One statement text per combination of filters used (at most 2^CLAUSES.length, a few in practice); the engine prepares each once. */
 const pages = new Map<number, string>();

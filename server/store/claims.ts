@@ -5,7 +5,7 @@
  * times per decision: named statements, prepared once per connection.
  */
 import type { jobs, steps, tasks, workers } from "../db/schema";
-import { statement, type ReadTx } from "./repository";
+import { perEngine, statement, type ReadTx, type Tx } from "./repository";
 import type { RawPick } from "./rows";
 import type { TaskRow } from "./tasks";
 
@@ -22,22 +22,27 @@ const CANDIDATES = statement<CandidateStepRow>(
   "claims.candidateSteps",
   `SELECT st.id, st.job_id, st.step_index, st.name, st.host_requirements, st.environment_stack, st.runtime_total_ms, st.runtime_count,
           st.count_assigned + st.count_running AS in_flight, j.priority, j.seq
-   FROM (SELECT id, priority, seq FROM jobs WHERE status IN ('READY', 'RUNNING', 'ASSIGNED') AND suspended = 0 AND canceled = 0
+   FROM (SELECT id, priority, seq FROM jobs WHERE status IN ('READY', 'RUNNING', 'ASSIGNED') AND suspended = FALSE AND canceled = FALSE
          ORDER BY priority DESC, seq ASC LIMIT ?) j
    JOIN steps st ON st.job_id = j.id
    WHERE st.count_ready > 0`,
 );
-const NEXT_TASKS = statement<ClaimableTask>(
-  "claims.nextTasks",
-  `SELECT id, job_id, step_id, task_index, parameters, status, failure_count, interruption_count, session_id, worker_id, retry_at, last_failed_worker_id
-   FROM tasks WHERE step_id = ? AND status = 'READY' AND (retry_at IS NULL OR retry_at <= ?) ORDER BY task_index LIMIT ?`,
+// PostgreSQL: replicas claim at once, so the rows are locked as they are read and rows another
+// unit holds are skipped (over the partial index tasks_ready), never waited for nor claimed twice.
+// SQLite's units take turns: nothing to skip.
+const NEXT_TASKS = perEngine((d) =>
+  statement<ClaimableTask>(
+    `claims.nextTasks@${d.engine}`,
+    `SELECT id, job_id, step_id, task_index, parameters, status, failure_count, interruption_count, session_id, worker_id, retry_at, last_failed_worker_id
+   FROM tasks WHERE step_id = ? AND status = 'READY' AND (retry_at IS NULL OR retry_at <= ?) ORDER BY task_index LIMIT ?${d.engine === "postgres" ? " FOR UPDATE SKIP LOCKED" : ""}`,
+  ),
 );
 // Idle workers that could take a retry instead of the worker it failed on (workers_status index).
 // IDLE is a status a silent worker loses (sweep-workers.ts): no heartbeat check needed.
 const IDLE_OTHERS = statement<RawPick<typeof workers, "capabilities">>(
   "claims.idleOthers",
   `SELECT w.capabilities FROM workers w JOIN pools p ON p.id = w.pool_id
-   WHERE w.status = 'IDLE' AND w.id != ? AND w.drain IS NULL AND w.disabled = 0 AND w.removed_at IS NULL AND p.enabled = 1
+   WHERE w.status = 'IDLE' AND w.id != ? AND w.drain IS NULL AND w.disabled = FALSE AND w.removed_at IS NULL AND p.enabled = TRUE
      AND NOT EXISTS (SELECT 1 FROM worker_job_failures f WHERE f.job_id = ? AND f.worker_id = w.id AND f.blocked_at IS NOT NULL)
    LIMIT 200`,
 );
@@ -47,7 +52,7 @@ export const claimsRepository = {
   /** Steps with READY tasks of the `jobs` best jobs that dispatch (priority, then submission order). */
   candidateSteps: (tx: ReadTx, jobs: number): Promise<CandidateStepRow[]> => tx.all(CANDIDATES, [jobs]),
   /** The step's READY tasks due at `now`, in index order, at most `limit`. */
-  nextTasks: (tx: ReadTx, stepId: string, now: number, limit: number): Promise<ClaimableTask[]> => tx.all(NEXT_TASKS, [stepId, now, limit]),
+  nextTasks: (tx: Tx, stepId: string, now: number, limit: number): Promise<ClaimableTask[]> => tx.all(NEXT_TASKS[tx.engine], [stepId, now, limit]),
   /** Up to 200 idle workers of enabled pools other than `workerId` that are not kept away from the job; their capabilities (JSON). */
   idleOthers: (tx: ReadTx, workerId: string, jobId: string): Promise<Array<RawPick<typeof workers, "capabilities">>> => tx.all(IDLE_OTHERS, [workerId, jobId]),
   jobOrder: (tx: ReadTx, jobId: string): Promise<JobOrderRow | undefined> => tx.get(JOB_ORDER, [jobId]),

@@ -20,9 +20,9 @@ function statusList(statuses: readonly TaskStatus[]): string {
   return statuses.map((status) => `'${status}'`).join(", ");
 }
 
-const CAPABILITIES = "SELECT w.capabilities FROM workers w JOIN pools p ON p.id = w.pool_id WHERE p.enabled = 1 AND w.disabled = 0 AND w.removed_at IS NULL";
+const CAPABILITIES = "SELECT w.capabilities FROM workers w JOIN pools p ON p.id = w.pool_id WHERE p.enabled = TRUE AND w.disabled = FALSE AND w.removed_at IS NULL";
 const WAITING_STEPS = `SELECT s.id, s.job_id, s.host_requirements, s.incompatible_reason FROM steps s JOIN jobs j ON j.id = s.job_id
-   WHERE j.canceled = 0 AND (s.host_requirements IS NOT NULL AND s.host_requirements != 'null')
+   WHERE j.canceled = FALSE AND (s.host_requirements IS NOT NULL AND s.host_requirements != 'null')
      AND ${countSumSql(["READY", "PENDING", "NOT_COMPATIBLE", "SUSPENDED"], "s")} > 0`;
 const SET_REASON = "UPDATE steps SET incompatible_reason = ? WHERE id = ?";
 

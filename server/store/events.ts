@@ -43,17 +43,44 @@ export type PayloadArgs<K extends FarmEventName> = FarmEvents[K] extends undefin
 
 export type FarmEventListener<K extends FarmEventName> = (payload: FarmEvents[K]) => void;
 
+/**
+ * Where a bus also sends what it publishes, for the other server replicas (PostgreSQL's
+ * LISTEN/NOTIFY, postgres-notifier.ts): with the unit, so they hear it only if it commits; or,
+ * for an event published outside every unit, at once.
+ */
+export interface EventRelay {
+  withUnit<K extends FarmEventName>(tx: Tx, name: K, payload: FarmEvents[K]): void;
+  now<K extends FarmEventName>(name: K, payload: FarmEvents[K]): void;
+}
+
 export class FarmEventBus {
   /** Copied on change, so a delivery runs over the listeners there were when it started. */
   private readonly listeners = new Map<FarmEventName, ReadonlyArray<FarmEventListener<never>>>();
+  private relay: EventRelay | null = null;
+
+  /** From now on every event published here also goes to the other replicas through `relay`. */
+  relayTo(relay: EventRelay | null): void {
+    this.relay = relay;
+  }
+
   /**
    * Delivers the event once `tx`'s unit commits (never if it, or the savepoint `tx` belongs to,
    * rolls back); with null, now: only for code outside every unit.
    */
   publish<K extends FarmEventName>(tx: Tx | null, name: K, ...[payload]: PayloadArgs<K>): void {
     const event = payload as FarmEvents[K];
-    if (tx) tx.afterCommit(() => this.deliver(name, event));
-    else this.deliver(name, event);
+    if (tx) {
+      tx.afterCommit(() => this.deliver(name, event));
+      this.relay?.withUnit(tx, name, event);
+    } else {
+      this.deliver(name, event);
+      this.relay?.now(name, event);
+    }
+  }
+
+  /** An event another replica committed (its relay sent it): delivered here now, and not sent on. */
+  receive<K extends FarmEventName>(name: K, ...[payload]: PayloadArgs<K>): void {
+    this.deliver(name, payload as FarmEvents[K]);
   }
 
   /** Calls `listener` with every event named `name` from now on; returns the unsubscribe. */

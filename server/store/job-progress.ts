@@ -8,7 +8,7 @@ import { TASK_STATUSES, type StatusCounts, type TaskStatus } from "../../lib/far
 import type { jobs, steps } from "../db/schema";
 import { countColumn, countColumnsSql, type CountColumnsRow } from "../db/status-counts";
 import type { SqlValue, RunResult } from "./engine/engine";
-import { statement, type ReadTx, type Tx } from "./repository";
+import { perEngine, statement, type ReadTx, type Tx } from "./repository";
 import type { RawPick } from "./rows";
 
 /** A step's counts and its roll-up status as they are after a change. */
@@ -31,9 +31,11 @@ function countParams(counts: Readonly<StatusCounts>, ...rest: SqlValue[]): SqlVa
 
 // Count changes are arithmetic on the row (never read, changed and written back); the counts
 // it returns give the step's roll-up, written only when it changed.
-const ADD_STEP_COUNTS = statement<StepCountsRow>(
-  "job-progress.addStepCounts",
-  `UPDATE steps SET ${TASK_STATUSES.map((status) => `${countColumn(status)} = MAX(0, ${countColumn(status)} + ?)`).join(", ")} WHERE id = ? RETURNING status, ${countColumnsSql()}`,
+const ADD_STEP_COUNTS = perEngine((d) =>
+  statement<StepCountsRow>(
+    `job-progress.addStepCounts@${d.engine}`,
+    `UPDATE steps SET ${TASK_STATUSES.map((status) => `${countColumn(status)} = ${d.greatest("0", `${countColumn(status)} + ?`)}`).join(", ")} WHERE id = ? RETURNING status, ${countColumnsSql()}`,
+  ),
 );
 const SET_STEP_STATUS = statement("job-progress.setStepStatus", "UPDATE steps SET status = ? WHERE id = ?");
 const SET_STEP_COUNTS = statement("job-progress.setStepCounts", `UPDATE steps SET ${COUNTS_SET}, status = ? WHERE id = ?`);
@@ -53,7 +55,7 @@ const COUNT_FAILED_TASK = statement("job-progress.countFailedTask", "UPDATE jobs
 
 export const jobProgressRepository = {
   /** Adds `by` to the step's counts (none below 0); returns its counts and status after. */
-  addStepCounts: (tx: Tx, stepId: string, by: Readonly<StatusCounts>): Promise<StepCountsRow | undefined> => tx.get(ADD_STEP_COUNTS, countParams(by, stepId)),
+  addStepCounts: (tx: Tx, stepId: string, by: Readonly<StatusCounts>): Promise<StepCountsRow | undefined> => tx.get(ADD_STEP_COUNTS[tx.engine], countParams(by, stepId)),
   setStepStatus(tx: Tx, stepId: string, status: TaskStatus): Promise<RunResult> {
     return tx.run(SET_STEP_STATUS, [status, stepId]);
   },

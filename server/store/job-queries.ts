@@ -58,7 +58,7 @@ const SORT_EXPRESSIONS: Record<JobSort, string> = {
   name: "name",
   status: "status",
   submitter: "submitter",
-  progress: `CAST(${ENDED} AS REAL) / MAX(task_count, 1)`,
+  progress: `CAST(${ENDED} AS REAL) / (CASE WHEN task_count > 1 THEN task_count ELSE 1 END)`,
   taskCount: "task_count",
   startedAt: "started_at",
   endedAt: "ended_at",
@@ -80,7 +80,8 @@ export function jobListSql(filter: JobListFilter): { count: string; page: string
     params.push(...statuses);
   }
   if (filter.search) {
-    where.push("(name LIKE ? ESCAPE '\\' OR id = ?)");
+    // LOWER(): SQLite's LIKE ignores ASCII case, PostgreSQL's does not.
+    where.push("(LOWER(name) LIKE LOWER(?) ESCAPE '\\' OR id = ?)");
     params.push(`%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, filter.search);
   }
   if (filter.submitter) {
@@ -114,7 +115,7 @@ const QUEUE_POSITION = "SELECT suspended, canceled, priority, seq FROM jobs WHER
 const WAITING_STEPS = `SELECT id, step_index, name, dependencies, ${countColumnsSql()}, task_count, host_requirements, incompatible_reason FROM steps WHERE job_id = ? ORDER BY step_index`;
 // The dispatcher's order (plan.ts compareCandidates): priority, then submission.
 const READY_STEPS_AHEAD = `SELECT st.host_requirements, st.count_ready AS ready FROM jobs j JOIN steps st ON st.job_id = j.id
-   WHERE j.status IN ('READY', 'RUNNING', 'ASSIGNED') AND j.suspended = 0 AND j.canceled = 0 AND (j.priority > ? OR (j.priority = ? AND j.seq < ?))
+   WHERE j.status IN ('READY', 'RUNNING', 'ASSIGNED') AND j.suspended = FALSE AND j.canceled = FALSE AND (j.priority > ? OR (j.priority = ? AND j.seq < ?))
      AND st.count_ready > 0 LIMIT ?`;
 
 export const jobQueriesRepository = {

@@ -5,12 +5,14 @@
  * `job-creating:<id>` markers in server_state, and the job row's switches (canceled, suspended,
  * priority, reopened by a requeue).
  */
-import { drizzle } from "drizzle-orm/sqlite-proxy";
+import { drizzle as pgQueryBuilder } from "drizzle-orm/pg-proxy";
+import { drizzle as sqliteQueryBuilder } from "drizzle-orm/sqlite-proxy";
 import { TASK_STATUSES, type StatusCounts, type TaskStatus } from "../../lib/farm/statuses";
 import { jobs, steps, type jobNumbers } from "../db/schema";
+import * as pgSchema from "../db/schema-postgres";
 import { countColumn } from "../db/status-counts";
 import type { Params, RunResult } from "./engine/engine";
-import type { ReadTx, Tx } from "./repository";
+import { perEngine, type ReadTx, type Tx } from "./repository";
 import type { RawPick } from "./rows";
 
 export type NewJob = typeof jobs.$inferInsert;
@@ -26,27 +28,44 @@ const countsInOrder = (counts: Readonly<StatusCounts>) => TASK_STATUSES.map((sta
 
 const TAKE_JOB_NUMBER = "INSERT INTO job_numbers DEFAULT VALUES RETURNING number";
 const DROP_JOB_NUMBERS_BELOW = "DELETE FROM job_numbers WHERE number < ?";
-const INSERT_TASKS = "INSERT INTO tasks (job_id, step_id, task_index, parameters, status) SELECT ?, ?, ? + key, value, ? FROM json_each(?)";
+// The parameter sets come as one JSON array bound as text, unpacked by the engine (element k is task firstIndex + k).
+const INSERT_TASKS = perEngine((d) =>
+  d.engine === "sqlite"
+    ? "INSERT INTO tasks (job_id, step_id, task_index, parameters, status) SELECT ?, ?, ? + key, value, ? FROM json_each(?)"
+    : "INSERT INTO tasks (job_id, step_id, task_index, parameters, status) SELECT ?, ?, CAST(? AS integer) + CAST(e.n AS integer) - 1, e.value, ? FROM json_array_elements_text(CAST(? AS json)) WITH ORDINALITY AS e(value, n)",
+);
 const SET_STEP_COUNTS = `UPDATE steps SET ${SET_COUNTS}, status = ?, incompatible_reason = ? WHERE id = ?`;
 const SET_JOB_COUNTS = `UPDATE jobs SET ${SET_COUNTS}, status = ?, task_count = ? WHERE id = ?`;
 const MARK = "INSERT INTO server_state (key, value, updated_at) VALUES (?, ?, ?)";
 const UNMARK = "DELETE FROM server_state WHERE key = ?";
-const MARKERS = "SELECT key, value FROM server_state WHERE key LIKE ? || '%'";
+const TOUCH_MARK = "UPDATE server_state SET updated_at = ? WHERE key = ?";
+const MARKERS = "SELECT key, value, updated_at FROM server_state WHERE key LIKE ? || '%'";
 const EXISTS = "SELECT 1 AS one FROM jobs WHERE id = ?";
 const PRIORITY = "SELECT priority FROM jobs WHERE id = ?";
 const SET_PRIORITY = "UPDATE jobs SET priority = ? WHERE id = ?";
-const CANCEL = "UPDATE jobs SET canceled = 1 WHERE id = ?";
+const CANCEL = "UPDATE jobs SET canceled = TRUE WHERE id = ?";
 const SET_SUSPENDED = "UPDATE jobs SET suspended = ? WHERE id = ?";
-const REOPEN = "UPDATE jobs SET canceled = 0, ended_at = NULL, failed_task_count = (SELECT COUNT(*) FROM tasks WHERE job_id = ? AND status = 'FAILED') WHERE id = ?";
+const REOPEN = "UPDATE jobs SET canceled = FALSE, ended_at = NULL, failed_task_count = (SELECT COUNT(*) FROM tasks WHERE job_id = ? AND status = 'FAILED') WHERE id = ?";
 
 /**
  * The query builder, for the rows with JSON and boolean columns: it writes their SQL and values
  * (JSON as text, flags as 1/0, defaults filled in), which the caller's tx runs. It never runs a
  * statement itself.
  */
-const queryBuilder = drizzle(async () => {
+const builderOnly = (): never => {
   throw new Error("job-writes builds statements with drizzle; the unit of work runs them");
-});
+};
+const sqliteBuilder = sqliteQueryBuilder(builderOnly);
+const pgBuilder = pgQueryBuilder(builderOnly);
+
+/** The INSERT of a job row, written by the query builder of the unit's engine. */
+function insertJobSql(tx: Tx, job: NewJob): { sql: string; params: unknown[] } {
+  return tx.engine === "sqlite" ? sqliteBuilder.insert(jobs).values(job).toSQL() : pgBuilder.insert(pgSchema.jobs).values(job).toSQL();
+}
+
+function insertStepsSql(tx: Tx, rows: NewStep[]): { sql: string; params: unknown[] } {
+  return tx.engine === "sqlite" ? sqliteBuilder.insert(steps).values(rows).toSQL() : pgBuilder.insert(pgSchema.steps).values(rows).toSQL();
+}
 
 /** Runs a statement the query builder wrote. */
 async function runBuilt(tx: Tx, built: { sql: string; params: unknown[] }): Promise<void> {
@@ -64,12 +83,12 @@ export const jobWritesRepository = {
     if (number % 64 === 0) await tx.run(DROP_JOB_NUMBERS_BELOW, [number]);
     return number;
   },
-  insertJob: (tx: Tx, job: NewJob): Promise<void> => runBuilt(tx, queryBuilder.insert(jobs).values(job).toSQL()),
+  insertJob: (tx: Tx, job: NewJob): Promise<void> => runBuilt(tx, insertJobSql(tx, job)),
   /** Every step of a job, in one INSERT. */
-  insertSteps: (tx: Tx, rows: NewStep[]): Promise<void> => runBuilt(tx, queryBuilder.insert(steps).values(rows).toSQL()),
+  insertSteps: (tx: Tx, rows: NewStep[]): Promise<void> => runBuilt(tx, insertStepsSql(tx, rows)),
   /** A chunk of tasks: `parameterSets` a JSON array, its element k becoming task `firstIndex + k`. */
   insertTasks(tx: Tx, jobId: string, stepId: string, firstIndex: number, status: TaskStatus, parameterSets: string): Promise<RunResult> {
-    return tx.run(INSERT_TASKS, [jobId, stepId, firstIndex, status, parameterSets]);
+    return tx.run(INSERT_TASKS[tx.engine], [jobId, stepId, firstIndex, status, parameterSets]);
   },
   /** A step's counts, status and NOT_COMPATIBLE reason as it goes live. */
   setStepCounts(tx: Tx, stepId: string, counts: Readonly<StatusCounts>, status: TaskStatus, incompatibleReason: string | null): Promise<RunResult> {
@@ -83,14 +102,19 @@ export const jobWritesRepository = {
   markCreating(tx: Tx, jobId: string, instance: string, now: number): Promise<RunResult> {
     return tx.run(MARK, [CREATING_MARKER + jobId, JSON.stringify({ instance }), now]);
   },
+  /** The creation is still going (replicas tell a live one from an interrupted one by this time). */
+  touchCreating(tx: Tx, jobId: string, now: number): Promise<RunResult> {
+    return tx.run(TOUCH_MARK, [now, CREATING_MARKER + jobId]);
+  },
   unmarkCreating(tx: Tx, jobId: string): Promise<RunResult> {
     return tx.run(UNMARK, [CREATING_MARKER + jobId]);
   },
-  /** Every job being created, with the server process that marked it (undefined when the marker does not say). */
-  async creatingJobs(tx: ReadTx): Promise<Array<{ jobId: string; instance: string | undefined }>> {
-    return (await tx.all<{ key: string; value: string }>(MARKERS, [CREATING_MARKER])).map((marker) => ({
+  /** Every job being created, with the server process that marked it (undefined when the marker does not say) and when it last wrote a slice. */
+  async creatingJobs(tx: ReadTx): Promise<Array<{ jobId: string; instance: string | undefined; touchedAt: number }>> {
+    return (await tx.all<{ key: string; value: string; updated_at: number }>(MARKERS, [CREATING_MARKER])).map((marker) => ({
       jobId: marker.key.slice(CREATING_MARKER.length),
       instance: (JSON.parse(marker.value) as { instance?: string }).instance,
+      touchedAt: marker.updated_at,
     }));
   },
   exists: async (tx: ReadTx, jobId: string): Promise<boolean> => (await tx.get(EXISTS, [jobId])) !== undefined,
@@ -104,7 +128,7 @@ export const jobWritesRepository = {
     return tx.run(CANCEL, [jobId]);
   },
   setSuspended(tx: Tx, jobId: string, suspended: boolean): Promise<RunResult> {
-    return tx.run(SET_SUSPENDED, [suspended ? 1 : 0, jobId]);
+    return tx.run(SET_SUSPENDED, [suspended, jobId]);
   },
   /** After a requeue: not canceled, not ended, and its failed tasks counted again. */
   reopen(tx: Tx, jobId: string): Promise<RunResult> {

@@ -8,6 +8,7 @@ import { freshTestDatabase, type TestDatabase } from "../db/postgres-test-suppor
 import type { AsyncStore } from "./engine/engine";
 import { openAsyncStore } from "./engine/open-store";
 import { PostgresLeadership, SoloLeadership } from "./leader";
+import { testEngine } from "./engines-test-support";
 
 let database: TestDatabase | undefined;
 let store: AsyncStore;
@@ -66,7 +67,7 @@ function thaw(leadership: PostgresLeadership): void {
 
 const epochInDatabase = async () => Number((await admin.query<{ value: string }>("SELECT value FROM server_state WHERE key = 'leader_epoch'")).rows[0]?.value);
 
-describe("leadership on PostgreSQL", () => {
+describe.skipIf(testEngine() === "postgres")("leadership on PostgreSQL (once, in the sqlite project: it opens its own PostgreSQL database)", () => {
   it("lets one replica lead, fences the other's leader work, and hands over within a second when the leader's session ends", async () => {
     const a = await replica("A");
     const b = await replica("B");
@@ -139,7 +140,7 @@ describe("leadership on PostgreSQL", () => {
   });
 });
 
-describe("leadership on SQLite", () => {
+describe.skipIf(testEngine() === "postgres")("leadership on SQLite (once, in the sqlite project: it opens a SQLite store of its own)", () => {
   it("always leads: leader work runs in a unit of the store", async () => {
     const { openStore } = await import("../db/connection");
     const sqlite = openStore(":memory:");

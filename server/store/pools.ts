@@ -14,7 +14,7 @@ export type PoolByPreviousToken = RawPick<typeof pools, "id" | "name" | "enabled
 const BY_NAME = "SELECT id FROM pools WHERE name = ?";
 const EXISTS = "SELECT 1 FROM pools WHERE id = ?";
 const NAME_OF = "SELECT name FROM pools WHERE id = ?";
-const INSERT = "INSERT INTO pools (id, name, description, token_hash, enabled, created_at) VALUES (?, ?, ?, ?, 1, ?)";
+const INSERT = "INSERT INTO pools (id, name, description, token_hash, enabled, created_at) VALUES (?, ?, ?, ?, TRUE, ?)";
 const ROTATE_TOKEN = `UPDATE pools SET previous_token_hash = token_hash, previous_token_expires_at = ?, token_hash = ?, token_rotated_at = ?, token_generation = token_generation + 1
    WHERE id = ?`;
 const SET_ENABLED = "UPDATE pools SET enabled = ? WHERE id = ?";

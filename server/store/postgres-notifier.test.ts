@@ -24,6 +24,7 @@ import {
   PostgresEventListener,
   type EventListenerOptions,
 } from "./postgres-notifier";
+import { testEngine } from "./engines-test-support";
 
 interface Replica {
   origin: string;
@@ -105,7 +106,7 @@ async function inTransaction(fn: (client: pg.PoolClient) => Promise<void>, end: 
   }
 }
 
-describe("farm events across replicas on PostgreSQL", () => {
+describe.skipIf(testEngine() === "postgres")("farm events across replicas on PostgreSQL (once, in the sqlite project: it opens its own PostgreSQL database)", () => {
   it("deliver A's committed event to B once, not while the transaction is open, never on rollback, and never back to A", async () => {
     const a = await replica();
     const b = await replica();
@@ -310,7 +311,7 @@ describe("farm events across replicas on PostgreSQL", () => {
   });
 });
 
-describe("a resync on the bus", () => {
+describe.skipIf(testEngine() === "postgres")("a resync on the bus (once, in the sqlite project: the bus alone, no store)", () => {
   it("wakes every live view and long poll, whatever events they follow or accept", async () => {
     const bus = new FarmEventBus();
     const longPoll = wakeups(bus, ["jobs", "workers"], undefined);

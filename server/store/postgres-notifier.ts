@@ -27,7 +27,8 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { endSession } from "./pg-session";
-import type { FarmEventBus, FarmEventName, FarmEvents, PayloadArgs } from "./events";
+import type { AsyncStore, Tx, UnitLocal } from "./engine/engine";
+import type { EventRelay, FarmEventBus, FarmEventName, FarmEvents, PayloadArgs } from "./events";
 
 export const EVENTS_CHANNEL = "loom_events";
 
@@ -219,7 +220,7 @@ export class PostgresEventListener {
     const { name, payload } = received.event;
     // The pair was checked together (decodeEvent); the bus's per-name signature cannot see that.
     // Another replica's commit: delivered now, in no unit of this one.
-    (this.options.bus.publish as (tx: null, name: FarmEventName, payload?: unknown) => void).call(this.options.bus, null, name, payload);
+    (this.options.bus.receive as (name: FarmEventName, payload?: unknown) => void).call(this.options.bus, name, payload);
   }
 
   private async ping(client: pg.Client): Promise<void> {
@@ -277,6 +278,58 @@ export class PostgresEventListener {
     if (this.stopped || !this.client) return;
     this.reconnectCount++;
     this.log(`listening for farm events again after ${Date.now() - this.lostAt} ms; announcing a resync`);
-    this.options.bus.publish(null, "resync");
+    this.options.bus.receive("resync");
+  }
+}
+
+const NOTIFY_ALL = "SELECT pg_notify(?, m) FROM json_array_elements_text(CAST(? AS json)) AS m";
+
+/** What one unit published, sent with its transaction just before COMMIT (a savepoint that rolls back takes its own with it). */
+class PendingNotifications implements UnitLocal {
+  private events: FarmEvent[] = [];
+
+  constructor(private readonly origin: string) {}
+
+  push(event: FarmEvent): void {
+    this.events.push(event);
+  }
+
+  async flush(tx: Tx): Promise<void> {
+    if (this.events.length === 0) return;
+    const messages = this.events.flatMap((event) => encodeEvent(this.origin, event));
+    this.events = [];
+    // A function scan yields the array in order, and each row's pg_notify runs as it is read.
+    await tx.run(NOTIFY_ALL, [EVENTS_CHANNEL, JSON.stringify(messages)]);
+  }
+
+  forget(): void {
+    this.events = [];
+  }
+}
+
+/**
+ * The bus's relay on PostgreSQL (FarmEventBus.relayTo): an event published with a unit is sent
+ * with that unit's transaction (pg_notify), so the other replicas hear it when, and only if, it
+ * commits; one published outside every unit is sent in a unit of its own at once.
+ */
+export class PostgresEventRelay implements EventRelay {
+  constructor(
+    private readonly store: AsyncStore,
+    private readonly origin: string,
+    private readonly log: (message: string, error: unknown) => void = (message, error) => console.error(message, error),
+  ) {}
+
+  withUnit<K extends FarmEventName>(tx: Tx, name: K, payload: FarmEvents[K]): void {
+    tx.local(this, () => new PendingNotifications(this.origin)).push({ name, payload } as FarmEvent);
+  }
+
+  now<K extends FarmEventName>(name: K, payload: FarmEvents[K]): void {
+    const messages = encodeEvent(this.origin, { name, payload } as FarmEvent);
+    this.store
+      .transaction((tx) => tx.run(NOTIFY_ALL, [EVENTS_CHANNEL, JSON.stringify(messages)]))
+      .catch((error: unknown) => {
+        // The other replicas' periodic refresh is the safety net for an event that could not be sent.
+        this.log(`sending the farm event "${name}" to the other replicas failed`, error);
+      });
   }
 }

@@ -5,7 +5,8 @@
  * the Sessions and actions of a time window.
  */
 import type { logLines, sessionActions, sessions } from "../db/schema";
-import type { ReadTx } from "./repository";
+import type { Engine } from "./engine/engine";
+import { perEngine, type ReadTx } from "./repository";
 import type { Raw, RawPick } from "./rows";
 
 export type SessionRow = RawPick<typeof sessions, "id" | "job_id" | "worker_id" | "state" | "started_at" | "ended_at">;
@@ -50,12 +51,14 @@ const DETAIL_ACTIONS = `SELECT a.*, st.name AS step_name, t.task_index, t.parame
    FROM session_actions a LEFT JOIN steps st ON st.id = a.step_id LEFT JOIN tasks t ON t.id = a.task_id
    WHERE a.session_id = ? ORDER BY a.seq`;
 const IN_WINDOW = `SELECT s.id, s.worker_id, s.job_id, j.name AS job_name, s.state, s.started_at, s.ended_at FROM sessions s JOIN jobs j ON j.id = s.job_id
-     WHERE s.started_at < ? AND (s.ended_at IS NULL OR s.ended_at >= ?) AND (? IS NULL OR s.worker_id IN (SELECT id FROM workers WHERE pool_id = ?))
+     WHERE s.started_at < ? AND (s.ended_at IS NULL OR s.ended_at >= ?) AND (CAST(? AS text) IS NULL OR s.worker_id IN (SELECT id FROM workers WHERE pool_id = ?))
      ORDER BY s.started_at DESC LIMIT ?`;
-const TIMED_ACTIONS = `SELECT session_id, kind, status, started_at, ended_at FROM session_actions
-     WHERE session_id IN (SELECT value FROM json_each(?)) AND started_at IS NOT NULL AND started_at < ? AND (ended_at IS NULL OR ended_at >= ?)
-     ORDER BY session_id, seq LIMIT ?`;
-const STATUSES_OF_SESSIONS = "SELECT DISTINCT session_id, status FROM session_actions WHERE session_id IN (SELECT value FROM json_each(?))";
+const TIMED_ACTIONS = perEngine(
+  (d) => `SELECT session_id, kind, status, started_at, ended_at FROM session_actions
+     WHERE session_id IN ${d.jsonValues("?", "text")} AND started_at IS NOT NULL AND started_at < ? AND (ended_at IS NULL OR ended_at >= ?)
+     ORDER BY session_id, seq LIMIT ?`,
+);
+const STATUSES_OF_SESSIONS = perEngine((d) => `SELECT DISTINCT session_id, status FROM session_actions WHERE session_id IN ${d.jsonValues("?", "text")}`);
 
 /**
  * The statement text of one combination of log line filters: a live view reads a page on every
@@ -63,10 +66,12 @@ const STATUSES_OF_SESSIONS = "SELECT DISTINCT session_id, status FROM session_ac
  * prepares each text once per connection). `col = ? AND id > ? ORDER BY id` seeks the (col, id)
  * index and reads it in order: no sort.
  */
-function logLinesStatement(filters: ReadonlyArray<keyof LogLineFilter>): string {
+function logLinesStatement(engine: Engine, filters: ReadonlyArray<keyof LogLineFilter>): string {
   const columns = FILTER_COLUMNS.filter(([filter]) => filters.includes(filter)).map(([, column]) => column);
-  // Unary + keeps the planner off the other filters' indexes (it has no statistics to choose by).
-  const where = [...columns.map((c, i) => `${i === 0 ? "" : "+"}${c} = ?`), "id > ?"].join(" AND ");
+  // SQLite: unary + keeps the planner off the other filters' indexes (it has no statistics to
+  // choose by). PostgreSQL has no unary + for text, and its planner chooses by statistics.
+  const off = engine === "sqlite" ? "+" : "";
+  const where = [...columns.map((c, i) => `${i === 0 ? "" : off}${c} = ?`), "id > ?"].join(" AND ");
   return `SELECT id, session_id, action_id, time, line FROM log_lines WHERE ${where} ORDER BY id LIMIT ?`;
 }
 
@@ -81,7 +86,7 @@ export const sessionQueriesRepository = {
   /** Log lines in stored order after `afterId`, of the filters given (every line when none is). */
   logLines(tx: ReadTx, filter: LogLineFilter, afterId: number, limit: number): Promise<LogLineRow[]> {
     const given = FILTER_COLUMNS.filter(([name]) => filter[name] !== undefined).map(([name]) => name);
-    return tx.all<LogLineRow>(logLinesStatement(given), [...given.map((name) => filter[name]!), afterId, limit]);
+    return tx.all<LogLineRow>(logLinesStatement(tx.engine, given), [...given.map((name) => filter[name]!), afterId, limit]);
   },
   /** The statement text a combination of filters reads with (a test reads its query plan). */
   logLinesStatement,
@@ -89,7 +94,7 @@ export const sessionQueriesRepository = {
   inWindow: (tx: ReadTx, from: number, to: number, poolId: string | null, limit: number): Promise<WindowSessionRow[]> => tx.all<WindowSessionRow>(IN_WINDOW, [to, from, poolId, poolId, limit]),
   /** The started actions of these Sessions that overlap [from, to), by Session and in order, at most `limit`. */
   timedActions: (tx: ReadTx, sessionIds: readonly string[], from: number, to: number, limit: number): Promise<TimedActionRow[]> =>
-    tx.all<TimedActionRow>(TIMED_ACTIONS, [JSON.stringify(sessionIds), to, from, limit]),
+    tx.all<TimedActionRow>(TIMED_ACTIONS[tx.engine], [JSON.stringify(sessionIds), to, from, limit]),
   /** Each of these Sessions' action statuses, once each. */
-  actionStatuses: (tx: ReadTx, sessionIds: readonly string[]) => tx.all<RawPick<typeof sessionActions, "session_id" | "status">>(STATUSES_OF_SESSIONS, [JSON.stringify(sessionIds)]),
+  actionStatuses: (tx: ReadTx, sessionIds: readonly string[]) => tx.all<RawPick<typeof sessionActions, "session_id" | "status">>(STATUSES_OF_SESSIONS[tx.engine], [JSON.stringify(sessionIds)]),
 };

@@ -37,7 +37,7 @@ const UNENDED = statement<RawPick<typeof sessions, "id" | "job_id">>("sessions.u
 const BY_ID = statement<SessionRow>("sessions.byId", `SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`);
 const INSERT = statement("sessions.insert", "INSERT INTO sessions (id, job_id, worker_id, lease_epoch, state, reserved, started_at, probe) VALUES (?, ?, ?, ?, 'ACTIVE', ?, ?, ?)");
 const SET_STATE = statement("sessions.setState", "UPDATE sessions SET state = ? WHERE id = ?");
-const END_ISSUED = statement("sessions.markEndIssued", "UPDATE sessions SET end_issued = 1 WHERE id = ?");
+const END_ISSUED = statement("sessions.markEndIssued", "UPDATE sessions SET end_issued = TRUE WHERE id = ?");
 const ENDED = statement("sessions.end", "UPDATE sessions SET state = 'ENDED', ended_at = ? WHERE id = ?");
 const INTERRUPTED = statement("sessions.interruptAction", "UPDATE session_actions SET status = 'INTERRUPTED', ended_at = ? WHERE id = ?");
 const REPORT = statement(

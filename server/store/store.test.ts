@@ -12,24 +12,24 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import { openStore, type SqliteStore } from "../db/connection";
 import type { Tx, UnitLocal } from "./engine/engine";
 import { FarmEventBus } from "./events";
-import { sqliteOf } from "./store-test-support";
+import { testEngine } from "./engines-test-support";
 
 function scratchStore(file = ":memory:"): SqliteStore {
   const store = openStore(file);
   onTestFinished(() => store.close());
-  sqliteOf(store).exec("CREATE TABLE scratch (v TEXT NOT NULL)");
+  store.sqlite.exec("CREATE TABLE scratch (v TEXT NOT NULL)");
   return store;
 }
 
 const write = (tx: Tx, v: string) => tx.run("INSERT INTO scratch (v) VALUES (?)", [v]);
 /** The rows as the store's connection sees them (inside a unit: with its uncommitted ones). */
-const rows = (store: SqliteStore) => sqliteOf(store).prepare<[], string>("SELECT v FROM scratch ORDER BY rowid").pluck().all();
+const rows = (store: SqliteStore) => store.sqlite.prepare<[], string>("SELECT v FROM scratch ORDER BY rowid").pluck().all();
 
 /** A bus on the store, and what its "jobs" listener saw: the payload, whether a unit was open, and the rows then. */
 function listened(store: SqliteStore) {
   const bus = new FarmEventBus();
   const seen: Array<{ jobs: readonly string[]; inUnit: boolean; rows: string[] }> = [];
-  bus.subscribe("jobs", (jobs) => seen.push({ jobs, inUnit: sqliteOf(store).inTransaction, rows: rows(store) }));
+  bus.subscribe("jobs", (jobs) => seen.push({ jobs, inUnit: store.sqlite.inTransaction, rows: rows(store) }));
   return { bus, seen };
 }
 
@@ -58,7 +58,7 @@ class Gathered implements UnitLocal {
   }
 }
 
-describe("store.transaction and events published in it", () => {
+describe.skipIf(testEngine() === "postgres")("store.transaction and events published in it (SQLite only: it reads the SQLite connection directly; engine.test.ts runs units on both engines)", () => {
   it("delivers an event published inside a unit only after the commit, with its change readable", async () => {
     const store = scratchStore();
     const { bus, seen } = listened(store);
@@ -66,10 +66,10 @@ describe("store.transaction and events published in it", () => {
       await write(tx, "a");
       bus.publish(tx, "jobs", ["job-1"]);
       expect(seen).toEqual([]);
-      expect(sqliteOf(store).inTransaction).toBe(true);
+      expect(store.sqlite.inTransaction).toBe(true);
     });
     expect(seen).toEqual([{ jobs: ["job-1"], inUnit: false, rows: ["a"] }]);
-    expect(sqliteOf(store).inTransaction).toBe(false);
+    expect(store.sqlite.inTransaction).toBe(false);
   });
 
   it("delivers at once what is published without a unit", () => {
@@ -134,7 +134,7 @@ describe("store.transaction and events published in it", () => {
   it("runs a beforeCommit hook once, inside the outermost unit after its work, however often and deep it was registered", async () => {
     const store = scratchStore();
     const ran: Array<{ inTransaction: boolean; rows: string[] }> = [];
-    const hook = () => void ran.push({ inTransaction: sqliteOf(store).inTransaction, rows: rows(store) });
+    const hook = () => void ran.push({ inTransaction: store.sqlite.inTransaction, rows: rows(store) });
     await store.transaction(async (tx) => {
       tx.beforeCommit(hook);
       await tx.transaction(async (sp) => {
@@ -168,7 +168,7 @@ describe("store.transaction and events published in it", () => {
     expect(rows(store)).toEqual([]);
     expect(seen).toEqual([]);
     expect(rolledBack).toEqual(["inner", "outer"]);
-    expect(sqliteOf(store).inTransaction).toBe(false);
+    expect(store.sqlite.inTransaction).toBe(false);
     await store.transaction((tx) => write(tx, "b"));
     expect(rows(store)).toEqual(["b"]);
   });
@@ -304,7 +304,7 @@ describe("store.transaction and events published in it", () => {
 
   it("refuses to open a unit inside a transaction it did not open (its hooks and events would run before that commit)", async () => {
     const store = scratchStore();
-    const sqlite = sqliteOf(store);
+    const sqlite = store.sqlite;
     sqlite.exec("BEGIN");
     try {
       await expect(store.transaction((tx) => write(tx, "a"))).rejects.toThrow("did not open");
@@ -328,7 +328,7 @@ describe("store.transaction and events published in it", () => {
     const inside = await store.transaction(async () => {
       // Another connection cannot write while a unit is open, even one that has not written yet.
       expect(() => other.prepare("INSERT INTO scratch (v) VALUES ('other')").run()).toThrow(/locked|busy/i);
-      return sqliteOf(store).inTransaction;
+      return store.sqlite.inTransaction;
     });
     expect(inside).toBe(true);
     other.prepare("INSERT INTO scratch (v) VALUES ('other')").run();
@@ -336,7 +336,7 @@ describe("store.transaction and events published in it", () => {
   });
 });
 
-describe("FarmEventBus.stream", () => {
+describe.skipIf(testEngine() === "postgres")("FarmEventBus.stream (SQLite only: on a SQLite scratch store)", () => {
   it("yields every event in order, queued while nobody reads, and ends when its signal aborts", async () => {
     const store = scratchStore();
     const bus = new FarmEventBus();

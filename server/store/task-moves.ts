@@ -9,8 +9,8 @@
  */
 import { TASK_STATUSES, type TaskStatus } from "../../lib/farm/statuses";
 import type { tasks } from "../db/schema";
-import type { RunResult, SqlValue, Statement } from "./engine/engine";
-import { statement, type ReadTx, type Tx } from "./repository";
+import type { Engine, RunResult, SqlValue, Statement } from "./engine/engine";
+import { perEngine, statement, type ReadTx, type Tx } from "./repository";
 import type { RawPick } from "./rows";
 
 /**
@@ -29,13 +29,13 @@ const ALSO_SQL: Record<AlsoSet, string> = {
 };
 
 /** The tasks of a target a chunk holds, as SQL over `tasks` (parameters in the order the methods below bind them). */
-const SCOPE_SQL = {
+const SCOPE_SQL = perEngine((d) => ({
   jobRange: "job_id = ? AND id BETWEEN ? AND ?",
   stepRange: "job_id = ? AND step_id = ? AND id BETWEEN ? AND ?",
-  jobListed: "job_id = ? AND id IN (SELECT value FROM json_each(?))",
-  stepListed: "job_id = ? AND step_id = ? AND id IN (SELECT value FROM json_each(?))",
-} as const;
-type Scope = keyof typeof SCOPE_SQL;
+  jobListed: `job_id = ? AND id IN ${d.jsonValues("?", "bigint")}`,
+  stepListed: `job_id = ? AND step_id = ? AND id IN ${d.jsonValues("?", "bigint")}`,
+}));
+type Scope = keyof (typeof SCOPE_SQL)["sqlite"];
 
 /** A chunk's tasks to move, counted by step and status. */
 export type MovedGroup = RawPick<typeof tasks, "step_id" | "status"> & { n: number };
@@ -63,8 +63,8 @@ interface ScopeStatements {
 
 const JOB_EXISTS = statement<{ one: number }>("task-moves.jobExists", "SELECT 1 AS one FROM jobs WHERE id = ?");
 const STEP_IDS = statement<{ id: string }>("task-moves.stepIdsOf", "SELECT id FROM steps WHERE job_id = ?");
-const COUNT_LISTED_IN_JOB = statement<{ n: number }>("task-moves.countListedInJob", "SELECT COUNT(*) AS n FROM tasks WHERE job_id = ? AND id IN (SELECT value FROM json_each(?))");
-const COUNT_LISTED_IN_STEP = statement<{ n: number }>("task-moves.countListedInStep", "SELECT COUNT(*) AS n FROM tasks WHERE job_id = ? AND step_id = ? AND id IN (SELECT value FROM json_each(?))");
+const COUNT_LISTED_IN_JOB = perEngine((d) => statement<{ n: number }>(`task-moves.countListedInJob@${d.engine}`, `SELECT COUNT(*) AS n FROM tasks WHERE ${SCOPE_SQL[d.engine].jobListed}`));
+const COUNT_LISTED_IN_STEP = perEngine((d) => statement<{ n: number }>(`task-moves.countListedInStep@${d.engine}`, `SELECT COUNT(*) AS n FROM tasks WHERE ${SCOPE_SQL[d.engine].stepListed}`));
 const LOWEST_ID = statement<{ id: number | null }>("task-moves.lowestId", "SELECT MIN(id) AS id FROM tasks WHERE job_id = ? AND status = ?");
 const HIGHEST_ID = statement<{ id: number | null }>("task-moves.highestId", "SELECT MAX(id) AS id FROM tasks WHERE job_id = ? AND status = ?");
 
@@ -72,11 +72,11 @@ const HIGHEST_ID = statement<{ id: number | null }>("task-moves.highestId", "SEL
 const moves = new Map<string, ScopeStatements>();
 
 /** The statements of one shape, named and built the first time it is used. */
-function statements(scope: Scope, fromCount: number, also: AlsoSet): ScopeStatements {
-  const key = `${scope}:${fromCount}:${also}`;
+function statements(engine: Engine, scope: Scope, fromCount: number, also: AlsoSet): ScopeStatements {
+  const key = `${scope}:${fromCount}:${also}@${engine}`;
   let found = moves.get(key);
   if (!found) {
-    const where = `${SCOPE_SQL[scope]} AND status IN (${Array(fromCount).fill("?").join(", ")})`;
+    const where = `${SCOPE_SQL[engine][scope]} AND status IN (${Array(fromCount).fill("?").join(", ")})`;
     found = {
       count: statement<MovedGroup>(`task-moves.count.${key}`, `SELECT step_id, status, COUNT(*) AS n FROM tasks WHERE ${where} GROUP BY step_id, status`),
       move: statement(`task-moves.move.${key}`, `UPDATE tasks SET status = ?${ALSO_SQL[also]} WHERE ${where}`),
@@ -91,7 +91,8 @@ export const taskMovesRepository = {
   stepIdsOf: async (tx: ReadTx, jobId: string): Promise<string[]> => (await tx.all(STEP_IDS, [jobId])).map((row) => row.id),
   /** How many of the listed tasks are the job's (or its step's, given one). */
   countListed: async (tx: ReadTx, jobId: string, stepId: string | undefined, taskIds: readonly number[]): Promise<number> =>
-    (stepId === undefined ? await tx.get(COUNT_LISTED_IN_JOB, [jobId, JSON.stringify(taskIds)]) : await tx.get(COUNT_LISTED_IN_STEP, [jobId, stepId, JSON.stringify(taskIds)]))?.n ?? 0,
+    (stepId === undefined ? await tx.get(COUNT_LISTED_IN_JOB[tx.engine], [jobId, JSON.stringify(taskIds)]) : await tx.get(COUNT_LISTED_IN_STEP[tx.engine], [jobId, stepId, JSON.stringify(taskIds)]))
+      ?.n ?? 0,
   /**
    * The lowest and highest task id of a job. One index seek per status (the job/status index
    * ends in the rowid), where MIN(id) over the job alone would read every one of its index entries.
@@ -114,17 +115,17 @@ export const taskMovesRepository = {
     // Bound ahead of the WHERE clause's parameters: the new status, then what `also` sets.
     const set: SqlValue[] = also === "end" ? [to, endedAt!] : [to];
     // Named the first time a shape is used, kept for the process's lifetime.
-    const scoped = (scope: Scope) => statements(scope, from.length, also);
+    const scoped = (tx: ReadTx, scope: Scope) => statements(tx.engine, scope, from.length, also);
     const changes = async (running: Promise<RunResult>) => (await running).changes;
     return {
-      countInJob: (tx, jobId, low, high) => tx.all(scoped("jobRange").count, [jobId, low, high, ...from]),
-      moveInJob: (tx, jobId, low, high) => changes(tx.run(scoped("jobRange").move, [...set, jobId, low, high, ...from])),
-      countInStep: (tx, jobId, stepId, low, high) => tx.all(scoped("stepRange").count, [jobId, stepId, low, high, ...from]),
-      moveInStep: (tx, jobId, stepId, low, high) => changes(tx.run(scoped("stepRange").move, [...set, jobId, stepId, low, high, ...from])),
-      countListedInJob: (tx, jobId, taskIds) => tx.all(scoped("jobListed").count, [jobId, JSON.stringify(taskIds), ...from]),
-      moveListedInJob: (tx, jobId, taskIds) => changes(tx.run(scoped("jobListed").move, [...set, jobId, JSON.stringify(taskIds), ...from])),
-      countListedInStep: (tx, jobId, stepId, taskIds) => tx.all(scoped("stepListed").count, [jobId, stepId, JSON.stringify(taskIds), ...from]),
-      moveListedInStep: (tx, jobId, stepId, taskIds) => changes(tx.run(scoped("stepListed").move, [...set, jobId, stepId, JSON.stringify(taskIds), ...from])),
+      countInJob: (tx, jobId, low, high) => tx.all(scoped(tx, "jobRange").count, [jobId, low, high, ...from]),
+      moveInJob: (tx, jobId, low, high) => changes(tx.run(scoped(tx, "jobRange").move, [...set, jobId, low, high, ...from])),
+      countInStep: (tx, jobId, stepId, low, high) => tx.all(scoped(tx, "stepRange").count, [jobId, stepId, low, high, ...from]),
+      moveInStep: (tx, jobId, stepId, low, high) => changes(tx.run(scoped(tx, "stepRange").move, [...set, jobId, stepId, low, high, ...from])),
+      countListedInJob: (tx, jobId, taskIds) => tx.all(scoped(tx, "jobListed").count, [jobId, JSON.stringify(taskIds), ...from]),
+      moveListedInJob: (tx, jobId, taskIds) => changes(tx.run(scoped(tx, "jobListed").move, [...set, jobId, JSON.stringify(taskIds), ...from])),
+      countListedInStep: (tx, jobId, stepId, taskIds) => tx.all(scoped(tx, "stepListed").count, [jobId, stepId, JSON.stringify(taskIds), ...from]),
+      moveListedInStep: (tx, jobId, stepId, taskIds) => changes(tx.run(scoped(tx, "stepListed").move, [...set, jobId, stepId, JSON.stringify(taskIds), ...from])),
     };
   },
 };

@@ -7,7 +7,8 @@
  */
 import { TASK_STATUSES, type TaskStatus } from "../../lib/farm/statuses";
 import type { sessionActions, tasks } from "../db/schema";
-import type { ReadTx } from "./repository";
+import type { Engine } from "./engine/engine";
+import { perEngine, type ReadTx } from "./repository";
 import type { RawPick } from "./rows";
 
 export const TASK_SORTS = ["index", "status", "parameter", "worker", "startedAt", "duration", "retries", "message", "progress", "session"] as const;
@@ -46,7 +47,7 @@ const NUMERIC_TYPES: ReadonlySet<string> = new Set(["INT", "FLOAT", "CHUNK[INT]"
  * measures running tasks' durations; `numeric` says the sorted parameter sorts as a number (every
  * task of a step has the same parameters, so its type is read once, and each row costs one json_extract).
  */
-function taskOrder(filter: TaskListFilter, now: number, numeric: boolean): { order: string; params: Array<string | number> } {
+function taskOrder(engine: Engine, filter: TaskListFilter, now: number, numeric: boolean): { order: string; params: Array<string | number> } {
   const direction = filter.direction === "asc" ? "ASC" : "DESC";
   // Empty values last whichever the direction, then task order for ties; the key is written twice, so are its values.
   const by = (key: string, params: Array<string | number> = []) => ({ order: `(${key}) IS NULL, ${key} ${direction}, t.task_index ASC`, params: [...params, ...params] });
@@ -57,8 +58,9 @@ function taskOrder(filter: TaskListFilter, now: number, numeric: boolean): { ord
       return by(STATUS_RANK);
     case "parameter": {
       // Every task has every parameter of its step: no empty values to put last, and one json_extract a row.
-      const value = numeric ? "CAST(json_extract(t.parameters, ?) AS REAL)" : "json_extract(t.parameters, ?)";
-      return { order: `${value} ${direction}, t.task_index ASC`, params: [`$."${filter.parameter ?? ""}".value`] };
+      const field = PARAMETER_FIELD[engine];
+      const value = numeric ? `CAST(${field.sql} AS REAL)` : field.sql;
+      return { order: `${value} ${direction}, t.task_index ASC`, params: [field.param(filter.parameter ?? "", "value")] };
     }
     case "worker":
       return by("COALESCE(w.name, t.worker_id)");
@@ -77,8 +79,23 @@ function taskOrder(filter: TaskListFilter, now: number, numeric: boolean): { ord
   }
 }
 
+/**
+ * One field of one task parameter in `t.parameters` (`{"F": {"type": "INT", "value": 3}}`), as
+ * SQL with one placeholder and the value it binds: SQLite's json_extract takes a path; PostgreSQL
+ * takes the parameter's name, the field fixed in the SQL.
+ */
+const PARAMETER_FIELD = perEngine((d) =>
+  d.engine === "sqlite"
+    ? { sql: "json_extract(t.parameters, ?)", param: (name: string, field: "type" | "value") => `$."${name}".${field}` }
+    : { sql: "(CAST(t.parameters AS json) -> CAST(? AS text) ->> 'value')", param: (name: string, _field: "type" | "value") => name },
+);
+
 // A step's task parameter's type, from its first task (all of a step's tasks have the same parameters).
-const PARAMETER_TYPE = "SELECT json_extract(parameters, ?) AS type FROM tasks WHERE step_id = ? ORDER BY task_index LIMIT 1";
+const PARAMETER_TYPE = perEngine((d) =>
+  d.engine === "sqlite"
+    ? "SELECT json_extract(parameters, ?) AS type FROM tasks WHERE step_id = ? ORDER BY task_index LIMIT 1"
+    : "SELECT CAST(parameters AS json) -> CAST(? AS text) ->> 'type' AS type FROM tasks WHERE step_id = ? ORDER BY task_index LIMIT 1",
+);
 const FIRST_OPEN_ACTION = `SELECT a.kind, a.status, a.environment_id, a.started_at, s.name AS step_name FROM session_actions a LEFT JOIN steps s ON s.id = a.step_id
      WHERE a.session_id = ? AND a.status IN ('ASSIGNED', 'RUNNING') ORDER BY a.seq LIMIT 1`;
 const LAST_EXIT_CODE = "SELECT exit_code FROM session_actions WHERE task_id = ? AND kind = 'TASK_RUN' AND ended_at IS NOT NULL ORDER BY ended_at DESC, seq DESC LIMIT 1";
@@ -97,8 +114,11 @@ export const taskQueriesRepository = {
       params.push(...statuses);
     }
     const total = (await tx.get<{ n: number }>(`SELECT COUNT(*) AS n FROM tasks t WHERE ${where.join(" AND ")}`, params))?.n ?? 0;
-    const type = filter.sort === "parameter" ? ((await tx.get<{ type: string | null }>(PARAMETER_TYPE, [`$."${filter.parameter ?? ""}".type`, filter.stepId]))?.type ?? null) : null;
-    const order = taskOrder(filter, now, type !== null && NUMERIC_TYPES.has(type));
+    const type =
+      filter.sort === "parameter"
+        ? ((await tx.get<{ type: string | null }>(PARAMETER_TYPE[tx.engine], [PARAMETER_FIELD[tx.engine].param(filter.parameter ?? "", "type"), filter.stepId]))?.type ?? null)
+        : null;
+    const order = taskOrder(tx.engine, filter, now, type !== null && NUMERIC_TYPES.has(type));
     const rows = await tx.all<TaskPageRow>(
       `SELECT t.id, t.task_index, t.parameters, t.status, t.worker_id, w.name AS worker_name, t.session_id, t.failure_count, t.interruption_count, t.progress, t.status_message, t.started_at, t.ended_at, t.retry_at
        FROM tasks t LEFT JOIN workers w ON w.id = t.worker_id WHERE ${where.join(" AND ")} ORDER BY ${order.order} LIMIT ? OFFSET ?`,

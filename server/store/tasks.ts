@@ -9,7 +9,7 @@ import { movableTo } from "../../lib/farm/task-transitions";
 import type { TaskStatus } from "../../lib/farm/statuses";
 import type { tasks } from "../db/schema";
 import type { SqlValue, Statement, RunResult } from "./engine/engine";
-import { statement, type ReadTx, type Tx } from "./repository";
+import { perEngine, statement, type ReadTx, type Tx } from "./repository";
 import type { RawPick } from "./rows";
 
 /** A task as the scheduler reads it to change it. */
@@ -50,9 +50,11 @@ const WAITING_WHEN_JOB_FAILS = movableTo("CANCELED", "job-failed")
 
 const BY_ID = statement<TaskRow>("tasks.byId", "SELECT id, job_id, step_id, task_index, parameters, status, failure_count, interruption_count, session_id, worker_id FROM tasks WHERE id = ?");
 const RELEASE = statement("tasks.releasePending", "UPDATE tasks SET status = 'READY' WHERE step_id = ? AND status = 'PENDING'");
-const ASSIGN = statement(
-  "tasks.assign",
-  "UPDATE tasks SET status = 'ASSIGNED', session_id = ?, worker_id = ?, progress = NULL, status_message = NULL WHERE id IN (SELECT value FROM json_each(?)) AND status = 'READY'",
+const ASSIGN = perEngine((d) =>
+  statement(
+    `tasks.assign@${d.engine}`,
+    `UPDATE tasks SET status = 'ASSIGNED', session_id = ?, worker_id = ?, progress = NULL, status_message = NULL WHERE id IN ${d.jsonValues("?", "bigint")} AND status = 'READY'`,
+  ),
 );
 const CANCEL_WAITING = statement("tasks.cancelWaiting", `UPDATE tasks SET status = 'CANCELED', ended_at = ? WHERE job_id = ? AND status IN (${WAITING_WHEN_JOB_FAILS})`);
 const COUNT_BY_STATUS = statement<{ status: TaskStatus; n: number }>("tasks.countByStatus", "SELECT status, COUNT(*) AS n FROM tasks WHERE step_id = ? GROUP BY status");
@@ -84,7 +86,7 @@ export const tasksRepository = {
   },
 
   /** Binds these tasks to a Session, those still READY (one UPDATE); returns how many it bound. */
-  assign: async (tx: Tx, taskIds: readonly number[], sessionId: string, workerId: string): Promise<number> => (await tx.run(ASSIGN, [sessionId, workerId, JSON.stringify(taskIds)])).changes,
+  assign: async (tx: Tx, taskIds: readonly number[], sessionId: string, workerId: string): Promise<number> => (await tx.run(ASSIGN[tx.engine], [sessionId, workerId, JSON.stringify(taskIds)])).changes,
 
   /** Makes the step's PENDING tasks READY; returns how many moved. */
   releasePending: async (tx: Tx, stepId: string): Promise<number> => (await tx.run(RELEASE, [stepId])).changes,

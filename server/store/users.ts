@@ -6,7 +6,7 @@
 import type { RunResult } from "./engine/engine";
 import type { Role } from "../../lib/farm/access";
 import type { users } from "../db/schema";
-import type { ReadTx, Tx } from "./repository";
+import { perEngine, type ReadTx, type Tx } from "./repository";
 import type { RawPick } from "./rows";
 
 export type UserKind = "person" | "service";
@@ -28,16 +28,19 @@ export interface NewUserRow {
   now: number;
 }
 
-const BY_NAME = "SELECT id, name, role, kind, disabled, password_hash FROM users WHERE name = ? COLLATE NOCASE";
+// LOWER(): names compare without regard to ASCII case, the same on both engines.
+const BY_NAME = "SELECT id, name, role, kind, disabled, password_hash FROM users WHERE LOWER(name) = LOWER(?)";
 const BY_ID = "SELECT id, name, role, kind, disabled FROM users WHERE id = ?";
 const INSERT = "INSERT INTO users (id, name, role, kind, password_hash, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)";
-const LIST = `SELECT u.id, u.name, u.role, u.kind, u.disabled, u.created_at,
-     MAX(COALESCE((SELECT MAX(last_seen_at) FROM auth_sessions WHERE user_id = u.id), 0), COALESCE((SELECT MAX(last_used_at) FROM access_tokens WHERE user_id = u.id), 0)) AS last_active_at
-   FROM users u ORDER BY u.name COLLATE NOCASE`;
+const LIST = perEngine(
+  (d) => `SELECT u.id, u.name, u.role, u.kind, u.disabled, u.created_at,
+     ${d.greatest("COALESCE((SELECT MAX(last_seen_at) FROM auth_sessions WHERE user_id = u.id), 0)", "COALESCE((SELECT MAX(last_used_at) FROM access_tokens WHERE user_id = u.id), 0)")} AS last_active_at
+   FROM users u ORDER BY LOWER(u.name), u.name`,
+);
 const SET_ROLE = "UPDATE users SET role = ?, updated_at = ? WHERE id = ?";
 const SET_DISABLED = "UPDATE users SET disabled = ?, updated_at = ? WHERE id = ?";
 const SET_PASSWORD = "UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?";
-const ACTIVE_ADMINS = "SELECT COUNT(*) AS n FROM users WHERE role = 'admin' AND disabled = 0 AND kind = 'person'";
+const ACTIVE_ADMINS = "SELECT COUNT(*) AS n FROM users WHERE role = 'admin' AND disabled = FALSE AND kind = 'person'";
 const PEOPLE = "SELECT COUNT(*) AS n FROM users WHERE kind = 'person'";
 
 export const usersRepository = {
@@ -47,7 +50,7 @@ export const usersRepository = {
     return tx.run(INSERT, [user.id, user.name, user.role, user.kind, user.passwordHash, user.now, user.now]);
   },
   /** Every account, by name without regard to case. */
-  list: (tx: ReadTx): Promise<UserListRow[]> => tx.all<UserListRow>(LIST),
+  list: (tx: ReadTx): Promise<UserListRow[]> => tx.all<UserListRow>(LIST[tx.engine]),
   setRole(tx: Tx, id: string, role: Role, now: number): Promise<RunResult> {
     return tx.run(SET_ROLE, [role, now, id]);
   },

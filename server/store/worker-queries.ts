@@ -5,11 +5,11 @@
  */
 import type { WorkerStatus } from "../../lib/farm/statuses";
 import type { pools, sessions, workers } from "../db/schema";
-import type { ReadTx } from "./repository";
+import { perEngine, type ReadTx } from "./repository";
 import type { RawPick } from "./rows";
 
 /** Columns of a worker tally; GROUP BY status (and whatever else is grouped). */
-export const WORKER_TALLY_COLUMNS = "status, COUNT(*) AS n, SUM(drain IS NOT NULL) AS drained, SUM(disabled) AS disabled";
+export const WORKER_TALLY_COLUMNS = "status, COUNT(*) AS n, SUM(CASE WHEN drain IS NOT NULL THEN 1 ELSE 0 END) AS drained, SUM(CASE WHEN disabled THEN 1 ELSE 0 END) AS disabled";
 
 /** Workers of one status: how many, and how many of them an admin drained or disabled. */
 export interface WorkerTallyRow {
@@ -47,13 +47,15 @@ const CURRENT = `SELECT s.id AS session_id, s.job_id, j.name AS job_name, t.id A
      WHERE a.session_id = s.id AND a.status IN ('ASSIGNED', 'RUNNING') AND a.kind = 'TASK_RUN' ORDER BY a.seq LIMIT 1)
    LEFT JOIN steps st ON st.id = t.step_id
    WHERE s.worker_id = ? AND s.state != 'ENDED' ORDER BY s.started_at DESC LIMIT 1`;
-const TIMELINE = `SELECT w.id, w.name, p.name AS pool_name, w.status FROM workers w JOIN pools p ON p.id = w.pool_id
-     WHERE (w.removed_at IS NULL OR w.id IN (SELECT value FROM json_each(?))) AND (? IS NULL OR w.pool_id = ?) ORDER BY w.name, p.name`;
+const TIMELINE = perEngine(
+  (d) => `SELECT w.id, w.name, p.name AS pool_name, w.status FROM workers w JOIN pools p ON p.id = w.pool_id
+     WHERE (w.removed_at IS NULL OR w.id IN ${d.jsonValues("?", "text")}) AND (CAST(? AS text) IS NULL OR w.pool_id = ?) ORDER BY w.name, p.name`,
+);
 const WAITING = `SELECT w.id, w.name, w.status, w.drain, w.disabled, p.enabled AS pool_enabled, w.capabilities,
             EXISTS (SELECT 1 FROM sessions s WHERE s.worker_id = w.id AND s.state != 'ENDED') AS busy
      FROM workers w JOIN pools p ON p.id = w.pool_id WHERE w.removed_at IS NULL`;
 const PREVIEW_POOLS = "SELECT id, name, enabled FROM pools ORDER BY name";
-const PREVIEW_WORKERS = "SELECT pool_id, status, capabilities FROM workers WHERE disabled = 0";
+const PREVIEW_WORKERS = "SELECT pool_id, status, capabilities FROM workers WHERE disabled = FALSE";
 
 export const workerQueriesRepository = {
   /** Every pool, by name. */
@@ -66,7 +68,7 @@ export const workerQueriesRepository = {
   currentWork: (tx: ReadTx, workerId: string): Promise<CurrentWorkRow | undefined> => tx.get<CurrentWorkRow>(CURRENT, [workerId]),
   /** The timeline's workers: those not removed and the removed ones that ran a shown Session, of one pool or all. */
   timeline: (tx: ReadTx, shownWorkerIds: readonly string[], poolId: string | null): Promise<TimelineWorkerRow[]> =>
-    tx.all<TimelineWorkerRow>(TIMELINE, [JSON.stringify(shownWorkerIds), poolId, poolId]),
+    tx.all<TimelineWorkerRow>(TIMELINE[tx.engine], [JSON.stringify(shownWorkerIds), poolId, poolId]),
   /** The fleet (workers not removed) as "why isn't this task running?" weighs it. */
   waitingFleet: (tx: ReadTx): Promise<WaitingWorkerRow[]> => tx.all<WaitingWorkerRow>(WAITING),
   /** Pools by name, for the submission preview. */

@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { apiHandler } from "../api/app-handler";
 import { startNodeServer, type RunningServer } from "../api/node-server";
 import { closeCheckPool } from "../checks/check-pool";
-import { farmRuntime } from "../services/farm-runtime";
+import { openFarmRuntime } from "../services/farm-runtime";
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
@@ -20,7 +20,7 @@ export interface WebServer {
 }
 
 export async function startWebServer(options: { host: string; port: number; trustProxy: boolean }): Promise<WebServer> {
-  const runtime = farmRuntime();
+  const runtime = await openFarmRuntime();
   const { default: next } = await import("next");
   const app = next({ dev: false, dir: REPO, hostname: options.host, port: options.port, customServer: true });
   // Next.js readies its routes (called bound, so a search for SQL statements does not find it here).
@@ -40,6 +40,7 @@ export async function startWebServer(options: { host: string; port: number; trus
       await running.close();
       await app.close();
       await runtime.loop.stop();
+      await runtime.replication.stop();
       // A check in flight would otherwise hold the process for the rest of its budget.
       await closeCheckPool();
       await runtime.farm.store.close();

@@ -9,8 +9,11 @@ import { FarmEventBus } from "../events";
 import { NestedUnitError, StoreClosedError, statement, type AsyncStore, type Tx } from "./engine";
 import { gate, postgresHarness, scratchValues, sleep, sqliteHarness, write, type EngineHarness } from "./engine-test-support";
 import { openAsyncStore } from "./open-store";
+import { testEngine } from "../engines-test-support";
 
-describe.each([sqliteHarness(), postgresHarness()])("the async store on $engine", (harness: EngineHarness) => {
+// This suite opens both engines itself: the postgres project would only run it again.
+const harnesses = [sqliteHarness(), postgresHarness()];
+describe.skipIf(testEngine() === "postgres").each(harnesses)("the async store on $engine (once, in the sqlite project: it opens both engines)", (harness: EngineHarness) => {
   const { engine } = harness;
   let store: AsyncStore;
 

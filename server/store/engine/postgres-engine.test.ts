@@ -9,12 +9,13 @@ import { freshTestDatabase } from "../../db/postgres-test-support";
 import { StoreUnavailableError, type AsyncStore } from "./engine";
 import { gate, postgresHarness, scratchValues, sleep, write } from "./engine-test-support";
 import { MIGRATION_LOCK, openAsyncStore } from "./open-store";
+import { testEngine } from "../engines-test-support";
 
 const harness = postgresHarness();
 /** A serialization failure on demand. */
 const SERIALIZATION_FAILURE = "DO $$ BEGIN RAISE EXCEPTION 'planted' USING ERRCODE = '40001'; END $$";
 
-describe("the async store on PostgreSQL", () => {
+describe.skipIf(testEngine() === "postgres")("the async store on PostgreSQL (once, in the sqlite project: it opens its own PostgreSQL database)", () => {
   let store: AsyncStore;
 
   beforeAll(() => harness.setUp(), 60_000);
@@ -144,7 +145,7 @@ describe("the async store on PostgreSQL", () => {
   });
 });
 
-describe("opening a PostgreSQL database", () => {
+describe.skipIf(testEngine() === "postgres")("opening a PostgreSQL database (once, in the sqlite project: it opens its own PostgreSQL database)", () => {
   it("migrates under an advisory lock: an opener waits while another holds it, and two at once apply each migration once", async () => {
     const database = await freshTestDatabase("loom_engine_open");
     const holder = new pg.Client({ connectionString: database.url });
