@@ -43,19 +43,18 @@ import {
   exactlyOnceProblems,
   httpTransport,
   openBenchFarm,
-  openPostgresBenchFarms,
   round,
   runInThread,
   sleep,
-  splitTransport,
   submitJobs,
   taskKey,
   tempFolder,
   type BenchFarm,
   type Transport,
 } from "./farm-bench-support";
-import { numberFlag } from "./number-flag";
-import { postgresClaimCeiling, withFreshDatabase } from "./postgres-bench-support";
+import { engineFlag, numberFlag } from "./number-flag";
+import type { Engine } from "../server/store/engine/engine";
+import { openPostgresBenchFarms, postgresClaimCeiling, splitTransport, withFreshDatabase } from "./postgres-bench-support";
 
 const GOAL = 0.5;
 /** An idle worker (nothing left for it while the last tasks finish) asks again after this long. */
@@ -185,8 +184,6 @@ interface RunResult {
   ratioToCeiling: number;
 }
 
-type Engine = "sqlite" | "postgres";
-
 interface Settings extends FleetOptions {
   engine: Engine;
   replicas: number;
@@ -258,11 +255,7 @@ async function main(): Promise<void> {
   const jobs = numberFlag(args, "--jobs", 20);
   const frames = numberFlag(args, "--frames", 1000);
   const tiles = numberFlag(args, "--tiles", 1);
-  const engine = args.includes("--engine") ? args[args.indexOf("--engine") + 1] : "sqlite";
-  if (engine !== "sqlite" && engine !== "postgres") {
-    console.error("--engine is sqlite or postgres");
-    process.exit(2);
-  }
+  const engine = engineFlag(args);
   const replicas = numberFlag(args, "--replicas", 1);
   if (!Number.isInteger(replicas) || replicas < 1 || (engine === "sqlite" && replicas !== 1)) {
     console.error("--replicas is a whole number from 1, and 1 on SQLite (one server per database file)");

@@ -1,6 +1,6 @@
 /**
  * What the farm benchmarks (bench/dispatch.ts, bench/load.ts) share: a farm on a temp-file
- * SQLite database (or on a PostgreSQL database, with replicas: openPostgresBenchFarms), optionally
+ * SQLite database (or on a PostgreSQL database, with replicas: postgres-bench-support.ts), optionally
  * behind the real Node HTTP server; no-op jobs submitted through the
  * service; the worker protocol either over HTTP (the agent's WorkerClient over keep-alive
  * connections: enrolling with the pool's token, then each simulated worker with its own
@@ -24,7 +24,6 @@ import { createFarm, type Farm, type FarmSettings } from "../server/context/farm
 import { FarmLoop } from "../server/services/farm-loop";
 import { startReplication, type Replication } from "../server/services/replication";
 import type { AsyncStore } from "../server/store/engine/engine";
-import { openAsyncStore } from "../server/store/engine/open-store";
 import { authenticateWorker, type WorkerIdentity } from "../server/services/authenticate-worker";
 import { ingestLogs } from "../server/services/ingest-logs";
 import { authenticatePool, createPool, type PoolRow } from "../server/services/pools";
@@ -76,7 +75,7 @@ export interface BenchFarm {
 }
 
 /** The pool and tokens the simulated workers and admin clients use; replicas of one database share them. */
-type BenchIdentity = Pick<BenchFarm, "pool" | "token" | "adminToken">;
+export type BenchIdentity = Pick<BenchFarm, "pool" | "token" | "adminToken">;
 
 export async function openBenchFarm(file: string, settings: Partial<FarmSettings> = {}): Promise<BenchFarm> {
   const store = openStore(file);
@@ -84,35 +83,7 @@ export async function openBenchFarm(file: string, settings: Partial<FarmSettings
   return benchFarmOn(store, farm, file, await benchIdentity(farm), undefined);
 }
 
-/**
- * `replicas` farm servers on the PostgreSQL database at `url`, each with its own store (opened by
- * openAsyncStore, which migrates under an advisory lock), farm, and (once served) HTTP server,
- * sweep loop and replication (shared events, leadership: startReplication, as `loom serve`
- * starts it), sharing the first one's pool and tokens. Closed in reverse order by the caller.
- */
-export async function openPostgresBenchFarms(url: string, replicas: number, settings: Partial<FarmSettings> = {}): Promise<BenchFarm[]> {
-  const farms: BenchFarm[] = [];
-  try {
-    let identity: BenchIdentity | null = null;
-    for (let i = 0; i < replicas; i++) {
-      const store = await openAsyncStore(url);
-      const farm = createFarm(store, { settings });
-      try {
-        identity ??= await benchIdentity(farm);
-      } catch (error) {
-        await store.close();
-        throw error;
-      }
-      farms.push(benchFarmOn(store, farm, url, identity, url));
-    }
-    return farms;
-  } catch (error) {
-    for (const bench of farms.reverse()) await bench.close();
-    throw error;
-  }
-}
-
-async function benchIdentity(farm: Farm): Promise<BenchIdentity> {
+export async function benchIdentity(farm: Farm): Promise<BenchIdentity> {
   const { token } = await createPool(farm, { name: "bench" }, SYSTEM_ACTOR);
   const pool = await authenticatePool(farm, token);
   if (!pool) throw new Error("the bench pool's token does not authenticate");
@@ -122,7 +93,7 @@ async function benchIdentity(farm: Farm): Promise<BenchIdentity> {
 }
 
 /** `databaseUrl`: the PostgreSQL database replicas share (undefined on SQLite: one server, nothing to replicate). */
-function benchFarmOn(store: AsyncStore, farm: Farm, file: string, identity: BenchIdentity, databaseUrl: string | undefined): BenchFarm {
+export function benchFarmOn(store: AsyncStore, farm: Farm, file: string, identity: BenchIdentity, databaseUrl: string | undefined): BenchFarm {
   let loop: FarmLoop | null = null;
   let replication: Replication | null = null;
   const bench: BenchFarm = {
@@ -218,7 +189,7 @@ export interface Transport {
   logs(credential: string, request: LogsRequest): Promise<LogsResponse>;
 }
 
-function endpointLatencies(): Record<Endpoint, Latencies> {
+export function endpointLatencies(): Record<Endpoint, Latencies> {
   return { register: new Latencies(), sync: new Latencies(), logs: new Latencies() };
 }
 
@@ -258,36 +229,6 @@ export function httpTransport(url: string, token: string, useGlobalFetch = false
     register: (r) => timed(latency.register, () => client.register(r)),
     sync: (credential, r) => timed(latency.sync, () => client.sync(credential, r)),
     logs: (credential, r) => timed(latency.logs, () => client.logs(credential, r)),
-  };
-}
-
-/**
- * Several transports (one per replica) as one: each registration goes to the next one in turn,
- * so the simulated workers split evenly between them, and each worker's calls then go where it
- * registered. Latency is timed here, over all of them.
- */
-export function splitTransport(transports: readonly Transport[]): Transport {
-  if (transports.length === 1) return transports[0]!;
-  const latency = endpointLatencies();
-  const byCredential = new Map<string, Transport>();
-  let next = 0;
-  const of = (credential: string): Transport => {
-    const found = byCredential.get(credential);
-    if (!found) throw new Error("a credential no registration answered with");
-    return found;
-  };
-  return {
-    kind: transports[0]!.kind,
-    latency,
-    register: (r) =>
-      timed(latency.register, async () => {
-        const transport = transports[next++ % transports.length]!;
-        const registered = await transport.register(r);
-        byCredential.set(registered.credential, transport);
-        return registered;
-      }),
-    sync: (credential, r) => timed(latency.sync, () => of(credential).sync(credential, r)),
-    logs: (credential, r) => timed(latency.logs, () => of(credential).logs(credential, r)),
   };
 }
 

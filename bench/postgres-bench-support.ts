@@ -1,10 +1,14 @@
 /**
  * What the farm benchmarks need of PostgreSQL: a fresh database on the test server (freshTestDatabase:
- * LOOM_TEST_DATABASE_URL, else 127.0.0.1:5432) dropped when the run ends, however it ends; and the
- * raw claim ceiling, node-postgres alone, to compare the farm's claims with.
+ * LOOM_TEST_DATABASE_URL, else 127.0.0.1:5432) dropped when the run ends, however it ends; farm
+ * servers as replicas on it, with the simulated workers split between them; and the raw claim
+ * ceiling, node-postgres alone, to compare the farm's claims with.
  */
 import pg from "pg";
+import { createFarm, type FarmSettings } from "../server/context/farm";
 import { freshTestDatabase } from "../server/db/postgres-test-support";
+import { openAsyncStore } from "../server/store/engine/open-store";
+import { benchFarmOn, benchIdentity, endpointLatencies, timed, type BenchFarm, type BenchIdentity, type Transport } from "./farm-bench-support";
 
 /**
  * Runs `work` on a fresh database of the test server and drops the database afterwards: when
@@ -91,4 +95,62 @@ async function claimEvery(client: pg.Client, steps: ReadonlyArray<{ id: string }
     }
   }
   return claims;
+}
+
+/**
+ * `replicas` farm servers on the PostgreSQL database at `url`, each with its own store (opened by
+ * openAsyncStore, which migrates under an advisory lock), farm, and (once served) HTTP server,
+ * sweep loop and replication (shared events, leadership: startReplication, as `loom serve`
+ * starts it), sharing the first one's pool and tokens. Closed in reverse order by the caller.
+ */
+export async function openPostgresBenchFarms(url: string, replicas: number, settings: Partial<FarmSettings> = {}): Promise<BenchFarm[]> {
+  const farms: BenchFarm[] = [];
+  try {
+    let identity: BenchIdentity | null = null;
+    for (let i = 0; i < replicas; i++) {
+      const store = await openAsyncStore(url);
+      const farm = createFarm(store, { settings });
+      try {
+        identity ??= await benchIdentity(farm);
+      } catch (error) {
+        await store.close();
+        throw error;
+      }
+      farms.push(benchFarmOn(store, farm, url, identity, url));
+    }
+    return farms;
+  } catch (error) {
+    for (const bench of farms.reverse()) await bench.close();
+    throw error;
+  }
+}
+
+/**
+ * Several transports (one per replica) as one: each registration goes to the next one in turn,
+ * so the simulated workers split evenly between them, and each worker's calls then go where it
+ * registered. Latency is timed here, over all of them.
+ */
+export function splitTransport(transports: readonly Transport[]): Transport {
+  if (transports.length === 1) return transports[0]!;
+  const latency = endpointLatencies();
+  const byCredential = new Map<string, Transport>();
+  let next = 0;
+  const of = (credential: string): Transport => {
+    const found = byCredential.get(credential);
+    if (!found) throw new Error("a credential no registration answered with");
+    return found;
+  };
+  return {
+    kind: transports[0]!.kind,
+    latency,
+    register: (r) =>
+      timed(latency.register, async () => {
+        const transport = transports[next++ % transports.length]!;
+        const registered = await transport.register(r);
+        byCredential.set(registered.credential, transport);
+        return registered;
+      }),
+    sync: (credential, r) => timed(latency.sync, () => of(credential).sync(credential, r)),
+    logs: (credential, r) => timed(latency.logs, () => of(credential).logs(credential, r)),
+  };
 }

@@ -36,15 +36,11 @@ import type { AsyncStore } from "../server/store/engine/engine";
 import { openAsyncStore } from "../server/store/engine/open-store";
 import { postgresPlaceholders } from "../server/store/engine/placeholders";
 import { interleavedRounds, median } from "./interleaved-rounds";
-import { numberFlag } from "./number-flag";
+import { engineFlag, numberFlag } from "./number-flag";
 import { withFreshDatabase } from "./postgres-bench-support";
 
 const args = process.argv.slice(2);
-const engine = args.includes("--engine") ? args[args.indexOf("--engine") + 1] : "sqlite";
-if (engine !== "sqlite" && engine !== "postgres") {
-  console.error("--engine is sqlite or postgres");
-  process.exit(2);
-}
+const engine = engineFlag(args);
 const rounds = numberFlag(args, "--rounds", 3);
 const warmup = numberFlag(args, "--warmup", 1);
 const FRAMES = 1000;

@@ -21,7 +21,7 @@ export interface TestDatabase {
 }
 
 /** The same server's URL with another database. */
-function withDatabase(serverUrl: string, database: string): string {
+export function withDatabase(serverUrl: string, database: string): string {
   const url = new URL(serverUrl);
   url.pathname = `/${database}`;
   return url.toString();

@@ -55,8 +55,10 @@ describe.skipIf(problem !== null)(`the task shield on loom serve's own worker${n
     const data = h.tempDir("loom-shield-serve-");
     const port = await freePort();
     const secrets = { LOOM_POOL_TOKEN: `loom_enr_${randomBytes(12).toString("hex")}`, LOOM_SETUP_TOKEN: `loom_setup_${randomBytes(12).toString("hex")}` };
+    // On PostgreSQL the server's LOOM_DATABASE_URL is a credential too: never the worker's, never a task's.
+    const database = await h.databaseEnv();
     const serve = h.spawnLoom("serve", ["serve", "--headless", "--port", String(port), "--data", data, "--workers", "1"], {
-      ...(await h.databaseEnv()),
+      ...database,
       ...secrets,
       LOOM_SYNC_INTERVAL_SECONDS: "0.25",
     });
@@ -94,7 +96,9 @@ describe.skipIf(problem !== null)(`the task shield on loom serve's own worker${n
     expect(section("env").some((l) => l.startsWith("PATH="))).toBe(true);
     const fileSecrets = [readFileSync(join(data, "local-pool.token"), "utf8").trim(), readFileSync(join(data, "local-admin.token"), "utf8").trim()];
     expect(fileSecrets[0]).toBe(secrets.LOOM_POOL_TOKEN);
-    const leaks = text.filter((l) => [...fileSecrets, ...Object.values(secrets)].some((s) => l.includes(s)) || /loom_(wkr|pat|ses|enr|setup)_/.test(l) || l.includes("SQLite format 3"));
+    const leaks = text.filter(
+      (l) => [...fileSecrets, ...Object.values(secrets), ...Object.values(database)].some((s) => l.includes(s)) || /loom_(wkr|pat|ses|enr|setup)_/.test(l) || l.includes("SQLite format 3"),
+    );
     expect(leaks).toEqual([]);
     // The data folder is out of sight: only "No such file" where its files are.
     for (const name of ["token file", "admin token", "database"]) {

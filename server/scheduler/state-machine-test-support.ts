@@ -3,14 +3,17 @@
  * changes the database itself records (so no code path escapes the checks), the job templates the
  * events submit, workers played as an agent plays one, and the helpers of its events and checks.
  */
-import { expect, vi } from "vitest";
+import { AsyncLocalStorage } from "node:async_hooks";
+import { expect, onTestFinished, vi } from "vitest";
 import type { ActionUpdate, RegisterRequest, SyncRequest, SyncResponse } from "../../lib/farm/protocol";
 import { emptyCounts, rollUpStatus, TASK_STATUSES, type StatusCounts, type TaskStatus } from "../../lib/farm/statuses";
 import { AppError } from "../context/errors";
 import type { Farm } from "../context/farm";
 import { getJob } from "../queries/jobs";
 import { authenticateWorker, type WorkerIdentity } from "../services/authenticate-worker";
-import { framesJob, type TestFarm } from "../services/farm-test-support";
+import { framesJob, testFarm, type TestFarm } from "../services/farm-test-support";
+import type { AsyncStore } from "../store/engine/engine";
+import { emptyTestDatabase, testEngine, testStore } from "../store/engines-test-support";
 import { SLICE_MS } from "../services/in-slices";
 import { registerWorker } from "../services/register-worker";
 import { syncWorker } from "../services/sync-worker";
@@ -223,7 +226,15 @@ export class Agent {
 // Helpers of the events and checks.
 
 /** A report no store takes (an id SQLite cannot bind), sent after the sender's genuine reports. */
-export const UNREADABLE: ActionUpdate = { actionId: {} as unknown as string, status: "RUNNING" };
+const UNREADABLE: ActionUpdate = { actionId: {} as unknown as string, status: "RUNNING" };
+
+/**
+ * A report the store refuses: Its id is an object, which SQLite cannot bind; PostgreSQL's
+ * driver sends it as the text '{}' (an unknown action, taken), but refuses a NUL in text.
+ */
+export function unreadableReport(): ActionUpdate {
+  return testEngine() === "sqlite" ? UNREADABLE : { ...UNREADABLE, actionId: "\u0000" };
+}
 
 /** The tasks the reports are about that their Session still holds, with their status. */
 export function heldTasks(farm: Farm, reports: readonly ActionUpdate[]): Promise<Map<number, TaskStatus>> {
@@ -277,4 +288,62 @@ export async function checkCounts(pf: PropertyFarm, jobs: readonly string[], wha
     expect(job.counts, `job ${jobId} after ${what}`).toEqual(total);
     expect(job.status, `job ${jobId} after ${what}`).toBe(rollUpStatus(job.counts));
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Running on either engine.
+
+/** The test's PostgreSQL database, shared by its runs. */
+let postgresStore: Promise<AsyncStore> | null = null;
+
+/**
+ * A run's farm, new and empty, and what ends it. SQLite: testFarm's in-memory store, closed with
+ * the run. PostgreSQL: a database of each run's own would cost a copy of the template and, at the
+ * file's end, a drop (hundreds of them); so the runs of a test take turns on its one database,
+ * emptied before each (ids start at 1 again), with a farm made as testFarm makes one.
+ */
+export async function runFarm(): Promise<{ t: TestFarm; end: () => Promise<void> }> {
+  if (testEngine() === "sqlite") {
+    const t = await testFarm(SETTINGS);
+    return { t, end: () => t.farm.store.close() };
+  }
+  if (postgresStore === null) {
+    postgresStore = testStore();
+    onTestFinished(() => {
+      postgresStore = null;
+    });
+  }
+  const store = await postgresStore;
+  await emptyTestDatabase(store);
+  return { t: await testFarm(SETTINGS, { store }), end: async () => {} };
+}
+
+/**
+ * On PostgreSQL a unit of work waits for the server, not only for microtasks: a wrangler's slices
+ * and a group commit would run at the same time, and their moves mix. So there, the units the
+ * operation (run by `run`) opens after its first slice found more to do (inSlices looked at
+ * oneChunkPerSlice's clock twice in it) wait until `release()`; `firstSlice` resolves once that
+ * slice committed. Nothing else's units are held.
+ */
+export function holdAfterFirstSlice(store: AsyncStore) {
+  const clock = vi.mocked(performance.now);
+  const operation = new AsyncLocalStorage<true>();
+  let held = false;
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let sliced!: () => void;
+  const firstSlice = new Promise<void>((resolve) => (sliced = resolve));
+  const transaction = store.transaction.bind(store);
+  const spy = vi.spyOn(store, "transaction").mockImplementation((async (fn, options) => {
+    if (!operation.getStore()) return transaction(fn, options);
+    if (held) await released;
+    const before = clock.mock.calls.length;
+    const result = await transaction(fn, options);
+    if (!held && clock.mock.calls.length - before >= 2) {
+      held = true;
+      sliced();
+    }
+    return result;
+  }) as AsyncStore["transaction"]);
+  return { run: <T>(op: () => Promise<T>) => operation.run(true, op), firstSlice, release, restore: () => spy.mockRestore() };
 }

@@ -15,10 +15,9 @@
  * Across the runs, every move of the table the events can make must have been seen.
  * LOOM_PROPERTY_SEED=<n> replays a run (fast-check prints the seed of a failure).
  */
-import { AsyncLocalStorage } from "node:async_hooks";
 import fc from "fast-check";
-import { describe, expect, it, onTestFinished, vi } from "vitest";
-import type { ActionUpdate, SyncResponse } from "../../lib/farm/protocol";
+import { describe, expect, it } from "vitest";
+import type { SyncResponse } from "../../lib/farm/protocol";
 import { TASK_STATUSES, type TaskStatus } from "../../lib/farm/statuses";
 import { ALLOWED_MOVES, canMove, eventsOf, movableTo, type TaskEvent } from "../../lib/farm/task-transitions";
 import type { Farm } from "../context/farm";
@@ -27,15 +26,13 @@ import { SYSTEM_ACTOR } from "../services/audit";
 import { cancelTasks } from "../services/cancel-tasks";
 import { refreshCompatibility } from "../services/compatibility";
 import { drainWorker, setWorkerDisabled, undrainWorker } from "../services/drain-worker";
-import { submit, testFarm, type TestFarm } from "../services/farm-test-support";
+import { submit } from "../services/farm-test-support";
 import { requeueTasks, retryFailedTasks } from "../services/requeue-tasks";
 import { resumeTasks, suspendTasks } from "../services/suspend-tasks";
 import { sweepWorkers } from "../services/sweep-workers";
 import { syncBatcher } from "../services/sync-batcher";
 import { moveTasks, resolveTarget, type TaskTarget } from "../services/task-target";
-import type { AsyncStore } from "../store/engine/engine";
-import { rawOf } from "../store/store-test-support";
-import { testEngine, testStore } from "../store/engines-test-support";
+import { testEngine } from "../store/engines-test-support";
 import {
   Agent,
   BIG_JOB,
@@ -44,14 +41,15 @@ import {
   isFence,
   LINUX,
   oneChunkPerSlice,
-  SETTINGS,
   targetOf,
   TEMPLATES,
-  UNREADABLE,
+  holdAfterFirstSlice,
+  recordingFarm,
+  runFarm,
+  unreadableReport,
   WINDOWS,
   type PropertyFarm,
   type TaskMove,
-  recordingFarm,
 } from "./state-machine-test-support";
 
 const SEED = process.env.LOOM_PROPERTY_SEED === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(process.env.LOOM_PROPERTY_SEED);
@@ -169,44 +167,6 @@ interface World {
   end: () => Promise<void>;
 }
 
-// Emptied in place: the tables with rows truncated (a truncation costs a new file even for an
-// empty table), every sequence back at its start (setval: no new file either).
-const EMPTY_DATABASE = `DO $$ DECLARE t text; s text; has_rows boolean; names text[] := '{}'; BEGIN
-  FOR t IN SELECT format('%I', tablename) FROM pg_tables WHERE schemaname = 'public' LOOP
-    EXECUTE 'SELECT EXISTS (SELECT FROM ' || t || ')' INTO has_rows;
-    IF has_rows THEN names := names || t; END IF;
-  END LOOP;
-  IF cardinality(names) > 0 THEN EXECUTE 'TRUNCATE ' || array_to_string(names, ', ') || ' CASCADE'; END IF;
-  FOR s IN SELECT format('%I', sequencename) FROM pg_sequences WHERE schemaname = 'public' LOOP
-    PERFORM setval(s, 1, false);
-  END LOOP;
-END $$`;
-
-/** The test's PostgreSQL database, shared by its runs. */
-let postgresStore: Promise<AsyncStore> | null = null;
-
-/**
- * A run's farm, new and empty, and what ends it. SQLite: testFarm's in-memory store, closed with
- * the run. PostgreSQL: a database of each run's own would cost a copy of the template and, at the
- * file's end, a drop (hundreds of them); so the runs of a test take turns on its one database,
- * emptied before each (ids start at 1 again), with a farm made as testFarm makes one.
- */
-async function runFarm(): Promise<{ t: TestFarm; end: () => Promise<void> }> {
-  if (testEngine() === "sqlite") {
-    const t = await testFarm(SETTINGS);
-    return { t, end: () => t.farm.store.close() };
-  }
-  if (postgresStore === null) {
-    postgresStore = testStore();
-    onTestFinished(() => {
-      postgresStore = null;
-    });
-  }
-  const store = await postgresStore;
-  await rawOf(store).run(EMPTY_DATABASE);
-  return { t: await testFarm(SETTINGS, { store }), end: async () => {} };
-}
-
 async function newWorld(tally: Tally, wranglers = WRANGLERS, big = false): Promise<World> {
   const { t, end } = await runFarm();
   const pf = await recordingFarm(t);
@@ -244,14 +204,6 @@ async function registered(world: World, agent: Agent, what: string): Promise<voi
 }
 
 /**
- * A report the store refuses: UNREADABLE's id is an object, which SQLite cannot bind; PostgreSQL's
- * driver sends it as the text '{}' (an unknown action, taken), but refuses a NUL in text.
- */
-function unreadable(): ActionUpdate {
-  return testEngine() === "sqlite" ? UNREADABLE : { ...UNREADABLE, actionId: "\u0000" };
-}
-
-/**
  * Several workers' syncs in one group commit of the sync batcher, maybe with one that fails: its
  * savepoint rolls back alone (the tasks its worker held are as before) while the others commit.
  */
@@ -268,7 +220,7 @@ async function groupCommit(world: World, which: number[], poisoned: string, what
   // Its refusal is checked below; handled now, so that it is not reported unhandled while the take reads (on PostgreSQL that waits for I/O).
   ghost?.catch(() => undefined);
   const sent = agents.map((agent, i) => {
-    const request = agent === victim && poisoned === "bad-report" ? { ...agent.request(), updates: [...agent.reports, unreadable()] } : agent.request();
+    const request = agent === victim && poisoned === "bad-report" ? { ...agent.request(), updates: [...agent.reports, unreadableReport()] } : agent.request();
     return { agent, poisoned: agent === victim && poisoned === "bad-report", answer: batcher.sync(identities[i]!, request) };
   });
   const answers = await Promise.allSettled(sent.map((s) => s.answer));
@@ -300,36 +252,6 @@ async function beforeGroupCommit(world: World, which: number[], acts: readonly s
 
 /** Resolves on the next turn of the event loop (after the immediates queued before it). */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/**
- * On PostgreSQL a unit of work waits for the server, not only for microtasks: a wrangler's slices
- * and a group commit would run at the same time, and their moves mix. So there, the units the
- * operation (run by `run`) opens after its first slice found more to do (inSlices looked at
- * oneChunkPerSlice's clock twice in it) wait until `release()`; `firstSlice` resolves once that
- * slice committed. Nothing else's units are held.
- */
-function holdAfterFirstSlice(store: AsyncStore) {
-  const clock = vi.mocked(performance.now);
-  const operation = new AsyncLocalStorage<true>();
-  let held = false;
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let sliced!: () => void;
-  const firstSlice = new Promise<void>((resolve) => (sliced = resolve));
-  const transaction = store.transaction.bind(store);
-  const spy = vi.spyOn(store, "transaction").mockImplementation((async (fn, options) => {
-    if (!operation.getStore()) return transaction(fn, options);
-    if (held) await released;
-    const before = clock.mock.calls.length;
-    const result = await transaction(fn, options);
-    if (!held && clock.mock.calls.length - before >= 2) {
-      held = true;
-      sliced();
-    }
-    return result;
-  }) as AsyncStore["transaction"]);
-  return { run: <T>(op: () => Promise<T>) => operation.run(true, op), firstSlice, release, restore: () => spy.mockRestore() };
-}
 
 /** A wrangler's operation; with `between`, a group commit lands after its first slice (between its first two chunks when it has several). */
 async function wrangleTasks(world: World, event: { op: Wrangle; job: number; busy: boolean; scope: string; pick: number }, what: string, between?: () => Promise<void>): Promise<void> {

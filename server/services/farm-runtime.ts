@@ -10,8 +10,7 @@ import { openAsyncStore } from "../store/engine/open-store";
 import { refreshCompatibility } from "./compatibility";
 import { createFarm, type Farm } from "../context/farm";
 import { FarmLoop } from "./farm-loop";
-import { startReplication, type Replication } from "./replication";
-import { SoloLeadership } from "../store/leader";
+import { SOLO_REPLICATION, startReplication, type Replication } from "./replication";
 import { settingsFromEnv } from "../context/farm-settings";
 
 interface Runtime {
@@ -32,7 +31,7 @@ export async function openFarmRuntime(): Promise<Runtime> {
   const holder = globalThis as Holder;
   if (holder[KEY]) return holder[KEY];
   const env = serverEnv();
-  if (!env.LOOM_DATABASE_URL) return start(openStore(databaseFile(env.LOOM_DATA_DIR)), env, SOLO);
+  if (!env.LOOM_DATABASE_URL) return start(openStore(databaseFile(env.LOOM_DATA_DIR)), env, SOLO_REPLICATION);
   const store = await openAsyncStore(env.LOOM_DATABASE_URL);
   // Another caller may have opened it while this one waited.
   if (holder[KEY]) {
@@ -44,14 +43,12 @@ export async function openFarmRuntime(): Promise<Runtime> {
   return start(store, env, replication, farm);
 }
 
-const SOLO: Replication = { leadership: new SoloLeadership(), stop: async () => {} };
-
 export function farmRuntime(): Runtime {
   const holder = globalThis as Holder;
   if (holder[KEY]) return holder[KEY];
   const env = serverEnv();
   if (env.LOOM_DATABASE_URL) throw new Error("the farm on PostgreSQL is opened by openFarmRuntime() before the server takes requests");
-  return start(openStore(databaseFile(env.LOOM_DATA_DIR)), env, SOLO);
+  return start(openStore(databaseFile(env.LOOM_DATA_DIR)), env, SOLO_REPLICATION);
 }
 
 function start(store: Store, env: ServerEnv, replication: Replication, made?: Farm): Runtime {

@@ -19,9 +19,12 @@ export interface ReplicationOptions {
   log?: (message: string) => void;
 }
 
+/** One server process per database (SQLite): nothing shared, and it always leads. */
+export const SOLO_REPLICATION: Replication = Object.freeze({ leadership: new SoloLeadership(), stop: async () => {} });
+
 /** Starts sharing `farm`'s events and asking for leadership when its store is the PostgreSQL database at `databaseUrl`. */
 export async function startReplication(farm: Farm, databaseUrl: string | undefined, options: ReplicationOptions = {}): Promise<Replication> {
-  if (farm.store.engine === "sqlite" || databaseUrl === undefined) return { leadership: new SoloLeadership(), stop: async () => {} };
+  if (farm.store.engine === "sqlite" || databaseUrl === undefined) return SOLO_REPLICATION;
   const log = options.log ?? ((message: string) => console.log(message));
   const origin = newEventOrigin();
   const listener = new PostgresEventListener({ connection: databaseUrl, bus: farm.events, origin, log });

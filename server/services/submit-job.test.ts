@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { getTableColumns, getTableName, type InferSelectModel, type Table } from "drizzle-orm";
+import type { Table } from "drizzle-orm";
 import { beforeEach, describe, expect, it, onTestFinished } from "vitest";
 import type { StatusCounts } from "../../lib/farm/statuses";
 import { checkTemplateText, createJob, parameterValueToJson } from "../../lib/openjd";
@@ -16,8 +16,8 @@ import { createCallerFactory } from "../router/trpc";
 import { SYSTEM_ACTOR } from "./audit";
 import { cancelTasks } from "./cancel-tasks";
 import { createFarm } from "../context/farm";
-import type { Row, SqlValue } from "../store/engine/engine";
-import { rawOf } from "../store/store-test-support";
+import type { SqlValue } from "../store/engine/engine";
+import { rawOf, selectRows } from "../store/store-test-support";
 import { testEngine, testStore } from "../store/engines-test-support";
 import { FarmLoop } from "./farm-loop";
 import { LINUX_WORKER, testFarm } from "./farm-test-support";
@@ -85,20 +85,8 @@ beforeEach(async () => {
   raw = rawOf(store);
 });
 
-/** A row read raw, as drizzle's select gives it: property names, JSON columns parsed, flags as booleans. */
-function asSelected<T extends Table>(table: T, row: Row): InferSelectModel<T> {
-  return Object.fromEntries(
-    Object.entries(getTableColumns(table)).map(([key, column]) => {
-      const value = row[column.name];
-      return [key, value === null || value === undefined ? value : column.mapFromDriverValue(value)];
-    }),
-  ) as InferSelectModel<T>;
-}
-
 /** The rows of `table` (`tail`: its WHERE and ORDER BY), as drizzle's select gives them. */
-async function selectAll<T extends Table>(table: T, tail = "", ...params: SqlValue[]): Promise<Array<InferSelectModel<T>>> {
-  return (await raw.all(`SELECT * FROM ${getTableName(table)} ${tail}`, ...params)).map((row) => asSelected(table, row));
-}
+const selectAll = <T extends Table>(table: T, tail = "", ...params: SqlValue[]) => selectRows(store, table, tail, ...params);
 
 function input(overrides: Partial<SubmitJobInput> = {}): SubmitJobInput {
   return {

@@ -13,17 +13,11 @@ import { afterAll, inject, onTestFinished } from "vitest";
 import pg from "pg";
 import type { AsyncStore, Engine } from "./engine/engine";
 import { openAsyncStore } from "./engine/open-store";
-import { testDatabaseName, testServerUrl } from "../db/postgres-test-support";
+import { testDatabaseName, testServerUrl, withDatabase } from "../db/postgres-test-support";
 import { TEMPLATE_VARIABLE } from "./pg-template-test-support";
 
 export function testEngine(): Engine {
   return process.env.LOOM_TEST_ENGINE === "postgres" ? "postgres" : "sqlite";
-}
-
-function withDatabase(serverUrl: string, database: string): string {
-  const url = new URL(serverUrl);
-  url.pathname = `/${database}`;
-  return url.toString();
 }
 
 let admin: pg.Client | null = null;
@@ -42,18 +36,31 @@ const idle: string[] = [];
 /** Every database this file made (dropped after its last test). */
 const made = new Set<string>();
 
-// Emptied in place: every table of the public schema, identities restarted. Drizzle's own
+// Emptied in place: the tables with rows truncated (a truncation costs a new file even for an
+// empty table), every sequence back at its start (setval: no new file either). Drizzle's own
 // bookkeeping lives in the drizzle schema and stays, so the migrator finds nothing to apply.
-const EMPTY = `DO $$ DECLARE names text; BEGIN
-  SELECT string_agg(format('%I', tablename), ', ') INTO names FROM pg_tables WHERE schemaname = 'public';
-  IF names IS NOT NULL THEN EXECUTE 'TRUNCATE ' || names || ' RESTART IDENTITY CASCADE'; END IF;
+const EMPTY_DATABASE = `DO $$ DECLARE t text; s text; has_rows boolean; names text[] := '{}'; BEGIN
+  FOR t IN SELECT format('%I', tablename) FROM pg_tables WHERE schemaname = 'public' LOOP
+    EXECUTE 'SELECT EXISTS (SELECT FROM ' || t || ')' INTO has_rows;
+    IF has_rows THEN names := names || t; END IF;
+  END LOOP;
+  IF cardinality(names) > 0 THEN EXECUTE 'TRUNCATE ' || array_to_string(names, ', ') || ' CASCADE'; END IF;
+  FOR s IN SELECT format('%I', sequencename) FROM pg_sequences WHERE schemaname = 'public' LOOP
+    PERFORM setval(s, 1, false);
+  END LOOP;
 END $$`;
+
+/** Empties a test's PostgreSQL database through its open store, for a test that runs many farms one after another on it. */
+export async function emptyTestDatabase(store: AsyncStore): Promise<void> {
+  if (store.engine !== "postgres") throw new Error("emptyTestDatabase empties a PostgreSQL test database");
+  await store.transaction((tx) => tx.run(EMPTY_DATABASE));
+}
 
 async function emptied(database: string): Promise<void> {
   const client = new pg.Client({ connectionString: withDatabase(testServerUrl(), database), connectionTimeoutMillis: 5_000 });
   await client.connect();
   try {
-    await client.query(EMPTY);
+    await client.query(EMPTY_DATABASE);
   } finally {
     await client.end();
   }
@@ -68,6 +75,7 @@ async function freshPostgresDatabase(): Promise<string> {
   return name;
 }
 
+// DROP DATABASE … WITH (FORCE) waits for a checkpoint: slow on a busy machine, hence the minute.
 afterAll(async () => {
   if (made.size === 0) return;
   const client = await adminClient();
@@ -76,7 +84,6 @@ afterAll(async () => {
   idle.length = 0;
   admin = null;
   await client.end();
-  // DROP DATABASE … WITH (FORCE) waits for a checkpoint: slow on a busy machine.
 }, 60_000);
 
 /**

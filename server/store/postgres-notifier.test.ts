@@ -11,6 +11,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { farmChanges } from "../router/farm-changes";
 import { wakeups } from "../router/wakeups";
 import { freshTestDatabase, type TestDatabase } from "../db/postgres-test-support";
+import type { Tx } from "./engine/engine";
+import { PostgresStore } from "./engine/postgres-engine";
 import { FarmEventBus } from "./events";
 import {
   encodeEvent,
@@ -22,6 +24,7 @@ import {
   notifyAllInTransaction,
   notifyInTransaction,
   PostgresEventListener,
+  PostgresEventRelay,
   type EventListenerOptions,
 } from "./postgres-notifier";
 import { testEngine } from "./engines-test-support";
@@ -40,12 +43,15 @@ const FENCE_JOB = "fence";
 
 let database: TestDatabase | undefined;
 let pool: pg.Pool;
+/** The store the sending replica's units run on (the farm's engine, as in production). */
+let store: PostgresStore;
 const replicas: Replica[] = [];
 const cleanups: Array<() => Promise<void> | void> = [];
 
 beforeAll(async () => {
   database = await freshTestDatabase("loom_events");
   pool = new pg.Pool({ connectionString: database.url, max: 4 });
+  store = new PostgresStore({ url: database.url, poolSize: 2 });
 }, 60_000);
 
 afterEach(async () => {
@@ -55,6 +61,7 @@ afterEach(async () => {
 
 afterAll(async () => {
   await pool?.end();
+  await store?.close();
   await database?.drop();
 }, 60_000);
 
@@ -94,44 +101,43 @@ async function fence(...rs: Replica[]): Promise<void> {
   await until(`fence ${id}`, () => rs.every((r) => r.fences.includes(id)));
 }
 
-/** Runs `fn` in a transaction on one pooled connection, as a unit of work would. */
-async function inTransaction(fn: (client: pg.PoolClient) => Promise<void>, end: "COMMIT" | "ROLLBACK" = "COMMIT"): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN");
-    await fn(client);
-    await client.query(end);
-  } finally {
-    client.release();
-  }
+/** Runs `fn` as a unit of work of A's store (what the farm's services do): committed when it resolves. */
+function inTransaction(fn: (tx: Tx) => Promise<void>): Promise<void> {
+  return store.transaction(fn);
+}
+
+/** Runs `fn` as a unit that rolls back. */
+async function rolledBack(fn: (tx: Tx) => Promise<void>): Promise<void> {
+  await expect(
+    store.transaction(async (tx) => {
+      await fn(tx);
+      throw new Error("rolled back");
+    }),
+  ).rejects.toThrow("rolled back");
 }
 
 describe.skipIf(testEngine() === "postgres")("farm events across replicas on PostgreSQL (once, in the sqlite project: it opens its own PostgreSQL database)", () => {
   it("deliver A's committed event to B once, not while the transaction is open, never on rollback, and never back to A", async () => {
     const a = await replica();
     const b = await replica();
-    const client = await pool.connect();
-    try {
-      await client.query("BEGIN");
-      await notifyInTransaction(client, a.origin, "jobs", ["job-1"]);
+    await inTransaction(async (tx) => {
+      await notifyInTransaction(tx, a.origin, "jobs", ["job-1"]);
       await fence(a, b);
       expect(b.seen).toEqual([]);
-      await client.query("COMMIT");
-      await until("B to hear job-1", () => b.seen.length > 0);
+    });
+    await until("B to hear job-1", () => b.seen.length > 0);
 
-      await client.query("BEGIN");
-      await notifyInTransaction(client, a.origin, "jobs", ["rolled-back"]);
-      await client.query("ROLLBACK");
-      // A unit nested in a savepoint that rolls back sends nothing either; its outer unit commits.
-      await client.query("BEGIN");
-      await client.query("SAVEPOINT inner_unit");
-      await notifyInTransaction(client, a.origin, "jobs", ["savepoint-rolled-back"]);
-      await client.query("ROLLBACK TO SAVEPOINT inner_unit");
-      await notifyInTransaction(client, a.origin, "workers");
-      await client.query("COMMIT");
-    } finally {
-      client.release();
-    }
+    await rolledBack((tx) => notifyInTransaction(tx, a.origin, "jobs", ["rolled-back"]));
+    // A savepoint that rolls back sends nothing either; its outer unit commits.
+    await inTransaction(async (tx) => {
+      await expect(
+        tx.transaction(async (inner) => {
+          await notifyInTransaction(inner, a.origin, "jobs", ["savepoint-rolled-back"]);
+          throw new Error("savepoint rolled back");
+        }),
+      ).rejects.toThrow("savepoint rolled back");
+      await notifyInTransaction(tx, a.origin, "workers");
+    });
     await fence(a, b);
     expect(b.seen).toEqual([
       { name: "jobs", payload: ["job-1"] },
@@ -141,14 +147,47 @@ describe.skipIf(testEngine() === "postgres")("farm events across replicas on Pos
     expect([...a.logs, ...b.logs]).toEqual([]);
   });
 
+  it("relay what a unit publishes on A's bus to B when the unit commits, not what its rolled-back savepoint published; an event outside every unit at once", async () => {
+    const a = await replica();
+    const b = await replica();
+    a.bus.relayTo(new PostgresEventRelay(store, a.origin));
+    await inTransaction(async (tx) => {
+      a.bus.publish(tx, "jobs", ["job-1"]);
+      await expect(
+        tx.transaction(async (inner) => {
+          a.bus.publish(inner, "jobs", ["savepoint-rolled-back"]);
+          throw new Error("savepoint rolled back");
+        }),
+      ).rejects.toThrow("savepoint rolled back");
+      a.bus.publish(tx, "workers");
+      await fence(a, b);
+      expect(b.seen).toEqual([]);
+    });
+    await rolledBack(async (tx) => a.bus.publish(tx, "jobs", ["rolled-back"]));
+    a.bus.publish(null, "pools");
+    await until("B to hear the event published outside every unit", () => b.seen.some((e) => e.name === "pools"));
+    await fence(a, b);
+    expect(b.seen).toEqual([
+      { name: "jobs", payload: ["job-1"] },
+      { name: "workers", payload: undefined },
+      { name: "pools", payload: undefined },
+    ]);
+    // A's own listeners heard its committed events from the bus itself, not back from PostgreSQL.
+    expect(a.seen).toEqual([
+      { name: "jobs", payload: ["job-1"] },
+      { name: "workers", payload: undefined },
+      { name: "pools", payload: undefined },
+    ]);
+  });
+
   it("keep the order of several events in one transaction (identical ones folded, as PostgreSQL does)", async () => {
     const a = await replica();
     const b = await replica();
-    await inTransaction(async (client) => {
-      await notifyInTransaction(client, a.origin, "jobs", ["job-1"]);
-      await notifyInTransaction(client, a.origin, "workers");
-      await notifyInTransaction(client, a.origin, "logs", { sessionId: "session-1", jobId: "job-1" });
-      await notifyAllInTransaction(client, a.origin, [
+    await inTransaction(async (tx) => {
+      await notifyInTransaction(tx, a.origin, "jobs", ["job-1"]);
+      await notifyInTransaction(tx, a.origin, "workers");
+      await notifyInTransaction(tx, a.origin, "logs", { sessionId: "session-1", jobId: "job-1" });
+      await notifyAllInTransaction(tx, a.origin, [
         { name: "jobs", payload: ["job-2", "job-3"] },
         { name: "pools", payload: undefined },
         { name: "workers", payload: undefined },
@@ -187,7 +226,7 @@ describe.skipIf(testEngine() === "postgres")("farm events across replicas on Pos
     raw.on("notification", (m) => wire.push(m.payload ?? ""));
     await raw.query(`LISTEN ${EVENTS_CHANNEL}`);
 
-    await inTransaction((client) => notifyInTransaction(client, a.origin, "jobs", ids));
+    await inTransaction((tx) => notifyInTransaction(tx, a.origin, "jobs", ids));
     await fence(a, b);
     expect(b.seen.length).toBe(parts.length);
     expect(b.seen.every((e) => e.name === "jobs")).toBe(true);
@@ -198,7 +237,7 @@ describe.skipIf(testEngine() === "postgres")("farm events across replicas on Pos
 
     // Nothing else can be split: a payload that does not fit arrives as a resync.
     const huge = { sessionId: "s".repeat(MAX_NOTIFY_BYTES), jobId: "job-1" };
-    await inTransaction((client) => notifyInTransaction(client, a.origin, "logs", huge));
+    await inTransaction((tx) => notifyInTransaction(tx, a.origin, "logs", huge));
     await fence(a, b);
     expect(b.seen.at(-1)).toEqual({ name: "resync", payload: undefined });
     expect(a.seen).toEqual([]);
@@ -212,7 +251,7 @@ describe.skipIf(testEngine() === "postgres")("farm events across replicas on Pos
     const event = (extraBytes: number) => ({ name: "jobs", payload: ["job-1", `job-2-${"é".repeat(extraBytes >> 1)}${"x".repeat(extraBytes & 1)}`] }) satisfies FarmEvent;
     const room = MAX_NOTIFY_BYTES - Buffer.byteLength(encodeEvent("origin", event(0))[0]!);
     expect(encodeEvent("origin", event(room)).map((p) => Buffer.byteLength(p))).toEqual([MAX_NOTIFY_BYTES]);
-    await inTransaction((client) => notifyAllInTransaction(client, "origin", [event(room)]));
+    await inTransaction((tx) => notifyAllInTransaction(tx, "origin", [event(room)]));
     const over = event(room + 1);
     expect(encodeEvent("origin", over).map((p) => JSON.parse(p).p)).toEqual([["job-1"], [over.payload[1]]]);
   });
@@ -228,7 +267,7 @@ describe.skipIf(testEngine() === "postgres")("farm events across replicas on Pos
     expect(b.seen).toEqual([{ name: "resync", payload: undefined }]);
     expect(b.logs.some((l) => l.includes("was lost"))).toBe(true);
 
-    await inTransaction((client) => notifyInTransaction(client, a.origin, "jobs", ["after"]));
+    await inTransaction((tx) => notifyInTransaction(tx, a.origin, "jobs", ["after"]));
     await until("B to hear A again", () => b.seen.length === 2);
     expect(b.seen[1]).toEqual({ name: "jobs", payload: ["after"] });
     expect(a.seen).toEqual([]); // A's own connection was not touched
@@ -242,7 +281,7 @@ describe.skipIf(testEngine() === "postgres")("farm events across replicas on Pos
     url.port = String(proxy.port);
     const a = await replica();
     const b = await replica({ connection: url.toString(), pingMs: 50, pingTimeoutMs: 200, retryMs: 20, maxRetryMs: 80 });
-    await inTransaction((client) => notifyInTransaction(client, a.origin, "pools"));
+    await inTransaction((tx) => notifyInTransaction(tx, a.origin, "pools"));
     await until("B to hear A through the proxy", () => b.seen.length === 1);
 
     proxy.freeze();
@@ -254,7 +293,7 @@ describe.skipIf(testEngine() === "postgres")("farm events across replicas on Pos
     await until("B to listen again", () => b.listener.reconnects === 1);
     expect(b.seen.at(-1)).toEqual({ name: "resync", payload: undefined });
 
-    await inTransaction((client) => notifyInTransaction(client, a.origin, "jobs", ["after"]));
+    await inTransaction((tx) => notifyInTransaction(tx, a.origin, "jobs", ["after"]));
     await until("B to hear A again", () => b.seen.length === 3);
     expect(b.seen[2]).toEqual({ name: "jobs", payload: ["after"] });
   });
@@ -284,25 +323,22 @@ describe.skipIf(testEngine() === "postgres")("farm events across replicas on Pos
     const a = await replica();
     const b = await replica();
     const latencies: number[] = [];
-    const client = await pool.connect();
-    try {
-      for (let i = 0; i < 50; i++) {
-        const id = `job-${i}`;
-        const heard = new Promise<number>((resolve) => {
-          const unsubscribe = b.bus.subscribe("jobs", (ids) => {
-            if (ids[0] !== id) return;
-            unsubscribe();
-            resolve(performance.now());
-          });
+    for (let i = 0; i < 50; i++) {
+      const id = `job-${i}`;
+      const heard = new Promise<number>((resolve) => {
+        const unsubscribe = b.bus.subscribe("jobs", (ids) => {
+          if (ids[0] !== id) return;
+          unsubscribe();
+          resolve(performance.now());
         });
-        await client.query("BEGIN");
-        await notifyInTransaction(client, a.origin, "jobs", [id]);
-        const committing = performance.now();
-        await client.query("COMMIT");
-        latencies.push((await heard) - committing);
-      }
-    } finally {
-      client.release();
+      });
+      let committing = 0;
+      await inTransaction(async (tx) => {
+        await notifyInTransaction(tx, a.origin, "jobs", [id]);
+        // The last thing before the unit's COMMIT.
+        tx.beforeCommit(() => void (committing = performance.now()));
+      });
+      latencies.push((await heard) - committing);
     }
     latencies.sort((x, y) => x - y);
     const median = (latencies[24]! + latencies[25]!) / 2;

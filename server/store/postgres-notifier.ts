@@ -1,8 +1,7 @@
 /**
  * Farm events across server replicas on PostgreSQL: LISTEN/NOTIFY on one channel.
  *
- * Sending: `notifyInTransaction` runs `pg_notify` on the client that holds the unit's open
- * transaction. PostgreSQL keeps the notification with that transaction and hands it to listeners
+ * Sending: `notifyInTransaction` runs `pg_notify` in the unit's open transaction. PostgreSQL keeps the notification with that transaction and hands it to listeners
  * only if and when the transaction commits (a rollback, or a rollback to a savepoint taken before
  * it, drops it), and in commit order: that is what makes "delivered after commit" (events.ts) hold
  * on every replica, as it does in-process. Outside a transaction the statement commits by itself
@@ -95,17 +94,18 @@ function splitArray(origin: string, name: FarmEventName, items: readonly unknown
   return parts;
 }
 
-/** Sends one event with the transaction open on `client` (see the header: delivered once it commits). */
-export async function notifyInTransaction<K extends FarmEventName>(client: pg.ClientBase, origin: string, name: K, ...[payload]: PayloadArgs<K>): Promise<void> {
-  await notifyAllInTransaction(client, origin, [{ name, payload } as FarmEvent]);
+// A function scan yields the array in order, and each row's pg_notify runs as it is read.
+const NOTIFY_ALL = "SELECT pg_notify(?, m) FROM json_array_elements_text(CAST(? AS json)) AS m";
+
+/** Sends one event with the unit's transaction (see the header: delivered once it commits). */
+export async function notifyInTransaction<K extends FarmEventName>(tx: Tx, origin: string, name: K, ...[payload]: PayloadArgs<K>): Promise<void> {
+  await notifyAllInTransaction(tx, origin, [{ name, payload } as FarmEvent]);
 }
 
-/** Sends the events, in order, with one statement (a unit flushing what it published). */
-export async function notifyAllInTransaction(client: pg.ClientBase, origin: string, events: readonly FarmEvent[]): Promise<void> {
+/** Sends the events, in order, with one statement of the unit (what a unit published, flushed before its COMMIT). */
+export async function notifyAllInTransaction(tx: Tx, origin: string, events: readonly FarmEvent[]): Promise<void> {
   const messages = events.flatMap((event) => encodeEvent(origin, event));
-  if (messages.length === 1) await client.query("SELECT pg_notify($1, $2)", [EVENTS_CHANNEL, messages[0]]);
-  // A function scan yields the array in order, and each row's pg_notify runs as it is read.
-  else if (messages.length > 1) await client.query("SELECT pg_notify($1, m) FROM unnest($2::text[]) AS m", [EVENTS_CHANNEL, messages]);
+  if (messages.length > 0) await tx.run(NOTIFY_ALL, [EVENTS_CHANNEL, JSON.stringify(messages)]);
 }
 
 /** A received notification's event, or null when it is not one (not JSON, an unknown name, a payload of the wrong shape). */
@@ -282,8 +282,6 @@ export class PostgresEventListener {
   }
 }
 
-const NOTIFY_ALL = "SELECT pg_notify(?, m) FROM json_array_elements_text(CAST(? AS json)) AS m";
-
 /** What one unit published, sent with its transaction just before COMMIT (a savepoint that rolls back takes its own with it). */
 class PendingNotifications implements UnitLocal {
   private events: FarmEvent[] = [];
@@ -295,11 +293,9 @@ class PendingNotifications implements UnitLocal {
   }
 
   async flush(tx: Tx): Promise<void> {
-    if (this.events.length === 0) return;
-    const messages = this.events.flatMap((event) => encodeEvent(this.origin, event));
+    const events = this.events;
     this.events = [];
-    // A function scan yields the array in order, and each row's pg_notify runs as it is read.
-    await tx.run(NOTIFY_ALL, [EVENTS_CHANNEL, JSON.stringify(messages)]);
+    await notifyAllInTransaction(tx, this.origin, events);
   }
 
   forget(): void {
@@ -324,9 +320,8 @@ export class PostgresEventRelay implements EventRelay {
   }
 
   now<K extends FarmEventName>(name: K, payload: FarmEvents[K]): void {
-    const messages = encodeEvent(this.origin, { name, payload } as FarmEvent);
     this.store
-      .transaction((tx) => tx.run(NOTIFY_ALL, [EVENTS_CHANNEL, JSON.stringify(messages)]))
+      .transaction((tx) => notifyAllInTransaction(tx, this.origin, [{ name, payload } as FarmEvent]))
       .catch((error: unknown) => {
         // The other replicas' periodic refresh is the safety net for an event that could not be sent.
         this.log(`sending the farm event "${name}" to the other replicas failed`, error);

@@ -4,6 +4,7 @@
  * starts from that no service makes directly.
  */
 import type Database from "better-sqlite3";
+import { getTableColumns, getTableName, type InferSelectModel, type Table } from "drizzle-orm";
 import type { AsyncStore, Row, RunResult, SqlValue } from "./engine/engine";
 import { SqliteStore } from "./engine/sqlite-engine";
 import { countColumnsSql, type CountColumnsRow } from "../db/status-counts";
@@ -33,6 +34,21 @@ export function rawOf(store: AsyncStore) {
     column: async <V = unknown>(sql: string, ...params: SqlValue[]): Promise<V[]> => (await store.read((tx) => tx.all(sql, params))).map((row) => Object.values(row)[0] as V),
     run: (sql: string, ...params: SqlValue[]): Promise<RunResult> => store.transaction((tx) => tx.run(sql, params)),
   };
+}
+
+/** A row read raw, as drizzle's select gives it: property names, JSON columns parsed, flags as booleans. */
+function asSelected<T extends Table>(table: T, row: Row): InferSelectModel<T> {
+  return Object.fromEntries(
+    Object.entries(getTableColumns(table)).map(([key, column]) => {
+      const value = row[column.name];
+      return [key, value === null || value === undefined ? value : column.mapFromDriverValue(value)];
+    }),
+  ) as InferSelectModel<T>;
+}
+
+/** The rows of `table` (`tail`: its WHERE and ORDER BY, with `params`), as drizzle's select gives them, on either engine. */
+export async function selectRows<T extends Table>(store: AsyncStore, table: T, tail = "", ...params: SqlValue[]): Promise<Array<InferSelectModel<T>>> {
+  return (await rawOf(store).all(`SELECT * FROM ${getTableName(table)} ${tail}`, ...params)).map((row) => asSelected(table, row));
 }
 
 /** A TASK_RUN action with its Session, worker, task and step, as the farm tests check them. */

@@ -37,7 +37,7 @@ const WORKER_ENVIRONMENT = {
 describe("taskEnvironment", () => {
   it("drops every Loom credential variable, any LOOM_ variable named for a secret, and any value that looks like a Loom secret; keeps the rest", () => {
     expect(taskEnvironment(WORKER_ENVIRONMENT)).toEqual({ PATH: TEST_PATH, HOME: "/home/render", LOOM_SERVER: "http://farm:3000", LOOMING: "loom is a word, not a secret" });
-    expect(CREDENTIAL_VARIABLES).toEqual(["LOOM_WORKER_TOKEN", "LOOM_TOKEN", "LOOM_POOL_TOKEN", "LOOM_SETUP_TOKEN", "LOOM_TOKEN_FILE", "LOOM_WORKER_INSTANCE_ID", "LOOM_DATABASE_URL"]);
+    expect(CREDENTIAL_VARIABLES).toEqual(["LOOM_WORKER_TOKEN", "LOOM_TOKEN", "LOOM_POOL_TOKEN", "LOOM_SETUP_TOKEN", "LOOM_TOKEN_FILE", "LOOM_WORKER_INSTANCE_ID"]);
   });
 
   it("a task printing its environment on a worker shows none of them", async () => {

@@ -11,7 +11,7 @@
  */
 
 /** Variables that hold a Loom credential or say where one is (or, the instance id, let an agent take its name back). */
-export const CREDENTIAL_VARIABLES: readonly string[] = ["LOOM_WORKER_TOKEN", "LOOM_TOKEN", "LOOM_POOL_TOKEN", "LOOM_SETUP_TOKEN", "LOOM_TOKEN_FILE", "LOOM_WORKER_INSTANCE_ID", "LOOM_DATABASE_URL"];
+export const CREDENTIAL_VARIABLES: readonly string[] = ["LOOM_WORKER_TOKEN", "LOOM_TOKEN", "LOOM_POOL_TOKEN", "LOOM_SETUP_TOKEN", "LOOM_TOKEN_FILE", "LOOM_WORKER_INSTANCE_ID"];
 
 /** libpq's variables that hold a database password or say where one is. */
 const DATABASE_CLIENT_VARIABLES: readonly string[] = ["PGPASSWORD", "PGPASSFILE", "PGSERVICEFILE"];
