@@ -1,6 +1,6 @@
 /**
  * Server Components prefetch through the same router the browser calls (CONVENTIONS rule 2):
- * `prefetch(trpc.jobs.get.queryOptions({ jobId }))`, then render the client leaves inside
+ * `await prefetch(trpc.jobs.get.queryOptions({ jobId }))`, then render the client leaves inside
  * `<HydrateClient>` so they start with the data instead of a spinner. The context is the signed-in
  * caller of this request (app/session.ts), so prefetches obey the same rules as the browser's calls.
  */
@@ -23,9 +23,18 @@ export const trpc = createTRPCOptionsProxy({
   queryClient: getQueryClient,
 });
 
+/**
+ * Reads queries into the request's QueryClient before the page renders, so the server's HTML and
+ * the browser's first render draw the same data. Not left streaming: a client leaf that reads with
+ * `useQuery` draws "Loading…" on the server while the query is pending, and the data on the
+ * browser once the streamed result has arrived, a hydration mismatch (React error #418). On
+ * SQLite the queries used to finish before the render; on PostgreSQL they did not.
+ * A failed read is left to the client leaf, which shows the error (prefetchQuery never throws).
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function prefetch<T extends ReturnType<TRPCQueryOptions<any>>>(options: T): void {
-  void getQueryClient().prefetchQuery(options);
+export async function prefetch(...options: Array<ReturnType<TRPCQueryOptions<any>>>): Promise<void> {
+  const client = getQueryClient();
+  await Promise.all(options.map((one) => client.prefetchQuery(one)));
 }
 
 /**

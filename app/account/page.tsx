@@ -10,7 +10,7 @@ export const metadata: Metadata = { title: "Account" };
 /** Your account: who you are here, and your personal access tokens for scripts and the `loom` command. */
 export default async function AccountPage() {
   const me = await requireSignIn("/account");
-  prefetch(trpc.tokens.list.queryOptions());
+  await prefetch(trpc.tokens.list.queryOptions());
   return (
     <main className="wide">
       <h1>Account</h1>

@@ -13,8 +13,7 @@ export default async function JobsPage({ searchParams }: { searchParams: Promise
   const search = await searchParams;
   await requireSignIn(pathWithQuery("/jobs", search));
   const view = parseJobView(search);
-  prefetch(trpc.jobs.list.queryOptions(jobViewInput(view)));
-  prefetch(trpc.jobs.submitters.queryOptions());
+  await prefetch(trpc.jobs.list.queryOptions(jobViewInput(view)), trpc.jobs.submitters.queryOptions());
   return (
     <main className="wide">
       <h1>Jobs</h1>

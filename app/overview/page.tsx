@@ -9,7 +9,7 @@ export const metadata: Metadata = { title: "Overview" };
 /** The farm at a glance; also the home page. */
 export default async function OverviewPage() {
   await requireSignIn("/overview");
-  prefetch(trpc.overview.get.queryOptions());
+  await prefetch(trpc.overview.get.queryOptions());
   return (
     <main>
       <h1>Overview</h1>

@@ -9,7 +9,7 @@ export const metadata: Metadata = { title: "Pools" };
 /** Worker pools: each has a bearer token its workers present; the token is shown once. */
 export default async function PoolsPage() {
   await requireSignIn("/pools");
-  prefetch(trpc.pools.list.queryOptions());
+  await prefetch(trpc.pools.list.queryOptions());
   return (
     <main className="wide">
       <h1>Pools</h1>

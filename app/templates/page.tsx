@@ -11,7 +11,7 @@ export const metadata: Metadata = { title: "Templates" };
 /** The artists' template library: add templates and job bundles, then edit or submit them. */
 export default async function TemplatesPage() {
   const me = await requireSignIn("/templates");
-  prefetch(trpc.templates.list.queryOptions());
+  await prefetch(trpc.templates.list.queryOptions());
   return (
     <main>
       <h1>Templates</h1>

@@ -14,7 +14,7 @@ export default async function WorkersPage({ searchParams }: { searchParams: Prom
   await requireSignIn(pathWithQuery("/workers", search));
   const pool = search.pool;
   const poolId = typeof pool === "string" && pool !== "" ? pool : undefined;
-  prefetch(trpc.workers.list.queryOptions(poolId ? { poolId } : {}));
+  await prefetch(trpc.workers.list.queryOptions(poolId ? { poolId } : {}));
   return (
     <main className="wide">
       <h1>Workers</h1>

@@ -104,6 +104,8 @@ export class WorkerAgent {
   private credential: string | null = null;
   /** A sync went through since the last enrollment (a 401 right after one is not a reason to enroll again at once). */
   private syncedSinceEnrollment = false;
+  /** Until when the server refused log lines (its Retry-After), and what it said. */
+  private logRefusal: { until: number; message: string } | null = null;
   /** The long-poll sync in flight, cut short by a drain or stop. */
   private waitAbort: AbortController | null = null;
   /** How long to pause before the next sync when it is not the interval (0 after a long poll). */
@@ -147,7 +149,7 @@ export class WorkerAgent {
     });
     // Between syncs, new lines go up on their own (log-pump.ts); after a failure the backoff decides.
     this.logPump = new LogPump(
-      () => (this.lease && !this.backoff.failing && !this.stopping.signal.aborted ? this.shipLogs(this.lease, this.stopping.signal) : null),
+      () => (this.lease && !this.backoff.failing && !this.logsRefused() && !this.stopping.signal.aborted ? this.shipLogs(this.lease, this.stopping.signal) : null),
       () => this.logs.pending > 0,
     );
     this.logs.onLine = () => this.logPump.lineAdded();
@@ -301,7 +303,34 @@ export class WorkerAgent {
     return this.lease;
   }
 
+  /**
+   * The server refused lines and said when to come back (Retry-After: its store is full): no
+   * upload before then, from the cycle or between cycles, whichever was refused. The cycle that
+   * finds lines held this way reports the refusal, and its backoff waits out the rest.
+   */
+  private logsRefused(): ServerUnavailableError | null {
+    const refusal = this.logRefusal;
+    if (refusal === null) return null;
+    const remainingMs = refusal.until - Date.now();
+    if (remainingMs <= 0) {
+      this.logRefusal = null;
+      return null;
+    }
+    return new ServerUnavailableError(refusal.message, remainingMs);
+  }
+
   private async shipLogs(lease: Lease, signal: AbortSignal): Promise<void> {
+    const refused = this.logsRefused();
+    if (refused) throw refused;
+    try {
+      await this.shipLogBatches(lease, signal);
+    } catch (error) {
+      if (error instanceof ServerUnavailableError && error.retryAfterMs !== null) this.logRefusal = { until: Date.now() + error.retryAfterMs, message: error.message };
+      throw error;
+    }
+  }
+
+  private async shipLogBatches(lease: Lease, signal: AbortSignal): Promise<void> {
     const max = Math.min(MAX_LOG_BATCH, Math.max(1, this.options.logBatchLines ?? MAX_LOG_BATCH));
     let batches = 0;
     for (;;) {

@@ -15,7 +15,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const search = await searchParams;
   const me = await requireSignIn(pathWithQuery("/admin/audit", search));
   const admin = allows(me, RULES.admin);
-  if (admin) prefetch(trpc.audit.list.queryOptions(auditListInput(parseAuditFilter(search))));
+  if (admin) await prefetch(trpc.audit.list.queryOptions(auditListInput(parseAuditFilter(search))));
   return (
     <main className="wide">
       <h1>Audit log</h1>

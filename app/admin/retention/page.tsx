@@ -14,7 +14,7 @@ export default async function RetentionPage() {
   const me = await requireSignIn("/admin/retention");
   const admin = allows(me, RULES.admin);
   const defaultDays = getFarm().settings.jobRetentionDays;
-  if (admin) prefetch(trpc.retention.preview.queryOptions({ olderThanDays: defaultDays }));
+  if (admin) await prefetch(trpc.retention.preview.queryOptions({ olderThanDays: defaultDays }));
   return (
     <main className="wide">
       <h1>Retention</h1>

@@ -12,7 +12,7 @@ export const metadata: Metadata = { title: "Users" };
 export default async function UsersPage() {
   const me = await requireSignIn("/admin/users");
   const admin = allows(me, RULES.admin);
-  if (admin) prefetch(trpc.users.list.queryOptions());
+  if (admin) await prefetch(trpc.users.list.queryOptions());
   return (
     <main className="wide">
       <h1>Users</h1>

@@ -35,7 +35,7 @@ export default async function JobPage({ params, searchParams }: Params & { searc
   const wanted = Array.isArray(step) ? step[0] : step;
   const job = await loadJob(jobId);
   const stepId = job.steps.find((s) => s.id === wanted)?.id ?? job.steps[0]?.id;
-  if (stepId) prefetch(trpc.jobs.tasks.queryOptions({ stepId, offset: 0, limit: TASK_PAGE_SIZE }));
+  if (stepId) await prefetch(trpc.jobs.tasks.queryOptions({ stepId, offset: 0, limit: TASK_PAGE_SIZE }));
   return (
     <main className="wide">
       <HydrateClient>
