@@ -16,7 +16,16 @@ export interface DeletedRows {
   tasks: number;
 }
 
-export async function deleteJobRows(farm: Farm, jobId: string, finish?: (tx: Tx, deleted: DeletedRows) => Promise<unknown>): Promise<DeletedRows> {
+/**
+ * `fence`, when given, runs first in every unit (leader work: a server that finds it does not
+ * lead any more stops, its last unit rolled back).
+ */
+export async function deleteJobRows(farm: Farm, jobId: string, finish?: (tx: Tx, deleted: DeletedRows) => Promise<unknown>, fence?: (tx: Tx) => Promise<void>): Promise<DeletedRows> {
+  const unit = <T>(fn: (tx: Tx) => Promise<T>): Promise<T> =>
+    farm.store.transaction(async (tx) => {
+      await fence?.(tx);
+      return fn(tx);
+    });
   const sessionIds = await farm.store.read((tx) => jobDeletionRepository.sessionIdsOfJob(tx, jobId));
   const deleted: DeletedRows = { logLines: 0, actions: 0, sessions: 0, tasks: 0 };
   // Each phase deletes a chunk and counts it; a chunk of 0 rows moves on to the next phase.
@@ -36,7 +45,7 @@ export async function deleteJobRows(farm: Farm, jobId: string, finish?: (tx: Tx,
   phases.push(phase("tasks", (tx) => jobDeletionRepository.deleteTasksChunk(tx, jobId)));
   let current = 0;
   await inSlices(
-    (fn) => farm.store.transaction(fn),
+    unit,
     async (tx) => {
       for (; current < phases.length; current++) if ((await phases[current]!(tx)) > 0) return true;
       return false;
@@ -52,7 +61,7 @@ export async function deleteJobRows(farm: Farm, jobId: string, finish?: (tx: Tx,
       },
     },
   );
-  await farm.store.transaction(async (tx) => {
+  await unit(async (tx) => {
     await jobDeletionRepository.deleteJob(tx, jobId);
     await finish?.(tx, deleted);
   });

@@ -16,7 +16,8 @@ import { pause } from "./pause";
 import { removeInterruptedJobs } from "./persist-job";
 import { isStoreFull, storeHealth } from "./store-health";
 import { sweepWorkers } from "./sweep-workers";
-import { SoloLeadership, type Leadership } from "../store/leader";
+import { NotLeaderError, SoloLeadership, type Leadership } from "../store/leader";
+import type { Tx } from "../store/repository";
 
 export class FarmLoop {
   private controller: AbortController | null = null;
@@ -60,19 +61,24 @@ export class FarmLoop {
         await pause(this.intervalMs, signal);
         continue;
       }
+      // Every unit of this work is fenced: a replica that lost the lead without knowing it yet
+      // (frozen, its leader connection cut) has its unit rolled back and stops here.
+      const fence = (tx: Tx) => this.leadership.fence(tx);
       // SQLite: once, at start (another process's marker is a stopped one's); PostgreSQL: every round.
       if (!removedInterrupted || this.farm.store.engine === "postgres") {
         try {
-          await removeInterruptedJobs(this.farm);
+          await removeInterruptedJobs(this.farm, fence);
           removedInterrupted = true;
         } catch (error) {
-          console.error("removing interrupted job creations failed", error);
+          if (!(error instanceof NotLeaderError)) console.error("removing interrupted job creations failed", error);
         }
       }
       try {
-        await sweepWorkers(this.farm);
+        await sweepWorkers(this.farm, fence);
       } catch (error) {
-        if (isStoreFull(error)) storeHealth(this.farm.store).failed(error);
+        if (error instanceof NotLeaderError) {
+          // Not leading any more: the loop waits to lead again.
+        } else if (isStoreFull(error)) storeHealth(this.farm.store).failed(error);
         else console.error("scheduler sweep failed", error);
       }
       await pause(this.intervalMs, signal);

@@ -198,14 +198,14 @@ export async function createJobInSlices(farm: Farm, jobId: string, input: Submit
 export const INTERRUPTED_AFTER_MS = 2 * 60_000;
 
 /** Deletes the jobs whose creation another (stopped) server process left unfinished; returns how many. */
-export async function removeInterruptedJobs(farm: Farm): Promise<number> {
+export async function removeInterruptedJobs(farm: Farm, fence?: (tx: Tx) => Promise<void>): Promise<number> {
   let removed = 0;
   const quietFor = farm.store.engine === "sqlite" ? 0 : INTERRUPTED_AFTER_MS;
   for (const creating of await farm.store.read((tx) => jobWritesRepository.creatingJobs(tx))) {
     if (creating.instance === instance()) continue;
     if (farm.now() - creating.touchedAt < quietFor) continue;
     // The marker goes with the job row, in the same unit.
-    await deleteJobRows(farm, creating.jobId, (tx) => jobWritesRepository.unmarkCreating(tx, creating.jobId));
+    await deleteJobRows(farm, creating.jobId, (tx) => jobWritesRepository.unmarkCreating(tx, creating.jobId), fence);
     removed++;
   }
   return removed;

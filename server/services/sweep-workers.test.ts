@@ -3,11 +3,15 @@
  * cancel it), a long environment setup is not mistaken for that, and a worker not seen for the
  * retention period is removed from the list with its credential revoked.
  */
-import { describe, expect, it } from "vitest";
+import pg from "pg";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { listWorkers } from "../queries/workers";
 import { removeWorker } from "./drain-worker";
 import { SYSTEM_ACTOR } from "./audit";
 import type { SyncRequest } from "../../lib/farm/protocol";
+import { openAsyncStore } from "../store/engine/open-store";
+import { testDatabaseTarget, testEngine } from "../store/engines-test-support";
+import { NotLeaderError, PostgresLeadership } from "../store/leader";
 import { rawOf } from "../store/store-test-support";
 import { LINUX_WORKER, SimulatedWorker, submit, testFarm, type TestFarm } from "./farm-test-support";
 import { sweepWorkers } from "./sweep-workers";
@@ -101,5 +105,49 @@ describe("worker sweeps", () => {
     await removeWorker(t.farm, worker.workerId, SYSTEM_ACTOR);
     expect(await task(t, jobId)).toEqual({ status: "READY", interruption_count: 1 });
     expect(await listWorkers(t.farm)).toEqual([]);
+  });
+});
+
+describe.skipIf(testEngine() !== "postgres")("the sweeps are leader work, fenced by the leader's epoch (PostgreSQL)", () => {
+  async function until(what: string, done: () => boolean): Promise<void> {
+    for (const began = Date.now(); !done(); await new Promise((resolve) => setTimeout(resolve, 20))) {
+      if (Date.now() - began > 10_000) throw new Error(`timed out waiting for ${what}`);
+    }
+  }
+
+  it("a replica that lost the lead without knowing it changes nothing; it lets its session go and the next leader's sweep does the work", async () => {
+    const url = await testDatabaseTarget();
+    const store = await openAsyncStore(url, { poolSize: 4 });
+    onTestFinished(() => store.close());
+    const t = await testFarm({ workerTimeoutSeconds: 60 }, { store });
+    const jobId = await submit(t, ONE_TASK);
+    const silent = await SimulatedWorker.create(t, LINUX_WORKER("silent"));
+    await silent.sync({ runActions: false });
+    expect((await task(t, jobId)).status).toBe("ASSIGNED");
+    t.clock.now += 120_000;
+
+    const replica = async () => {
+      const leadership = new PostgresLeadership({ connection: url, intervalMs: 50, log: () => undefined });
+      await leadership.start();
+      onTestFinished(() => leadership.stop());
+      return leadership;
+    };
+    const a = await replica();
+    const b = await replica();
+    expect([a.isLeader, b.isLeader]).toEqual([true, false]);
+
+    // The farm's epoch moves on while A still believes it leads (a takeover it has not heard of).
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    onTestFinished(() => admin.end());
+    await admin.query("UPDATE server_state SET value = CAST(CAST(value AS BIGINT) + 1 AS TEXT) WHERE key = 'leader_epoch'");
+    await expect(sweepWorkers(t.farm, (tx) => a.fence(tx))).rejects.toBeInstanceOf(NotLeaderError);
+    expect((await task(t, jobId)).status).toBe("ASSIGNED");
+    expect(a.isLeader).toBe(false);
+
+    // A let its session go, so its lock went too: B leads within a few intervals, and its sweep runs.
+    await until("B to lead", () => b.isLeader);
+    expect((await sweepWorkers(t.farm, (tx) => b.fence(tx))).lost).toEqual([silent.workerId]);
+    expect(await task(t, jobId)).toEqual({ status: "READY", interruption_count: 1 });
   });
 });

@@ -78,7 +78,15 @@ async function stalledSessions(tx: ReadTx, farm: Farm, now: number): Promise<Arr
   return stalled;
 }
 
-export async function sweepWorkers(farm: Farm): Promise<{ lost: string[]; reclaimed: number; removed: string[] }> {
+/**
+ * Runs first in each unit of once-per-farm work: throws (rolling the unit back) when this server
+ * does not lead the farm any more (Leadership.fence in server/store/leader.ts).
+ */
+export type LeaderFence = (tx: Tx) => Promise<void>;
+
+const UNFENCED: LeaderFence = async () => undefined;
+
+export async function sweepWorkers(farm: Farm, fence: LeaderFence = UNFENCED): Promise<{ lost: string[]; reclaimed: number; removed: string[] }> {
   const now = farm.now();
   const workers = workerLifecycleRepository;
   // A worker whose reports the store could not take is not silent: judge nobody until a whole
@@ -86,6 +94,7 @@ export async function sweepWorkers(farm: Farm): Promise<{ lost: string[]; reclai
   const judging = storeHealth(farm.store).quietFor(farm.settings.workerTimeoutSeconds * 1000);
   const checkStalled = judging && stalledCheckDue(farm, now);
   const { lost, reclaimed, removed, jobs } = await farm.store.transaction(async (tx) => {
+    await fence(tx);
     const touched = new Set<string>();
     const silent = judging ? await workers.silentSince(tx, now - farm.settings.workerTimeoutSeconds * 1000) : [];
     for (const worker of silent) for (const job of await loseWorker(tx, farm, worker.id, now)) touched.add(job);

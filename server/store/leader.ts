@@ -13,8 +13,8 @@
  * within an interval or two.
  *
  * Each new leader bumps the farm's leader epoch (the server_state row `leader_epoch`) as it takes
- * over. Leader work runs in units that first read the epoch `FOR SHARE` and do nothing when it is
- * not theirs (`runAsLeader`): a replica that lost the lock without knowing it yet (its process was
+ * over. Leader work runs in units that first read the epoch `FOR SHARE` and roll back when it is
+ * not theirs (`fence`, `runAsLeader`): a replica that lost the lock without knowing it yet (its process was
  * frozen, its connection cut) finds another epoch and stops; the takeover's bump waits for a
  * running leader unit to commit, so two leaders' units never interleave.
  *
@@ -29,14 +29,23 @@ import type { AsyncStore, Tx } from "./engine/engine";
 export const LEADER_LOCK = 0x4c656164;
 const EPOCH_KEY = "leader_epoch";
 
+/** Leader work found that this process does not lead (any more): its unit is rolled back. */
+export class NotLeaderError extends Error {}
+
 export interface Leadership {
   /** Whether this process leads now (as far as it knows: leader work is fenced by runAsLeader). */
   readonly isLeader: boolean;
   /** The epoch of this process's leadership, null while it does not lead. */
   readonly epoch: number | null;
   /**
-   * Runs fn in a unit of `store` if this process leads and the farm's epoch is still its own;
-   * resolves to undefined (nothing done) otherwise.
+   * Call first in a unit of leader work: throws NotLeaderError (so the unit changes nothing)
+   * unless this process leads and the farm's epoch is still its own. Holds the epoch for the rest
+   * of the unit: a takeover waits for the unit to commit.
+   */
+  fence(tx: Tx): Promise<void>;
+  /**
+   * Runs fn in a unit of `store` fenced by `fence`; resolves to undefined (nothing done) when this
+   * process does not lead.
    */
   runAsLeader<T>(store: AsyncStore, fn: (tx: Tx) => Promise<T>): Promise<T | undefined>;
   start(): Promise<void>;
@@ -47,6 +56,8 @@ export interface Leadership {
 export class SoloLeadership implements Leadership {
   readonly isLeader = true;
   readonly epoch = 1;
+
+  async fence(): Promise<void> {}
 
   runAsLeader<T>(store: AsyncStore, fn: (tx: Tx) => Promise<T>): Promise<T | undefined> {
     return store.transaction(fn);
@@ -103,17 +114,30 @@ export class PostgresLeadership implements Leadership {
     return this.client === null ? null : this.pid;
   }
 
-  async runAsLeader<T>(store: AsyncStore, fn: (tx: Tx) => Promise<T>): Promise<T | undefined> {
+  async fence(tx: Tx): Promise<void> {
     const epoch = this.currentEpoch;
-    if (epoch === null) return undefined;
-    return store.transaction(async (tx) => {
-      const row = await tx.get<{ value: string }>(READ_EPOCH_FOR_SHARE);
-      if (row === undefined || Number(row.value) !== epoch) {
-        if (this.currentEpoch === epoch) this.lose(`another replica leads now (epoch ${row?.value ?? "unknown"}, this one had ${epoch})`);
-        return undefined;
-      }
-      return fn(tx);
-    });
+    if (epoch === null) throw new NotLeaderError("this server does not lead the farm");
+    const row = await tx.get<{ value: string }>(READ_EPOCH_FOR_SHARE);
+    if (row === undefined || Number(row.value) !== epoch) {
+      const why = `another replica leads now (epoch ${row?.value ?? "unknown"}, this one had ${epoch})`;
+      // Its session is let go too: whatever lock it still holds goes with it, and it asks again.
+      if (this.client) this.dropped(this.client, why);
+      if (this.currentEpoch === epoch) this.lose(why);
+      throw new NotLeaderError(why);
+    }
+  }
+
+  async runAsLeader<T>(store: AsyncStore, fn: (tx: Tx) => Promise<T>): Promise<T | undefined> {
+    if (this.currentEpoch === null) return undefined;
+    try {
+      return await store.transaction(async (tx) => {
+        await this.fence(tx);
+        return fn(tx);
+      });
+    } catch (error) {
+      if (error instanceof NotLeaderError) return undefined;
+      throw error;
+    }
   }
 
   /** Asks for the lock once now (a wrong URL rejects, rather than retrying forever), then every interval. */
