@@ -73,9 +73,14 @@ export async function insertUser(tx: Tx, farm: Farm, actor: Actor, input: NewUse
   const now = farm.now();
   const id = newId("usr");
   const kind = input.password === null && passwordHash === null ? "service" : "person";
-  // Checked again inside the unit: two creations of one name cannot both win.
-  if (await usersRepository.byName(tx, input.name)) throw new AppError("CONFLICT", `a user named '${input.name}' already exists`);
-  await usersRepository.insert(tx, { id, name: input.name, role: input.role, kind, passwordHash, now });
+  // Checked again inside the unit, and by the unique index for a unit that inserted it since (PostgreSQL).
+  const taken = () => new AppError("CONFLICT", `a user named '${input.name}' already exists`);
+  if (await usersRepository.byName(tx, input.name)) throw taken();
+  try {
+    await usersRepository.insert(tx, { id, name: input.name, role: input.role, kind, passwordHash, now });
+  } catch (error) {
+    throw usersRepository.isDuplicateName(error) ? taken() : error;
+  }
   await audit(tx, farm, actor, { action: "user.create", target: { kind: "user", id: input.name }, after: { role: input.role, kind } });
   return { id, name: input.name, role: input.role, kind, disabled: false, createdAt: now, lastActiveAt: null };
 }
@@ -94,18 +99,24 @@ async function requireUser(tx: ReadTx, name: string): Promise<UserByName> {
   return user;
 }
 
-/** The farm keeps at least one enabled person who is an admin (else nobody could manage it). */
-async function keepAnAdmin(tx: ReadTx, user: { role: Role; disabled: number; kind: string }, change: string): Promise<void> {
+/**
+ * The farm keeps at least one enabled person who is an admin (else nobody could manage it). A
+ * unit that changes a role or disables an account locks the admins' rows first, then reads the
+ * account (`admins`: lockActiveAdmins' answer): two such units take turns on PostgreSQL too, the
+ * later one deciding on what the earlier one committed.
+ */
+function keepAnAdmin(admins: readonly string[], user: { id: string; role: Role; disabled: number; kind: string }, change: string): void {
   if (user.kind !== "person" || user.role !== "admin" || user.disabled) return;
-  if ((await usersRepository.countActiveAdmins(tx)) <= 1) throw new AppError("CONFLICT", `${change} would leave the farm without an enabled admin; make someone else an admin first`);
+  if (!admins.some((id) => id !== user.id)) throw new AppError("CONFLICT", `${change} would leave the farm without an enabled admin; make someone else an admin first`);
 }
 
 export async function setUserRole(farm: Farm, actor: Actor, name: string, role: Role): Promise<UserView> {
   if (!(ROLES as readonly string[]).includes(role)) throw new AppError("BAD_REQUEST", `role must be one of ${ROLES.join(", ")}`);
   const changed = await farm.store.transaction(async (tx) => {
+    const admins = await usersRepository.lockActiveAdmins(tx);
     const user = await requireUser(tx, name);
     if (user.role !== role) {
-      if (role !== "admin") await keepAnAdmin(tx, user, `making ${name} ${role}`);
+      if (role !== "admin") keepAnAdmin(admins, user, `making ${name} ${role}`);
       await usersRepository.setRole(tx, user.id, role, farm.now());
       await audit(tx, farm, actor, { action: "user.set-role", target: { kind: "user", id: user.name }, before: { role: user.role }, after: { role } });
     }
@@ -117,9 +128,10 @@ export async function setUserRole(farm: Farm, actor: Actor, name: string, role: 
 
 export async function setUserDisabled(farm: Farm, actor: Actor, name: string, disabled: boolean): Promise<UserView> {
   const changed = await farm.store.transaction(async (tx) => {
+    const admins = await usersRepository.lockActiveAdmins(tx);
     const user = await requireUser(tx, name);
     if (Boolean(user.disabled) !== disabled) {
-      if (disabled) await keepAnAdmin(tx, user, `disabling ${name}`);
+      if (disabled) keepAnAdmin(admins, user, `disabling ${name}`);
       const now = farm.now();
       await usersRepository.setDisabled(tx, user.id, disabled, now);
       if (disabled) {

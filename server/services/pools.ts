@@ -33,9 +33,15 @@ export async function createPool(farm: Farm, input: { name: string; description?
   if (!POOL_NAME.test(input.name)) throw new AppError("BAD_REQUEST", `pool name '${input.name}' must be 1–64 letters, digits, '_', '.', '-', starting with a letter or digit`);
   const token = input.token ?? newSecret("enrollment");
   const poolId = `pool-${randomBytes(5).toString("hex")}`;
+  const taken = () => new AppError("CONFLICT", `a pool named '${input.name}' already exists`);
   await farm.store.transaction(async (tx) => {
-    if (await poolsRepository.byName(tx, input.name)) throw new AppError("CONFLICT", `a pool named '${input.name}' already exists`);
-    await poolsRepository.insert(tx, poolId, input.name, input.description ?? "", hashToken(token), farm.now());
+    if (await poolsRepository.byName(tx, input.name)) throw taken();
+    try {
+      await poolsRepository.insert(tx, poolId, input.name, input.description ?? "", hashToken(token), farm.now());
+    } catch (error) {
+      // A concurrent unit inserted the name after this one looked (PostgreSQL): the same answer.
+      throw poolsRepository.isDuplicateName(error) ? taken() : error;
+    }
     await audit(tx, farm, actor, { action: "pool.create", target: { kind: "pool", id: poolId }, after: { name: input.name } });
   });
   farm.events.publish(null, "pools");

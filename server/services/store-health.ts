@@ -4,7 +4,7 @@
  *
  * - a worker's upload or report that could not be stored is refused with 503 and a reason
  *   (`storeUnavailable`); the agent keeps what it holds and sends it again, and nothing it was
- *   told is stored was lost (SQLite rolled the whole transaction back);
+ *   told is stored was lost (the store rolled the whole transaction back);
  * - workers are not judged silent while the store itself failed (a heartbeat the server could not
  *   write is not the worker's fault): the sweep waits a whole worker timeout after the last
  *   failure before it may declare anyone lost, so no finished task runs again;
@@ -15,8 +15,12 @@ import type { Store } from "../db/connection";
 import { perDatabase } from "../db/per-database";
 import { AppError } from "../context/errors";
 
-/** SQLite's "database or disk is full", and the file system's own words for it. */
-const FULL_CODES: ReadonlySet<string> = new Set(["SQLITE_FULL", "ENOSPC", "EDQUOT"]);
+/**
+ * SQLite's "database or disk is full", PostgreSQL's disk_full (SQLSTATE 53100: the server could
+ * not extend a file), and the file system's own words for it. Not PostgreSQL's other class 53
+ * codes: out of memory, too many connections and configuration limits are not a full store.
+ */
+const FULL_CODES: ReadonlySet<string> = new Set(["SQLITE_FULL", "53100", "ENOSPC", "EDQUOT"]);
 
 /** Whether an error means the store could not write for lack of space. */
 export function isStoreFull(error: unknown): boolean {

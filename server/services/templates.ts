@@ -10,7 +10,7 @@ import type { InspectedTemplate, TemplateKind } from "../checks/inspect-template
 import { inspectOffLoop, readBundleOffLoop } from "../checks/run-checks";
 import { formatTimestamp } from "../../lib/farm/display";
 import { decide, type Caller } from "../../lib/farm/access";
-import type { ReadTx } from "../store/repository";
+import type { ReadTx, Tx } from "../store/repository";
 import { templatesRepository } from "../store/templates";
 import { audit, type Actor } from "./audit";
 import { AppError } from "../context/errors";
@@ -104,7 +104,7 @@ async function store(farm: Farm, name: string, input: SaveTemplateInput, inspect
     updatedAt: now,
   };
   if (input.replace && input.keepBoth) throw new AppError("BAD_REQUEST", "keepBoth: give replace or keepBoth, not both");
-  return farm.store.transaction(async (tx) => {
+  const save = async (tx: Tx): Promise<SavedTemplate> => {
     let saveAs = name;
     const existing = await templatesRepository.byName(tx, name);
     if (existing && input.keepBoth) saveAs = await freeName(tx, name);
@@ -131,7 +131,17 @@ async function store(farm: Farm, name: string, input: SaveTemplateInput, inspect
     await templatesRepository.insert(tx, { id, name: saveAs, ...values, createdAt: now, ownerId: author.caller.userId });
     await audit(tx, farm, author.actor, { action: "template.save", target: { kind: "template", id }, after: { name: saveAs, kind: inspected.kind, replaced: false } });
     return { id, name: saveAs, kind: inspected.kind, errorCount: values.errorCount, replaced: false, updatedAt: now };
-  });
+  };
+  // The name taken by a unit that inserted it after this one looked (PostgreSQL): that unit has
+  // committed by then, so the save runs again and meets its entry as a later save would (CONFLICT,
+  // or keepBoth's next free name). Each time round another save took a name: it ends.
+  for (;;) {
+    try {
+      return await farm.store.transaction(save);
+    } catch (error) {
+      if (!templatesRepository.isDuplicateName(error)) throw error;
+    }
+  }
 }
 
 /** `name (2)`, `name (3)`, …: the first the library does not hold (read in the saving unit of work). */

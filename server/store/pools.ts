@@ -6,12 +6,14 @@ import type { RunResult } from "./engine/engine";
 import type { pools } from "../db/schema";
 import type { ReadTx, Tx } from "./repository";
 import type { RawPick } from "./rows";
+import { isUniqueViolation } from "./unique-violation";
 
 export type PoolByToken = RawPick<typeof pools, "id" | "name" | "enabled" | "token_hash" | "token_generation">;
 /** Found by its previous token's hash, so that column is set. */
 export type PoolByPreviousToken = RawPick<typeof pools, "id" | "name" | "enabled" | "token_generation"> & { previous_token_hash: string };
 
 const BY_NAME = "SELECT id FROM pools WHERE name = ?";
+const NAME_KEY = { columns: "pools.name", name: "pools_name_unique" };
 const EXISTS = "SELECT 1 FROM pools WHERE id = ?";
 const NAME_OF = "SELECT name FROM pools WHERE id = ?";
 const INSERT = "INSERT INTO pools (id, name, description, token_hash, enabled, created_at) VALUES (?, ?, ?, ?, TRUE, ?)";
@@ -29,6 +31,8 @@ export const poolsRepository = {
   insert(tx: Tx, poolId: string, name: string, description: string, tokenHash: string, now: number): Promise<RunResult> {
     return tx.run(INSERT, [poolId, name, description, tokenHash, now]);
   },
+  /** Whether `error` is insert's refusal of a name another unit took since this one looked (byName). */
+  isDuplicateName: (error: unknown): boolean => isUniqueViolation(error, NAME_KEY),
   /** The current token becomes the previous one until `previousUntil`; returns whether the pool exists. */
   rotateToken: async (tx: Tx, poolId: string, tokenHash: string, previousUntil: number, now: number): Promise<boolean> =>
     (await tx.run(ROTATE_TOKEN, [previousUntil, tokenHash, now, poolId])).changes > 0,

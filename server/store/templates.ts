@@ -7,6 +7,7 @@
 import type { RunResult } from "./engine/engine";
 import type { templates } from "../db/schema";
 import type { ReadTx, Tx } from "./repository";
+import { isUniqueViolation } from "./unique-violation";
 
 export type NewTemplate = typeof templates.$inferInsert;
 
@@ -25,6 +26,7 @@ const BY_NAME = `SELECT t.id, t.owner_id AS "ownerId", t.updated_at AS "updatedA
    FROM templates t LEFT JOIN users u ON u.id = t.owner_id WHERE t.name = ?`;
 const NAME_TAKEN = "SELECT id FROM templates WHERE name = ?";
 const NAME_OF = "SELECT name FROM templates WHERE id = ?";
+const NAME_KEY = { columns: "templates.name", name: "templates_name" };
 const INSERT = `INSERT INTO templates (id, name, kind, format, text, parameter_values, error_count, created_at, updated_at, owner_id)
    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 const REPLACE = "UPDATE templates SET kind = ?, format = ?, text = ?, parameter_values = ?, error_count = ?, updated_at = ? WHERE id = ?";
@@ -50,6 +52,8 @@ export const templatesRepository = {
       template.ownerId ?? null,
     ]);
   },
+  /** Whether `error` is insert's refusal of a name another unit took since this one looked (byName, nameTaken). */
+  isDuplicateName: (error: unknown): boolean => isUniqueViolation(error, NAME_KEY),
   replace(tx: Tx, id: string, content: TemplateContent): Promise<RunResult> {
     return tx.run(REPLACE, [content.kind, content.format, content.text, JSON.stringify(content.parameterValues), content.errorCount, content.updatedAt, id]);
   },

@@ -8,6 +8,7 @@ import type { Role } from "../../lib/farm/access";
 import type { users } from "../db/schema";
 import { perEngine, type ReadTx, type Tx } from "./repository";
 import type { RawPick } from "./rows";
+import { isUniqueViolation } from "./unique-violation";
 
 export type UserKind = "person" | "service";
 
@@ -40,7 +41,11 @@ const LIST = perEngine(
 const SET_ROLE = "UPDATE users SET role = ?, updated_at = ? WHERE id = ?";
 const SET_DISABLED = "UPDATE users SET disabled = ?, updated_at = ? WHERE id = ?";
 const SET_PASSWORD = "UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?";
-const ACTIVE_ADMINS = "SELECT COUNT(*) AS n FROM users WHERE role = 'admin' AND disabled = FALSE AND kind = 'person'";
+const NAME_KEY = { columns: "users.name", name: "users_name_unique" };
+// Locked on PostgreSQL: a second unit doing the same waits for the first to end, then reads what it
+// committed (READ COMMITTED reads a row it waited for anew); in id order, so two never deadlock.
+// NO KEY: inserts that reference the rows (sign-ins, tokens) do not wait. SQLite's units take turns anyway.
+const LOCK_ACTIVE_ADMINS = perEngine((d) => `SELECT id FROM users WHERE role = 'admin' AND disabled = FALSE AND kind = 'person' ORDER BY id${d.engine === "postgres" ? " FOR NO KEY UPDATE" : ""}`);
 const PEOPLE = "SELECT COUNT(*) AS n FROM users WHERE kind = 'person'";
 
 export const usersRepository = {
@@ -49,6 +54,8 @@ export const usersRepository = {
   insert(tx: Tx, user: NewUserRow): Promise<RunResult> {
     return tx.run(INSERT, [user.id, user.name, user.role, user.kind, user.passwordHash, user.now, user.now]);
   },
+  /** Whether `error` is insert's refusal of a name already taken (by a unit that inserted it since this one looked). */
+  isDuplicateName: (error: unknown): boolean => isUniqueViolation(error, NAME_KEY),
   /** Every account, by name without regard to case. */
   list: (tx: ReadTx): Promise<UserListRow[]> => tx.all<UserListRow>(LIST[tx.engine]),
   setRole(tx: Tx, id: string, role: Role, now: number): Promise<RunResult> {
@@ -60,7 +67,10 @@ export const usersRepository = {
   setPassword(tx: Tx, id: string, passwordHash: string, now: number): Promise<RunResult> {
     return tx.run(SET_PASSWORD, [passwordHash, now, id]);
   },
-  /** Enabled people who are admins (service accounts do not count: nobody signs in as one). */
-  countActiveAdmins: async (tx: ReadTx): Promise<number> => (await tx.get<{ n: number }>(ACTIVE_ADMINS))?.n ?? 0,
+  /**
+   * The ids of enabled people who are admins (service accounts do not count: nobody signs in as
+   * one), their rows locked until the unit ends: what a change that may remove one decides on.
+   */
+  lockActiveAdmins: async (tx: Tx): Promise<string[]> => (await tx.all<{ id: string }>(LOCK_ACTIVE_ADMINS[tx.engine])).map((r) => r.id),
   countPeople: async (tx: ReadTx): Promise<number> => (await tx.get<{ n: number }>(PEOPLE))?.n ?? 0,
 };
