@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { LINUX_WORKER, SimulatedWorker, submit, testFarm, type TestFarm } from "../services/farm-test-support";
 import { ingestLogs } from "../services/ingest-logs";
+import { logLinesRepository } from "../store/log-lines";
 import { sessionQueriesRepository } from "../store/session-queries";
 import { rawOf } from "../store/store-test-support";
 import { testEngine } from "../store/engines-test-support";
@@ -74,5 +75,30 @@ describe("logLines", () => {
     expect(sessionQueriesRepository.logLinesStatement(store.engine, filters)).toBe(statement); // the same text: prepared once per connection
     const plan = await rawOf(store).all<{ detail: string }>(`EXPLAIN QUERY PLAN ${statement}`, ...filters.map(() => "x"), 0, 10);
     expect(plan.map((r) => r.detail)).toEqual([`SEARCH log_lines USING ${index}`]);
+  });
+
+  // PostgreSQL numbers a line when its upload inserts it, not when the upload commits (log-lines.ts).
+  it.skipIf(testEngine() !== "postgres")("a follower of a whole job gets every line once when two Sessions' uploads commit out of id order", async () => {
+    const t = await testFarm();
+    const [a, , b] = (await farmWithSessions(t)).sessions;
+    expect(b!.jobId).toBe(a!.jobId);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let inserted!: () => void;
+    const numbered = new Promise<void>((resolve) => (inserted = resolve));
+    // a's upload numbers its line first and stays open; b's, numbered after it, commits first.
+    const first = t.farm.store.transaction(async (tx) => {
+      await logLinesRepository.insertMany(tx, a!.sessionId, a!.jobId, [[0, a!.actionId, 1, "a 0"]]);
+      inserted();
+      await gate;
+    });
+    await numbered;
+    await b!.upload(0, 2);
+    const reading = logLines(t.farm, { jobId: a!.jobId, limit: 100 });
+    setTimeout(release, 300);
+    const seen = await reading;
+    await first;
+    const rest = await logLines(t.farm, { jobId: a!.jobId, afterId: seen.at(-1)?.id ?? 0, limit: 100 });
+    expect([...seen, ...rest].map((line) => line.line).sort()).toEqual(["a 0", "b 0", "b 1"]);
   });
 });

@@ -7,6 +7,8 @@ import { z } from "zod";
 import type { ActionKind, ActionStatus, SessionState } from "../../lib/farm/statuses";
 import { AppError } from "../context/errors";
 import type { Farm } from "../context/farm";
+import { logLinesRepository } from "../store/log-lines";
+import type { ReadTx } from "../store/repository";
 import { sessionQueriesRepository, type ActionRow } from "../store/session-queries";
 
 export interface ActionView {
@@ -91,7 +93,17 @@ export const logLinesInput = z.object({
 /** Log lines in the order they were stored, of one Session, one action, or every Session of a job. */
 export async function logLines(farm: Farm, raw: z.input<typeof logLinesInput>): Promise<LogLineView[]> {
   const input = logLinesInput.parse(raw);
-  const rows = await farm.store.read((tx) => sessionQueriesRepository.logLines(tx, input, input.afterId, input.limit));
+  const read = (tx: ReadTx) => sessionQueriesRepository.logLines(tx, input, input.afterId, input.limit);
+  // A whole job's lines after an id, on PostgreSQL: read once the job's uploads in flight have
+  // committed, so none of them can commit a line below the last id returned (log-lines.ts).
+  const acrossSessions = input.jobId !== undefined && input.sessionId === undefined && input.actionId === undefined;
+  const rows =
+    acrossSessions && farm.store.engine === "postgres"
+      ? await farm.store.transaction(async (tx) => {
+          await logLinesRepository.holdJobUploads(tx, input.jobId!);
+          return read(tx);
+        })
+      : await farm.store.read(read);
   return rows.map((r) => ({ id: r.id, sessionId: r.session_id, actionId: r.action_id, time: r.time, line: r.line }));
 }
 

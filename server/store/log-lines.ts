@@ -37,6 +37,16 @@ const STORED_SEQS = statement<{ seq: number }>(
   "log-lines.storedSeqs",
   "SELECT seq FROM log_lines WHERE session_id = ? AND seq BETWEEN ? AND ? UNION ALL SELECT seq FROM log_lines WHERE session_id = ? AND seq BETWEEN ? AND ?",
 );
+// PostgreSQL numbers a line (log_lines.id, a sequence) when its upload inserts it, not when the
+// upload commits: two uploads to two Sessions of one job may commit out of id order, and a reader
+// of the whole job's lines after an id (`loom job logs --follow`) would step over the lines of the
+// one that committed last. So uploads take the job's log lock shared as they insert (they do
+// not wait for each other), and such a reader takes it exclusively for its read: it waits for the
+// uploads in flight and holds new ones back until it has read, and every line it did not see gets
+// a larger id than every line it saw. One Session's uploads take turns on its row (OWNER), so a
+// reader of one Session needs no lock. The two-key form keeps these apart from leader.ts's lock.
+const JOB_LOG_LOCK_SPACE = 0x4c6f67; // "Log"
+const JOB_LOG_EXCLUSIVE = statement("log-lines.jobLogExclusive", `SELECT pg_advisory_xact_lock(${JOB_LOG_LOCK_SPACE}, hashtext(CAST(? AS text))) AS locked`);
 // Each element is [seq, actionId, time, line]. SQLite needs the WHERE before an upsert on INSERT … SELECT.
 const INSERT_MANY = perEngine((d) =>
   statement(
@@ -44,9 +54,11 @@ const INSERT_MANY = perEngine((d) =>
     d.engine === "sqlite"
       ? `INSERT INTO log_lines (session_id, job_id, seq, action_id, time, line)
    SELECT ?, ?, value ->> 0, value ->> 1, value ->> 2, value ->> 3 FROM json_each(?) WHERE true ON CONFLICT DO NOTHING`
-      : `INSERT INTO log_lines (session_id, job_id, seq, action_id, time, line)
+      : // The job's log lock, shared (JOB_LOG_LOCK_SPACE), is taken before any line is numbered: no row comes out of the join before it.
+        `WITH held AS (SELECT pg_advisory_xact_lock_shared(${JOB_LOG_LOCK_SPACE}, hashtext(CAST(? AS text))) AS locked)
+   INSERT INTO log_lines (session_id, job_id, seq, action_id, time, line)
    SELECT CAST(? AS text), CAST(? AS text), CAST(e.value ->> 0 AS bigint), e.value ->> 1, CAST(e.value ->> 2 AS bigint), e.value ->> 3
-   FROM json_array_elements(CAST(? AS json)) AS e(value) ON CONFLICT DO NOTHING`,
+   FROM held CROSS JOIN json_array_elements(CAST(? AS json)) AS e(value) ON CONFLICT DO NOTHING`,
   ),
 );
 const ACTION_CHARS = statement("log-lines.setActionChars", "UPDATE session_actions SET log_chars = ? WHERE id = ?");
@@ -82,9 +94,17 @@ export const logLinesRepository = {
     let stored = 0;
     for (let from = 0; from < lines.length; from += INSERT_CHUNK) {
       const chunk = from === 0 && lines.length <= INSERT_CHUNK ? lines : lines.slice(from, from + INSERT_CHUNK);
-      stored += (await tx.run(INSERT_MANY[tx.engine], [sessionId, jobId, rowsJson(tx, chunk)])).changes;
+      const values = [sessionId, jobId, rowsJson(tx, chunk)];
+      stored += (await tx.run(INSERT_MANY[tx.engine], tx.engine === "postgres" ? [jobId, ...values] : values)).changes;
     }
     return stored;
+  },
+  /**
+   * Before reading a whole job's lines after an id on PostgreSQL, in a read-committed unit: waits
+   * for the job's uploads in flight and holds new ones back until the unit ends (JOB_LOG_LOCK_SPACE).
+   */
+  holdJobUploads: async (tx: Tx, jobId: string): Promise<void> => {
+    if (tx.engine === "postgres") await tx.get(JOB_LOG_EXCLUSIVE, [jobId]);
   },
   setActionChars: (tx: Tx, actionId: string, chars: number): Promise<RunResult> => tx.run(ACTION_CHARS, [chars, actionId]),
   setSessionChars: (tx: Tx, sessionId: string, chars: number, dropped: number): Promise<RunResult> => tx.run(SESSION_CHARS, [chars, dropped, sessionId]),
