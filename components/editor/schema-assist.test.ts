@@ -21,7 +21,11 @@ describe("suggestionsAt", () => {
     ["environment template root keys", "specificationVersion: environment-2023-09\n‸", ["$schema", "extensions", "parameterDefinitions", "environment"]],
     ["the version values", "specificationVersion: ‸", ["jobtemplate-2023-09"]],
     ["cancelation modes", "steps:\n- script:\n    actions:\n      onRun:\n        cancelation:\n          mode: ‸", ["TERMINATE", "NOTIFY_THEN_TERMINATE"]],
-    ["extension names in a block list", "extensions:\n- ‸", ["TASK_CHUNKING", "REDACTED_ENV_VARS", "FEATURE_BUNDLE_1", "EXPR", "WRAP_ACTIONS"]],
+    ["extension names in a block list", "extensions:\n- ‸", ["TASK_CHUNKING", "REDACTED_ENV_VARS", "FEATURE_BUNDLE_1", "EXPR", "WRAP_ACTIONS", "TASK_DEPENDENCIES"]],
+    ["a dependency's keys", "steps:\n- dependencies:\n  - ‸", ["dependsOn", "dependsOnSubspace"]],
+    ["a subspace's allOf and anyOf", "steps:\n- dependencies:\n  - dependsOn: S\n    dependsOnSubspace:\n      ‸", ["allOf", "anyOf"]],
+    ["a subspace entry's keys", "steps:\n- dependencies:\n  - dependsOn: S\n    dependsOnSubspace:\n    - ‸", ["name", "range"]],
+    ["an anyOf entry's keys", "steps:\n- dependencies:\n  - dependsOn: S\n    dependsOnSubspace:\n      anyOf:\n      - ‸", ["name", "range"]],
     ["booleans", "steps:\n- script:\n    embeddedFiles:\n    - runnable: ‸", ["true", "false"]],
     ["nothing under an unknown key", "bogus:\n  ‸", []],
   ])("%s", (_label, source, expected) => {

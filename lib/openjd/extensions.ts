@@ -1,13 +1,19 @@
 /** The `extensions` vocabulary: which OpenJD extensions exist and which this build supports. */
 
-export const KNOWN_EXTENSIONS = ["TASK_CHUNKING", "REDACTED_ENV_VARS", "FEATURE_BUNDLE_1", "EXPR", "WRAP_ACTIONS"] as const;
+export const KNOWN_EXTENSIONS = ["TASK_CHUNKING", "REDACTED_ENV_VARS", "FEATURE_BUNDLE_1", "EXPR", "WRAP_ACTIONS", "TASK_DEPENDENCIES"] as const;
 export type ExtensionName = (typeof KNOWN_EXTENSIONS)[number];
 
 /**
  * Extensions Loom implements. A known extension left out of this set is refused with a clear
  * "not supported yet" error wherever a template declares it or uses its fields.
  */
-export const SUPPORTED_EXTENSIONS: ReadonlySet<ExtensionName> = new Set<ExtensionName>(["TASK_CHUNKING", "REDACTED_ENV_VARS", "FEATURE_BUNDLE_1", "EXPR", "WRAP_ACTIONS"]);
+export const SUPPORTED_EXTENSIONS: ReadonlySet<ExtensionName> = new Set<ExtensionName>(["TASK_CHUNKING", "REDACTED_ENV_VARS", "FEATURE_BUNDLE_1", "EXPR", "WRAP_ACTIONS", "TASK_DEPENDENCIES"]);
+
+/**
+ * Templates using TASK_DEPENDENCIES (a `dependsOnSubspace`) are checked everywhere but not run
+ * yet: job creation refuses them with this message rather than run tasks before their inputs.
+ */
+export const TASK_DEPENDENCIES_NOT_RUN = "task-to-task dependencies (TASK_DEPENDENCIES) are checked but not run by this version of Loom yet";
 
 /** Extensions that only make sense together with another one (RFC 0008: WRAP_ACTIONS needs EXPR). */
 export const EXTENSION_PREREQUISITES: Readonly<Partial<Record<ExtensionName, ExtensionName>>> = {

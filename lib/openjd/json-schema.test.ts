@@ -66,6 +66,15 @@ describe("template JSON schemas", () => {
     expect(check(text)).toEqual([]);
   });
 
+  it("accept TASK_DEPENDENCIES subspaces: a list, allOf, anyOf, string and list ranges", () => {
+    const step = (dependency: string) => JOB.replace("- name: S\n", `- name: S\n  dependencies:\n  - dependsOn: S\n    dependsOnSubspace: ${dependency}\n`);
+    for (const subspace of ["[{name: F, range: '{{Task.Param.F}}'}]", "{allOf: [{name: F, range: [0]}]}", "{anyOf: [{name: F, range: ['{{Task.Param.F - 1}}', 2.5]}]}"]) {
+      expect(check(step(subspace)), subspace).toEqual([]);
+    }
+    expect(check(step("{allOf: [{name: F, range: '1'}], anyOf: [{name: F, range: '1'}]}")).map((p) => p.path)).toContain("steps[0].dependencies[0].dependsOnSubspace");
+    expect(check(step("[{name: F}]")).map((p) => p.path)).toContain("steps[0].dependencies[0].dependsOnSubspace");
+  });
+
   it("publish both schemas with their own version constant", () => {
     expect(Object.keys(TEMPLATE_SCHEMAS).sort()).toEqual(["environment-2023-09.json", "jobtemplate-2023-09.json"]);
     expect(JOB_TEMPLATE_SCHEMA.properties?.specificationVersion?.const).toBe("jobtemplate-2023-09");

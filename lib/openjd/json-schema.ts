@@ -1,7 +1,7 @@
 /**
  * JSON Schemas (draft-07) of the OpenJD 2023-09 job template and environment template, with the
  * extensions Loom supports (TASK_CHUNKING, REDACTED_ENV_VARS, FEATURE_BUNDLE_1, EXPR,
- * WRAP_ACTIONS). They drive the editor's completions and hover docs and are published at
+ * WRAP_ACTIONS, TASK_DEPENDENCIES). They drive the editor's completions and hover docs and are published at
  * /schema/<name>.json for editors such as VS Code. They describe the shape only: lib/openjd's
  * validator stays the authority on every rule (scopes, ranges, UI control pairings), so the
  * schema accepts what it cannot check rather than reject a valid template.
@@ -224,13 +224,44 @@ const simpleAction = (interpreter: string) =>
     ["script"],
   );
 
+/** TASK_DEPENDENCIES: `{name, range}` entries selecting upstream tasks by their parameter values. */
+const subspaceEntries = list(
+  "Upstream task parameters and which of their values; a task matches when it has one of the values of every entry.",
+  obj(
+    "One upstream task parameter and its values.",
+    {
+      name: str("A task parameter of the upstream step.", { pattern: IDENTIFIER }),
+      range: {
+        description:
+          'A format string evaluated for each task of this step (`{{Task.Param.Frame}}`, a range expression `1-5`, `{{Step.Sim.ParameterSpace.Frame.Range}}`), or a list of values (`[0]`, `["{{Task.Param.Frame - 1}}"]`).',
+        anyOf: [{ type: "string" }, { type: "array", minItems: 1, items: { anyOf: [{ type: "number" }, { type: "string" }] } }],
+      },
+    },
+    ["name", "range"],
+  ),
+);
+
 const step = obj(
   "A step: a command run once per task, for every value (or combination) of its task parameters.",
   {
     name: str("The step's name, unique in the template; other steps depend on it by name.", { minLength: 1, pattern: NO_CONTROL }),
     description: str("Free text for people reading the template."),
     let: letList,
-    dependencies: list("Steps whose tasks must all succeed before this step's tasks start.", obj("A dependency.", { dependsOn: str("The name of another step.") }, ["dependsOn"])),
+    dependencies: list(
+      "Steps whose tasks must all succeed before this step's tasks start (with TASK_DEPENDENCIES: some of their tasks).",
+      obj(
+        "A dependency.",
+        {
+          dependsOn: str("The name of another step (or, with a dependsOnSubspace, of this step itself)."),
+          dependsOnSubspace: {
+            description:
+              "TASK_DEPENDENCIES: wait only for the upstream step's tasks in this subspace, evaluated per task. A list means allOf; `anyOf` waits for the first matched task to succeed. Values outside the upstream step's parameter space are ignored.",
+            anyOf: [subspaceEntries, obj("Every matched task (allOf).", { allOf: subspaceEntries }, ["allOf"]), obj("At least one matched task (anyOf).", { anyOf: subspaceEntries }, ["anyOf"])],
+          },
+        },
+        ["dependsOn"],
+      ),
+    ),
     stepEnvironments: list("Environments entered (after the job's) for this step's tasks.", ref("environment")),
     hostRequirements: ref("hostRequirements"),
     parameterSpace: obj(

@@ -146,12 +146,44 @@ export interface ParameterSpaceDefinition {
   path: Path;
 }
 
+/**
+ * TASK_DEPENDENCIES: one entry of a dependency's subspace, the values of one upstream task
+ * parameter. A string range is a format string evaluated per downstream task in the dependency
+ * scope (contract §1.1, §3); a list holds one value per item.
+ */
+export interface SubspaceEntry {
+  name: string;
+  range: TaskParameterRange;
+  path: Path;
+}
+
+/** `allOf`: wait for every matched upstream task; `anyOf`: for the first one to succeed. */
+export type SubspaceMode = "allOf" | "anyOf";
+
+export interface DependencySubspace {
+  mode: SubspaceMode;
+  entries: SubspaceEntry[];
+  /** The `dependsOnSubspace` field. */
+  path: Path;
+}
+
+/** A step dependency that waits for some of the upstream step's tasks, not the whole step. */
+export interface TaskDependency {
+  dependsOn: string;
+  subspace: DependencySubspace;
+  /** The dependency (`steps[i].dependencies[j]`). */
+  path: Path;
+}
+
 export interface StepTemplate {
   name: string;
   /** Step-level `let` bindings, evaluated once at job creation. */
   let?: LetBinding[];
   description?: string;
+  /** Every `dependsOn`, in order; the step's own name only with a subspace (TASK_DEPENDENCIES). */
   dependencies: string[];
+  /** TASK_DEPENDENCIES: the dependencies above that carry a `dependsOnSubspace`. */
+  taskDependencies?: TaskDependency[];
   stepEnvironments: Environment[];
   hostRequirements?: HostRequirementsTemplate;
   parameterSpace?: ParameterSpaceDefinition;

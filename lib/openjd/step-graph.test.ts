@@ -22,6 +22,8 @@ describe("dependencyOrder", () => {
     [{ D: ["B", "C"], C: ["A"], B: ["A"], A: [] }, ["A", "C", "B", "D"]],
     // A cycle cannot be ordered; the rest keeps template order so callers still see every step.
     [{ A: ["B"], B: ["A"], C: [] }, ["C", "A", "B"]],
+    // TASK_DEPENDENCIES: a step waiting for some of its own tasks is not an edge between steps.
+    [{ B: ["A", "B"], A: ["A"] }, ["A", "B"]],
   ])("%j → %j", (spec, order) => {
     expect(dependencyOrder(steps(spec)).map((s) => s.name)).toEqual(order);
   });

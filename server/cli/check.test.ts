@@ -1,6 +1,7 @@
 /** `loom check FILE [--json]` (DESIGN.md "CLI contract"): exit 0 valid, 1 invalid, 2 usage. */
 import { symlinkSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
+import { ADJACENCY_DAG, SIM_THEN_RENDER } from "../../lib/openjd/testing";
 import { BROKEN_JOB, ENVIRONMENT, RENDER_JOB, runCli, tempTree } from "./cli-test-support";
 
 const tree = tempTree({
@@ -13,12 +14,14 @@ const tree = tempTree({
   "broken.json": '{"specificationVersion": "jobtemplate-2023-09", "name": "J",\n "steps": []}',
   "notes.txt": "specificationVersion: jobtemplate-2023-09\n",
   "folder.yaml/inside.yaml": RENDER_JOB,
+  "sim-then-render.yaml": SIM_THEN_RENDER,
+  "adjacency-dag.yaml": ADJACENCY_DAG,
 });
 afterAll(tree.remove);
 const file = (name: string) => `${tree.dir}/${name}`;
 
 describe("valid templates", () => {
-  it.each(["job.yaml", "env.yml", "job.json"])("%s → exit 0 and the 'passes validation checks' line", async (name) => {
+  it.each(["job.yaml", "env.yml", "job.json", "sim-then-render.yaml", "adjacency-dag.yaml"])("%s → exit 0 and the 'passes validation checks' line", async (name) => {
     const run = await runCli(["check", file(name)], tree.dir);
     expect(run).toMatchObject({ code: 0, lines: [`Template at '${file(name)}' passes validation checks.`], err: "" });
   });

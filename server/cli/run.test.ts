@@ -5,6 +5,7 @@
  */
 import { existsSync, rmSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
+import { SIM_THEN_RENDER } from "../../lib/openjd/testing";
 import { BROKEN_JOB, ENVIRONMENT, runCli, sh, tempTree } from "./cli-test-support";
 
 const JOB = `specificationVersion: jobtemplate-2023-09
@@ -56,7 +57,7 @@ steps:
         ${sh("echo TASK{{Task.Param.N}}; exit 3")}
 `;
 
-const tree = tempTree({ "job.yaml": JOB, "failing.yaml": FAILING, "broken.yaml": BROKEN_JOB, "env.yaml": ENVIRONMENT });
+const tree = tempTree({ "job.yaml": JOB, "failing.yaml": FAILING, "broken.yaml": BROKEN_JOB, "env.yaml": ENVIRONMENT, "sim.yaml": SIM_THEN_RENDER });
 afterAll(tree.remove);
 const run = (...argv: string[]) => runCli(["run", ...argv], tree.dir);
 /** The task and environment output lines, in the order they were printed. */
@@ -189,6 +190,17 @@ describe("files that cannot be run → exit 1 with a clear message, no Session",
 
   it("an unknown --step", async () => {
     expect(await run("job.yaml", "--step", "Nope")).toMatchObject({ code: 1, lines: ["ERROR: no step named 'Nope' in job 'Demo world'"] });
+  });
+
+  it("task-to-task dependencies are refused, located at the first subspace, before any task runs", async () => {
+    const result = await run("sim.yaml");
+    expect(result).toMatchObject({
+      code: 1,
+      lines: [
+        "ERROR: could not create a job from 'sim.yaml'",
+        "  steps[0].dependencies[0].dependsOnSubspace (17:11): task-to-task dependencies (TASK_DEPENDENCIES) are checked but not run by this version of Loom yet",
+      ],
+    });
   });
 
   it("a job parameter the template rejects is located", async () => {

@@ -15,6 +15,7 @@ import { registerWorker } from "./register-worker";
 import { contextAs } from "../auth/test-principals";
 import { rawOf } from "../store/store-test-support";
 import { SYSTEM_ACTOR } from "./audit";
+import { SIM_THEN_RENDER } from "../../lib/openjd/testing";
 
 const JOB = `specificationVersion: jobtemplate-2023-09
 extensions: [TASK_CHUNKING]
@@ -107,6 +108,36 @@ describe("jobs.preview", () => {
     const badValue = await api.jobs.preview({ ...text(JOB), parameterValues: { Frames: "0" } });
     expect(badValue).toMatchObject({ ok: false, errors: [{ origin: "parameters", path: expect.stringMatching(/Frames/), message: expect.stringMatching(/below the minimum 1/) }] });
     expect((await api.jobs.list({})).total).toBe(0);
+  });
+});
+
+describe("task-to-task dependencies (TASK_DEPENDENCIES), checked but not run yet", () => {
+  const refusal = {
+    origin: "template",
+    path: "steps[0].dependencies[0].dependsOnSubspace",
+    line: 17,
+    column: 11,
+    message: "task-to-task dependencies (TASK_DEPENDENCIES) are checked but not run by this version of Loom yet",
+  };
+
+  it("the preview refuses the contract's sim-then-render job with one located error", async () => {
+    const { api } = await setup();
+    expect(await api.jobs.preview(text(SIM_THEN_RENDER))).toEqual({ ok: false, errors: [refusal] });
+  });
+
+  it("a submission is refused with the same error, and nothing is written", async () => {
+    const { api } = await setup();
+    expect(await api.jobs.submit(text(SIM_THEN_RENDER))).toEqual({ ok: false, errors: [refusal] });
+    expect((await api.jobs.list({})).total).toBe(0);
+  });
+
+  it("a real error in such a template is reported as such, not hidden behind the refusal", async () => {
+    const { api } = await setup();
+    const preview = await api.jobs.preview(text(SIM_THEN_RENDER.replace('- name: TimeStepNumber\n            range: ["{{Task.Param.Frame', '- name: Frame\n            range: ["{{Task.Param.Frame')));
+    expect(preview).toEqual({
+      ok: false,
+      errors: [expect.objectContaining({ path: "steps[1].dependencies[0].dependsOnSubspace[0].name", message: expect.stringMatching(/'Frame' is not a task parameter of step 'SimulateTimeStep'/) })],
+    });
   });
 });
 

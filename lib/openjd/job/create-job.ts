@@ -4,6 +4,7 @@
  * requirements and lazily iterable parameter spaces. Every problem is reported, none thrown.
  */
 import { FEATURE_BUNDLE_1_LIMITS, BASE_LIMITS } from "../validate/context";
+import { TASK_DEPENDENCIES_NOT_RUN } from "../extensions";
 import { codePointLength } from "../validate/scalars";
 import type { EnvironmentTemplate, JobTemplate, StepTemplate } from "../model";
 import { ExprError } from "../expr/errors";
@@ -38,6 +39,16 @@ const PARAMETERS: ErrorOrigin = { kind: "parameters" };
 // eslint-disable-next-line no-control-regex -- the characters to refuse
 const CONTROL = /[\u0000-\u001F\u007F-\u009F]/;
 
+/**
+ * Every place that creates a job to run it (a submission, its preview, `loom run`) comes here, so
+ * this is the one place that refuses what Loom checks but cannot run yet: task-to-task
+ * dependencies, which would otherwise run as if their subspaces were absent.
+ */
+function unrunnableDependencies(template: JobTemplate): JobError[] {
+  const first = template.steps.flatMap((step) => step.taskDependencies ?? [])[0];
+  return first ? [{ origin: TEMPLATE, segments: [...first.subspace.path], message: TASK_DEPENDENCIES_NOT_RUN }] : [];
+}
+
 export function createJob(input: CreateJobInput): CreateJobResult {
   const errors: JobError[] = [];
   const environmentTemplates = input.environmentTemplates ?? [];
@@ -54,6 +65,7 @@ export function createJob(input: CreateJobInput): CreateJobResult {
   ]);
   errors.push(...merged.errors);
   errors.push(...wrappingEnvironmentErrors(environmentTemplates, input.template));
+  errors.push(...unrunnableDependencies(input.template));
   const parameters = resolveParameters(merged, input.parameterValues ?? {}, paths, errors);
   if (errors.length > 0) return { ok: false, errors };
 

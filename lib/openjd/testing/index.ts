@@ -11,4 +11,5 @@ export { concreteSymbols } from "./expr-symbols";
 export { pathologicalInputs } from "./pathological-templates";
 export { type CaseOutcome, generateCase, runCase } from "./robustness-case";
 export { SEED_TEMPLATES } from "./seed-templates";
+export { ADJACENCY_DAG, SIM_THEN_RENDER } from "./task-dependency-templates";
 export { parseTree, type SeedTemplate, type TreeValue } from "./template-mutator";

@@ -3,7 +3,7 @@ import { literalFormatString, referenceFormatString } from "../format-string";
 import { SIMPLE_ACTION_KINDS, type Action, type Path, type SimpleActionKind, type StepScript, type StepTemplate } from "../model";
 import { kindName, type ObjectNode, type SourceNode } from "../source-node";
 import { checkAction, checkEmbeddedFiles, embeddedFileNames } from "./actions";
-import { child, expectList, expectObject, field, type ValidationContext } from "./context";
+import { child, expectObject, field, type ValidationContext } from "./context";
 import { checkEnvironmentList } from "./environments";
 import { readFormat } from "./format-fields";
 import { checkHostRequirements } from "./host-requirements";
@@ -11,6 +11,7 @@ import { readDescription } from "./parameter-definitions";
 import { readString } from "./scalars";
 import { checkLets } from "./lets";
 import { scopeWithSymbols, type SymbolContext, type TaskParameterSymbol } from "./scopes";
+import { dependencyScope, readDependencies, type StepCatalogue } from "./task-dependencies";
 import { checkParameterSpace } from "./task-parameters";
 
 /** How a FEATURE_BUNDLE_1 simple action runs its script (RFC 0004). */
@@ -23,7 +24,8 @@ export const SIMPLE_ACTION_RUNNERS: Record<SimpleActionKind, { command: string; 
 };
 export const SIMPLE_ACTION_FILE = "SimpleActionScript";
 
-export function checkStep(ctx: ValidationContext, node: SourceNode, path: Path, symbols: SymbolContext): StepTemplate | null {
+/** `steps`: every step's task parameters as written, for TASK_DEPENDENCIES subspaces. */
+export function checkStep(ctx: ValidationContext, node: SourceNode, path: Path, symbols: SymbolContext, steps: StepCatalogue = new Map()): StepTemplate | null {
   const gated: Record<string, "FEATURE_BUNDLE_1" | "EXPR"> = { let: "EXPR" };
   for (const kind of SIMPLE_ACTION_KINDS) gated[kind] = "FEATURE_BUNDLE_1";
   const object = expectObject(ctx, node, path, {
@@ -36,7 +38,6 @@ export function checkStep(ctx: ValidationContext, node: SourceNode, path: Path, 
   const nameNode = field(object, "name");
   const name = nameNode && readString(ctx, nameNode, child(path, "name"), { min: 1, max: ctx.limits.nameLength, control: "all" });
   const description = readDescription(ctx, object, path);
-  const dependencies = readDependencies(ctx, field(object, "dependencies"), child(path, "dependencies"));
   const lets = checkLets(ctx, field(object, "let"), child(path, "let"), symbols.inStep().template());
   const inStep = symbols.inStep().withLets(lets.types);
   const stepEnvironmentsNode = field(object, "stepEnvironments");
@@ -47,9 +48,11 @@ export function checkStep(ctx: ValidationContext, node: SourceNode, path: Path, 
   const spaceNode = field(object, "parameterSpace");
   const parameterSpace = spaceNode && checkParameterSpace(ctx, spaceNode, child(path, "parameterSpace"), tScope);
   const taskParameters = taskParameterSymbols(spaceNode);
+  const dependencies = readDependencies(ctx, field(object, "dependencies"), child(path, "dependencies"), steps, dependencyScope(tScope, taskParameters, steps, ctx.has("EXPR")));
   const script = checkStepBody(ctx, object, path, inStep.withEnvironmentFiles(environmentFileNames(stepEnvironmentsNode)), taskParameters);
   if (ctx.sink.count !== before || !name || !script) return null;
-  const step: StepTemplate = { name, dependencies, stepEnvironments, script: script.script, path };
+  const step: StepTemplate = { name, dependencies: dependencies.names, stepEnvironments, script: script.script, path };
+  if (dependencies.taskDependencies.length > 0) step.taskDependencies = dependencies.taskDependencies;
   if (script.simpleAction) step.simpleAction = script.simpleAction;
   if (description !== undefined) step.description = description;
   if (hostRequirements) step.hostRequirements = hostRequirements;
@@ -59,7 +62,7 @@ export function checkStep(ctx: ValidationContext, node: SourceNode, path: Path, 
 }
 
 /** Task parameters as written, so script references are scoped even when a definition is invalid. */
-function taskParameterSymbols(spaceNode: SourceNode | undefined): TaskParameterSymbol[] {
+export function taskParameterSymbols(spaceNode: SourceNode | undefined): TaskParameterSymbol[] {
   const list = spaceNode?.kind === "object" ? field(spaceNode, "taskParameterDefinitions") : undefined;
   if (list?.kind !== "array") return [];
   return list.items.flatMap((item) => {
@@ -76,19 +79,6 @@ export function environmentFileNames(node: SourceNode | undefined): string[] {
     const script = env.kind === "object" ? field(env, "script") : undefined;
     return embeddedFileNames(script?.kind === "object" ? field(script, "embeddedFiles") : undefined);
   });
-}
-
-function readDependencies(ctx: ValidationContext, node: SourceNode | undefined, path: Path): string[] {
-  if (node === undefined) return [];
-  const items = expectList(ctx, node, path) ?? [];
-  const names: string[] = [];
-  items.forEach((item, i) => {
-    const dep = expectObject(ctx, item, child(path, i), { required: ["dependsOn"] });
-    const target = dep && field(dep, "dependsOn");
-    const name = target && readString(ctx, target, child(child(path, i), "dependsOn"), { min: 1 });
-    if (name) names.push(name);
-  });
-  return names;
 }
 
 function checkStepBody(

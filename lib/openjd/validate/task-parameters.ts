@@ -182,7 +182,7 @@ export function rangeExpressionTarget(type: TaskParameterTypeName): ExprType {
   return type === "INT" || type === "CHUNK[INT]" ? union([RANGE_EXPR, listOf(INT), INT]) : listOf(rangeItemType(type));
 }
 
-function checkRangeItem(ctx: ValidationContext, item: SourceNode, path: Path, type: TaskParameterTypeName, scope: Scope): { format: FormatString; literal: "int" | "float" | "string" } | null {
+export function checkRangeItem(ctx: ValidationContext, item: SourceNode, path: Path, type: TaskParameterTypeName, scope: Scope): { format: FormatString; literal: "int" | "float" | "string" } | null {
   const literalText = (text: string, literal: "int" | "float" | "string") => ({ format: { raw: text, segments: [{ kind: "literal" as const, text }] }, literal });
   if (item.kind === "string" && item.value.includes("{{")) {
     const format = readFormat(ctx, item, path, scope, { max: type === "STRING" || type === "PATH" ? MAX_TASK_STRING_LENGTH : undefined }, listItemTarget(rangeItemType(type)));

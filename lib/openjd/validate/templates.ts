@@ -11,8 +11,8 @@ import { checkEnvironment, checkEnvironmentList } from "./environments";
 import { readFormat } from "./format-fields";
 import { checkParameterDefinitions, readDescription } from "./parameter-definitions";
 import { checkStringRules } from "./scalars";
-import { SymbolContext } from "./scopes";
-import { checkStep, environmentFileNames } from "./steps";
+import { SymbolContext, type TaskParameterSymbol } from "./scopes";
+import { checkStep, environmentFileNames, taskParameterSymbols } from "./steps";
 
 export const JOB_TEMPLATE_VERSION = "jobtemplate-2023-09";
 export const ENVIRONMENT_TEMPLATE_VERSION = "environment-2023-09";
@@ -105,26 +105,33 @@ function checkSteps(ctx: ValidationContext, node: SourceNode | undefined, symbol
   if (node === undefined) return [];
   const items = expectList(ctx, node, ["steps"]) ?? [];
   const steps: StepTemplate[] = [];
-  const named: Array<{ name: string; path: Path; dependencies: string[] }> = [];
+  const named: Array<{ name: string; path: Path; dependencies: WrittenDependency[] }> = [];
+  const catalogue = new Map<string, TaskParameterSymbol[]>();
   items.forEach((item, i) => {
-    const step = checkStep(ctx, item, ["steps", i], symbols);
-    if (step) steps.push(step);
     const nameNode = item.kind === "object" ? field(item, "name") : undefined;
-    if (nameNode?.kind === "string") named.push({ name: nameNode.value, path: ["steps", i], dependencies: readDependencyNames(item) });
+    if (nameNode?.kind !== "string") return;
+    named.push({ name: nameNode.value, path: ["steps", i], dependencies: readWrittenDependencies(item) });
+    if (!catalogue.has(nameNode.value)) catalogue.set(nameNode.value, taskParameterSymbols(field(item as ObjectNode, "parameterSpace")));
+  });
+  items.forEach((item, i) => {
+    const step = checkStep(ctx, item, ["steps", i], symbols, catalogue);
+    if (step) steps.push(step);
   });
   checkUnique(ctx, named, "step name");
   const names = new Set(named.map((s) => s.name));
   for (const step of named) {
     const seen = new Set<string>();
-    step.dependencies.forEach((dep, j) => {
+    step.dependencies.forEach(({ name: dep, subspace }, j) => {
       const path = [...step.path, "dependencies", j, "dependsOn"];
-      if (dep === step.name) ctx.error(path, `step '${step.name}' cannot depend on itself`);
+      // With a subspace a step may wait for some of its own tasks (TASK_DEPENDENCIES); without one it would wait for itself.
+      const selfHint = ctx.has("TASK_DEPENDENCIES") ? " without a 'dependsOnSubspace': a step cannot wait for all of itself" : "";
+      if (dep === step.name && !subspace) ctx.error(path, `step '${step.name}' cannot depend on itself${selfHint}`);
       else if (!names.has(dep)) ctx.error(path, `unknown step '${dep}'`);
       if (seen.has(dep)) ctx.error(path, `duplicate dependency on '${dep}'`);
       seen.add(dep);
     });
   }
-  const cycle = findCycle(named.map((s) => ({ name: s.name, dependencies: s.dependencies.filter((d) => d !== s.name) })));
+  const cycle = findCycle(named.map((s) => ({ name: s.name, dependencies: s.dependencies.map((d) => d.name).filter((d) => d !== s.name) })));
   if (cycle) ctx.error(["steps"], `step dependencies form a cycle: ${describeCycle(cycle)}`);
   return steps;
 }
@@ -135,12 +142,18 @@ function describeCycle(cycle: readonly string[]): string {
   return `${cycle.slice(0, 6).join(" -> ")} -> … -> ${cycle.slice(-3).join(" -> ")} (${cycle.length - 1} steps)`;
 }
 
-function readDependencyNames(step: SourceNode): string[] {
+interface WrittenDependency {
+  name: string;
+  /** A `dependsOnSubspace` is written (whether or not it is valid). */
+  subspace: boolean;
+}
+
+function readWrittenDependencies(step: SourceNode): WrittenDependency[] {
   const deps = step.kind === "object" ? field(step, "dependencies") : undefined;
   if (deps?.kind !== "array") return [];
   return deps.items.flatMap((d) => {
     const target = d.kind === "object" ? field(d, "dependsOn") : undefined;
-    return target?.kind === "string" ? [target.value] : [];
+    return target?.kind === "string" ? [{ name: target.value, subspace: field(d as ObjectNode, "dependsOnSubspace") !== undefined }] : [];
   });
 }
 
