@@ -74,8 +74,8 @@ interface Replica {
   output: string[];
 }
 
-/** `loom serve` on the shared database; its output is kept for the report. */
-async function startReplica(replica: typeof A, databaseUrl: string): Promise<Replica> {
+/** `loom serve` on the shared database, listed in `started` (to be stopped) before it is waited for; its output is kept for the report. */
+async function startReplica(replica: typeof A, databaseUrl: string, started: Replica[]): Promise<Replica> {
   const dataDir = dataOf(replica);
   rmSync(dataDir, { recursive: true, force: true });
   mkdirSync(dataDir, { recursive: true });
@@ -88,6 +88,8 @@ async function startReplica(replica: typeof A, databaseUrl: string): Promise<Rep
   child.stdout!.on("data", (chunk: Buffer) => output.push(chunk.toString()));
   child.stderr!.on("data", (chunk: Buffer) => output.push(chunk.toString()));
   const url = urlOf(replica);
+  const running: Replica = { url, process: child, output };
+  started.push(running);
   await expect
     .poll(
       async () => {
@@ -100,7 +102,7 @@ async function startReplica(replica: typeof A, databaseUrl: string): Promise<Rep
       { timeout: 120_000, intervals: [250] },
     )
     .toBe(200);
-  return { url, process: child, output };
+  return running;
 }
 
 /** Stops a replica as Ctrl-C would (it drains its workers), then for good if it lingers. */
@@ -135,9 +137,8 @@ test("a browser on replica B sees, within a second, each line a worker of replic
     const gate = join(tmpdir(), `loom-e2e-replicas-gate-${randomBytes(6).toString("hex")}`);
     try {
       // A first: it migrates the database; B then starts on it.
-      replicas.push(await startReplica(A, databaseUrl));
-      replicas.push(await startReplica(B, databaseUrl));
-      const a = replicas[0]!;
+      const a = await startReplica(A, databaseUrl, replicas);
+      await startReplica(B, databaseUrl, replicas);
 
       // An account made on A signs in on B: one farm.
       const api = await adminApi(a, dataOf(A));
@@ -204,6 +205,9 @@ test("a browser on replica B sees, within a second, each line a worker of replic
           `replica log lag over ${lags.length} lines: max ${Math.max(...lags.map((tick) => tick.lagMs))} ms, median ${lags.map((tick) => tick.lagMs).sort((x, y) => x - y)[Math.floor(lags.length / 2)]} ms`,
         );
         expect(lags.length).toBeGreaterThanOrEqual(WATCHED_LINES);
+        // Every line printed while the page watched showed, none skipped.
+        const numbers = lags.map((tick) => tick.line).sort((x, y) => x - y);
+        expect(numbers).toEqual(Array.from({ length: numbers.length }, (_, i) => numbers[0]! + i));
         for (const { line, lagMs } of lags) {
           expect(lagMs, `tick ${line}: seen before it was printed (the line was misread)`).toBeGreaterThanOrEqual(0);
           expect(lagMs, `tick ${line}: shown on B ${lagMs} ms after A's worker printed it`).toBeLessThan(LAG_BOUND_MS);

@@ -5,6 +5,7 @@
  * creation marker) in the same unit, so a job is either listed whole or gone.
  */
 import { jobDeletionRepository } from "../store/job-deletion";
+import type { LeaderFence } from "../store/leader";
 import type { Tx } from "../store/repository";
 import type { Farm } from "../context/farm";
 import { inSlices } from "./in-slices";
@@ -20,7 +21,7 @@ export interface DeletedRows {
  * `fence`, when given, runs first in every unit (leader work: a server that finds it does not
  * lead any more stops, its last unit rolled back).
  */
-export async function deleteJobRows(farm: Farm, jobId: string, finish?: (tx: Tx, deleted: DeletedRows) => Promise<unknown>, fence?: (tx: Tx) => Promise<void>): Promise<DeletedRows> {
+export async function deleteJobRows(farm: Farm, jobId: string, finish?: (tx: Tx, deleted: DeletedRows) => Promise<unknown>, fence?: LeaderFence): Promise<DeletedRows> {
   const unit = <T>(fn: (tx: Tx) => Promise<T>): Promise<T> =>
     farm.store.transaction(async (tx) => {
       await fence?.(tx);

@@ -16,8 +16,7 @@ import { pause } from "./pause";
 import { removeInterruptedJobs } from "./persist-job";
 import { isStoreFull, storeHealth } from "./store-health";
 import { sweepWorkers } from "./sweep-workers";
-import { NotLeaderError, SoloLeadership, type Leadership } from "../store/leader";
-import type { Tx } from "../store/repository";
+import { NotLeaderError, SoloLeadership, type LeaderFence, type Leadership } from "../store/leader";
 
 export class FarmLoop {
   private controller: AbortController | null = null;
@@ -63,7 +62,7 @@ export class FarmLoop {
       }
       // Every unit of this work is fenced: a replica that lost the lead without knowing it yet
       // (frozen, its leader connection cut) has its unit rolled back and stops here.
-      const fence = (tx: Tx) => this.leadership.fence(tx);
+      const fence: LeaderFence = (tx) => this.leadership.fence(tx);
       // SQLite: once, at start (another process's marker is a stopped one's); PostgreSQL: every round.
       if (!removedInterrupted || this.farm.store.engine === "postgres") {
         try {

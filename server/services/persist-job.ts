@@ -22,6 +22,7 @@ import type { Store } from "../db/connection";
 import { countValues } from "../db/status-counts";
 import { incompatibility } from "../scheduler/plan";
 import { jobWritesRepository } from "../store/job-writes";
+import type { LeaderFence } from "../store/leader";
 import type { Tx } from "../store/repository";
 import { audit } from "./audit";
 import { enabledWorkers } from "./compatibility";
@@ -198,7 +199,7 @@ export async function createJobInSlices(farm: Farm, jobId: string, input: Submit
 export const INTERRUPTED_AFTER_MS = 2 * 60_000;
 
 /** Deletes the jobs whose creation another (stopped) server process left unfinished; returns how many. */
-export async function removeInterruptedJobs(farm: Farm, fence?: (tx: Tx) => Promise<void>): Promise<number> {
+export async function removeInterruptedJobs(farm: Farm, fence?: LeaderFence): Promise<number> {
   let removed = 0;
   const quietFor = farm.store.engine === "sqlite" ? 0 : INTERRUPTED_AFTER_MS;
   for (const creating of await farm.store.read((tx) => jobWritesRepository.creatingJobs(tx))) {

@@ -13,6 +13,7 @@
  *   credential revoked (it enrolls again with its pool's token if it ever comes back).
  */
 import type { ReadTx, Tx } from "../store/repository";
+import type { LeaderFence } from "../store/leader";
 import { workerLifecycleRepository } from "../store/worker-lifecycle";
 import { audit, SYSTEM_ACTOR } from "./audit";
 import { storeHealth } from "./store-health";
@@ -77,12 +78,6 @@ async function stalledSessions(tx: ReadTx, farm: Farm, now: number): Promise<Arr
   }
   return stalled;
 }
-
-/**
- * Runs first in each unit of once-per-farm work: throws (rolling the unit back) when this server
- * does not lead the farm any more (Leadership.fence in server/store/leader.ts).
- */
-export type LeaderFence = (tx: Tx) => Promise<void>;
 
 const UNFENCED: LeaderFence = async () => undefined;
 

@@ -1,6 +1,7 @@
 /**
- * Leadership: the work that must run once per farm (worker timeouts, NOT_COMPATIBLE refresh,
- * sweeps) runs on one server process at a time.
+ * Leadership: the work that must run once per farm (declaring silent workers lost, taking back
+ * unstarted assignments, removing job creations a dead replica left half done) runs on one server
+ * process at a time.
  *
  * On SQLite there is one server process per database file: it always leads (SoloLeadership).
  *
@@ -32,8 +33,11 @@ const EPOCH_KEY = "leader_epoch";
 /** Leader work found that this process does not lead (any more): its unit is rolled back. */
 export class NotLeaderError extends Error {}
 
+/** Runs first in each unit of once-per-farm work (Leadership.fence); throws NotLeaderError to roll it back. */
+export type LeaderFence = (tx: Tx) => Promise<void>;
+
 export interface Leadership {
-  /** Whether this process leads now (as far as it knows: leader work is fenced by runAsLeader). */
+  /** Whether this process leads now (as far as it knows: leader work is fenced by `fence`). */
   readonly isLeader: boolean;
   /** The epoch of this process's leadership, null while it does not lead. */
   readonly epoch: number | null;
@@ -116,12 +120,16 @@ export class PostgresLeadership implements Leadership {
 
   async fence(tx: Tx): Promise<void> {
     const epoch = this.currentEpoch;
+    const client = this.client;
     if (epoch === null) throw new NotLeaderError("this server does not lead the farm");
+    // The epoch row stays share-locked until the unit ends, and a takeover waits for it: a leader
+    // frozen or cut off mid-unit must not keep it for ever (PostgreSQL ends such a session).
+    await tx.run(`SET LOCAL idle_in_transaction_session_timeout = ${Math.round(this.silenceMs)}`);
     const row = await tx.get<{ value: string }>(READ_EPOCH_FOR_SHARE);
     if (row === undefined || Number(row.value) !== epoch) {
       const why = `another replica leads now (epoch ${row?.value ?? "unknown"}, this one had ${epoch})`;
-      // Its session is let go too: whatever lock it still holds goes with it, and it asks again.
-      if (this.client) this.dropped(this.client, why);
+      // The session this epoch was won on is let go too: whatever lock it still holds goes with it, and it asks again.
+      if (client) this.dropped(client, why);
       if (this.currentEpoch === epoch) this.lose(why);
       throw new NotLeaderError(why);
     }

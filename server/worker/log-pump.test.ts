@@ -104,7 +104,7 @@ describe("LogPump", () => {
     expect(uploads.map((upload) => upload.lines)).toEqual([["a"], ["b"]]);
   });
 
-  it("uploads nothing while the agent's cycle holds the log (the cycle ships the lines itself)", async () => {
+  it("uploads nothing while the agent's cycle holds the log, and what was printed meanwhile once it lets go", async () => {
     const { pump, print, uploads } = harness();
     let release!: () => void;
     const holding = pump.hold(() => new Promise<void>((resolve) => (release = resolve)));
@@ -114,5 +114,7 @@ describe("LogPump", () => {
     expect(uploads).toEqual([]);
     release();
     await holding;
+    await vi.advanceTimersByTimeAsync(0);
+    expect(uploads.map((upload) => upload.lines)).toEqual([["a"]]);
   });
 });

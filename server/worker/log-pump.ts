@@ -54,6 +54,8 @@ export class LogPump {
       return await work();
     } finally {
       this.held = false;
+      // A line printed while the cycle held the log, after it shipped: its timer found the log held and ended.
+      if (this.pending()) this.lineAdded();
     }
   }
 

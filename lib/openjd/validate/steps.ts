@@ -25,7 +25,7 @@ export const SIMPLE_ACTION_RUNNERS: Record<SimpleActionKind, { command: string; 
 export const SIMPLE_ACTION_FILE = "SimpleActionScript";
 
 /** `steps`: every step's task parameters as written, for TASK_DEPENDENCIES subspaces. */
-export function checkStep(ctx: ValidationContext, node: SourceNode, path: Path, symbols: SymbolContext, steps: StepCatalogue = new Map()): StepTemplate | null {
+export function checkStep(ctx: ValidationContext, node: SourceNode, path: Path, symbols: SymbolContext, steps: StepCatalogue): StepTemplate | null {
   const gated: Record<string, "FEATURE_BUNDLE_1" | "EXPR"> = { let: "EXPR" };
   for (const kind of SIMPLE_ACTION_KINDS) gated[kind] = "FEATURE_BUNDLE_1";
   const object = expectObject(ctx, node, path, {
@@ -48,7 +48,8 @@ export function checkStep(ctx: ValidationContext, node: SourceNode, path: Path, 
   const spaceNode = field(object, "parameterSpace");
   const parameterSpace = spaceNode && checkParameterSpace(ctx, spaceNode, child(path, "parameterSpace"), tScope);
   const taskParameters = taskParameterSymbols(spaceNode);
-  const dependencies = readDependencies(ctx, field(object, "dependencies"), child(path, "dependencies"), steps, dependencyScope(tScope, taskParameters, steps, ctx.has("EXPR")));
+  // The dependency scope holds every step's ranges: built only for a step that has a subspace to check.
+  const dependencies = readDependencies(ctx, field(object, "dependencies"), child(path, "dependencies"), steps, () => dependencyScope(tScope, taskParameters, steps, ctx.has("EXPR")));
   const script = checkStepBody(ctx, object, path, inStep.withEnvironmentFiles(environmentFileNames(stepEnvironmentsNode)), taskParameters);
   if (ctx.sink.count !== before || !name || !script) return null;
   const step: StepTemplate = { name, dependencies: dependencies.names, stepEnvironments, script: script.script, path };

@@ -30,6 +30,19 @@ function selfChain(dependency: Doc, extensions: string[] = ["TASK_DEPENDENCIES",
   return extensions.length > 0 ? withExtensions(doc, ...extensions) : doc;
 }
 const R = "steps[1].dependencies[0]";
+/** Step A with one task parameter X of `type` (`values`), and B waiting for the tasks of A whose X is `range`. */
+function valuesDependency(type: string, values: unknown[], range: string): Doc {
+  return withExtensions(
+    job([
+      "steps",
+      [
+        { name: "A", parameterSpace: space({ name: "X", type, range: values }), script: RUN },
+        { name: "B", dependencies: [{ dependsOn: "A", dependsOnSubspace: [{ name: "X", range }] }], script: RUN },
+      ],
+    ]),
+    "TASK_DEPENDENCIES",
+  );
+}
 
 describe("valid task dependencies", () => {
   it.each<ValidRow>([
@@ -42,6 +55,12 @@ describe("valid task dependencies", () => {
     ["PreviousFrame: self with value - 1", selfChain({ dependsOnSubspace: [{ name: "TimeStep", range: ["{{Task.Param.TimeStep - 1}}"] }] })],
     ["EXPR: a list[int] expression", selfChain({ dependsOnSubspace: [{ name: "TimeStep", range: "{{[Task.Param.TimeStep - 1, Task.Param.TimeStep - 2]}}" }] })],
     ["EXPR: a range_expr of another step", exportRender({ dependsOnSubspace: [{ name: "Frame", range: "{{Step.Export.ParameterSpace.Frame.Range}}" }] }, ["TASK_DEPENDENCIES", "EXPR"])],
+    ["one FLOAT value written out", valuesDependency("FLOAT", [1.5, 2.5], "1.5")],
+    ["one PATH value written out", valuesDependency("PATH", ["/a", "/b"], "/a")],
+    [
+      "EXPR: Step.Name and a step's range in one expression are two references",
+      exportRender({ dependsOnSubspace: [{ name: "Frame", range: "{{[1] if Step.Name == 'B' else Step.Export.ParameterSpace.Frame.Range}}" }] }, ["TASK_DEPENDENCIES", "EXPR"]),
+    ],
     [
       "STRING parameters matched by value",
       withExtensions(
@@ -158,6 +177,8 @@ describe("task dependency rules", () => {
       "steps[0].dependencies[0].dependsOnSubspace[0].range",
       /expected int \| list\[int\] \| range_expr, got string 'a'/,
     ],
+    ["one FLOAT value written out that is not a number", valuesDependency("FLOAT", [1.5, 2.5], "abc"), `${R}.dependsOnSubspace[0].range`, /'abc' is not a number/],
+    ["one STRING value written out that is empty", valuesDependency("STRING", ["a", "b"], ""), `${R}.dependsOnSubspace[0].range`, /must not be empty/],
     [
       "Step.Name cannot name a step",
       exportRender({ dependsOnSubspace: [{ name: "Frame", range: "{{Step.Name.ParameterSpace.Frame.Range}}" }] }),

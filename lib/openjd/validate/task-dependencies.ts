@@ -13,7 +13,7 @@ import { IntRangeExpr } from "../range-expr";
 import { kindName, type SourceNode } from "../source-node";
 import { child, expectList, expectObject, field, type ValidationContext } from "./context";
 import { checkFormat } from "./format-fields";
-import { readIdentifier, readString } from "./scalars";
+import { IDENTIFIER, readIdentifier, readString } from "./scalars";
 import { parameterExprType, scopeWithSymbols, suggest, type Scope, type TaskParameterSymbol } from "./scopes";
 import { checkRangeItem, MAX_RANGE_VALUES, rangeExpressionTarget, rangeItemType } from "./task-parameters";
 
@@ -25,10 +25,8 @@ export interface ReadDependencies {
   taskDependencies: TaskDependency[];
 }
 
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
 /** `Step.<S>` can name a step only when S is an identifier other than `Name` (that is `Step.Name`). */
-export function isReferableStepName(name: string): boolean {
+function isReferableStepName(name: string): boolean {
   return IDENTIFIER.test(name) && name !== "Name";
 }
 
@@ -55,9 +53,12 @@ function rangeValuesType(written: string, expr: boolean): ExprType {
   return listOf(type === "FLOAT" ? FLOAT : STRING);
 }
 
-export function readDependencies(ctx: ValidationContext, node: SourceNode | undefined, path: Path, steps: StepCatalogue, scope: Scope): ReadDependencies {
+/** `makeScope` makes the dependency scope (dependencyScope), asked for once and only when a subspace is read. */
+export function readDependencies(ctx: ValidationContext, node: SourceNode | undefined, path: Path, steps: StepCatalogue, makeScope: () => Scope): ReadDependencies {
   const result: ReadDependencies = { names: [], taskDependencies: [] };
   if (node === undefined) return result;
+  let made: Scope | undefined;
+  const scope = (): Scope => (made ??= makeScope());
   const items = expectList(ctx, node, path) ?? [];
   items.forEach((item, i) => {
     const itemPath = child(path, i);
@@ -75,7 +76,7 @@ export function readDependencies(ctx: ValidationContext, node: SourceNode | unde
     result.names.push(name);
     const subspaceNode = ctx.has("TASK_DEPENDENCIES") && dep ? field(dep, "dependsOnSubspace") : undefined;
     if (subspaceNode === undefined) return;
-    const subspace = readSubspace(ctx, subspaceNode, child(itemPath, "dependsOnSubspace"), name, steps.get(name), scope);
+    const subspace = readSubspace(ctx, subspaceNode, child(itemPath, "dependsOnSubspace"), name, steps.get(name), scope());
     if (subspace) result.taskDependencies.push({ dependsOn: name, subspace, path: itemPath });
   });
   return result;
@@ -168,6 +169,9 @@ function readSubspaceRange(ctx: ValidationContext, node: SourceNode, path: Path,
         ctx.error(path, `invalid range expression: ${parsed.message}`);
         return null;
       }
+    } else if (type !== null && isPlainLiteral(format) && !checkRangeItem(ctx, node, path, type, scope)) {
+      // One FLOAT, STRING or PATH value written out: checked as a list item of that type is.
+      return null;
     }
     return { kind: "expression", format, path };
   }
@@ -209,7 +213,8 @@ function untypedItem(ctx: ValidationContext, item: SourceNode, path: Path, scope
  */
 function checkStepReferences(ctx: ValidationContext, text: string, path: Path): boolean {
   let ok = true;
-  for (const match of text.matchAll(/\bStep\.(.+?)\.ParameterSpace\b/g)) {
+  // The name runs to the first dot: `Step.Name == 'B' else Step.A.ParameterSpace` is two references, not one.
+  for (const match of text.matchAll(/\bStep\.([^.]*?)\.ParameterSpace\b/g)) {
     const name = match[1] ?? "";
     if (isReferableStepName(name)) continue;
     const why = name === "Name" ? "'Step.Name' is the current step's name" : `'${name}' is not an identifier`;
