@@ -36,9 +36,11 @@ export default defineConfig({
   },
   projects: [
     { name: "personas", testMatch: /personas\.setup\.ts$/ },
-    { name: "portal", testMatch: /\.spec\.ts$/, testIgnore: /replicas\.spec\.ts$/, dependencies: ["personas"] },
+    { name: "portal", testMatch: /\.spec\.ts$/, testIgnore: /(replicas|restart)\.spec\.ts$/, dependencies: ["personas"] },
     // Starts its own two replicas on a PostgreSQL database of its own (LOOM_TEST_DATABASE_URL or 127.0.0.1:5432).
     { name: "replicas", testMatch: /replicas\.spec\.ts$/ },
+    // Starts its own `loom serve` on a temporary SQLite data folder (port + 3), stops it hard and starts it again.
+    { name: "restart", testMatch: /restart\.spec\.ts$/ },
   ],
   webServer: {
     command: `rm -rf ${dataDir} && node bin/loom.mjs serve --port ${port} --data ${dataDir} --workers 2`,

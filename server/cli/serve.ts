@@ -75,11 +75,16 @@ export async function runServe(argv: readonly string[], io: CliIo, signal: Abort
     );
   }
 
+  // The local agents start with the server, not after it: each takes seconds to load, and the
+  // server's address (one line on its stdin) tells it to enrol, once the record below is written.
+  const local = newLocalWorkers(workers);
+  const agents = local.map((worker) => startAgent(io, prepared.poolTokenFile, worker, dataDir));
   let server: ServerHandle;
   try {
     // Loaded only here: the portal's own process is what needs Next.js, not this one.
     server = args.booleans.has("--headless") ? await (await import("./headless")).startHeadless(dataDir, env, host, port) : await webServer(io, dataDir, env.LOOM_DATABASE_URL, host, port);
   } catch (error) {
+    for (const agent of agents) agent.stdin?.end(); // no address: they stop
     if (error instanceof StartupError) {
       io.err(`loom serve: ${error.message}`);
       return 1;
@@ -87,14 +92,13 @@ export async function runServe(argv: readonly string[], io: CliIo, signal: Abort
     throw error;
   }
   // Recorded before anything is said: whoever reads "serving" finds the data folder complete.
-  const local = newLocalWorkers(workers);
   writeLocalWorkers(dataDir, { servePid: process.pid, workers: local });
   io.out(`Loom is serving at ${server.url} (data in ${dataDir}${env.LOOM_DATABASE_URL ? `, database ${redactedUrl(env.LOOM_DATABASE_URL)}` : ""})`);
   describeAccess(io, server.url, dataDir, prepared);
   if (prepared.releasedWorkers.length > 0) {
     io.out(`The previous loom serve stopped without its workers finishing: ${prepared.releasedWorkers.join(", ")} released, their tasks back in the queue.`);
   }
-  const agents = local.map((worker) => startAgent(io, server.url, prepared.poolTokenFile, worker, dataDir));
+  for (const agent of agents) agent.stdin?.end(`${server.url}\n`);
 
   await new Promise<void>((resolveStop) => {
     if (!signal) return;
@@ -218,16 +222,17 @@ async function waitForServer(url: string, child: ChildProcess): Promise<void> {
   throw new StartupError(`the server did not answer at ${url} within 120 s`);
 }
 
-function startAgent(io: CliIo, url: string, tokenFile: string, { name, instanceId }: LocalWorker, dataDir: string): ChildProcess {
-  const args = [LOOM_BIN, "worker", "--server", url, "--name", name, "--token-file", tokenFile, "--session-root", join(dataDir, "sessions", name), "--hide", dataDir];
+function startAgent(io: CliIo, tokenFile: string, { name, instanceId }: LocalWorker, dataDir: string): ChildProcess {
+  const args = [LOOM_BIN, "worker", "--server-on-stdin", "--name", name, "--token-file", tokenFile, "--session-root", join(dataDir, "sessions", name), "--hide", dataDir];
   const child = track(
     spawn(process.execPath, args, {
       cwd: REPO,
       env: withoutDatabase(childEnvironment({ LOOM_PARENT_PID: String(process.pid), LOOM_WORKER_INSTANCE_ID: instanceId })),
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: ["pipe", "pipe", "pipe"],
       detached: true, // see webServer: signals come from `loom serve` alone
     }),
   );
+  child.stdin?.on("error", () => undefined); // it is gone: its exit says why
   for (const stream of [child.stdout, child.stderr]) {
     const lines = new LineSplitter((line) => io.out(`[${name}] ${line}`));
     stream?.on("data", (chunk: Buffer) => lines.push(chunk));

@@ -54,11 +54,13 @@ export async function runWorker(argv: readonly string[], io: CliIo, signal?: Abo
   const args = parseArgs(argv, {
     values: ["--token", "--token-file", "--pool", "--name", "--session-root", "--shield"],
     repeated: ["--server", "--attr", "--amount", "--hide"],
+    booleans: ["--server-on-stdin"],
   });
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument '${args.positionals[0]}'\n${WORKER_USAGE}`);
   const env = environment ?? (io === processIo ? fromServerEnv() : {});
-  const servers = checkServerUrls(args.repeated.get("--server") ?? (env.server !== undefined ? [env.server] : []));
-  const serverUrl = servers[0] as string;
+  // Internal, for `loom serve`'s local agents: they load while the server starts and get its address once it answers.
+  const serverOnStdin = args.booleans.has("--server-on-stdin");
+  let servers = serverOnStdin ? [] : checkServerUrls(args.repeated.get("--server") ?? (env.server !== undefined ? [env.server] : []));
   const token = await readToken(args.values, io, env);
   const capabilities = workerCapabilities({ attrs: args.repeated.get("--attr") ?? [], amounts: args.repeated.get("--amount") ?? [] }, hostFacts());
   if (!capabilities.ok) throw new UsageError(capabilities.errors.join("\nloom: "));
@@ -78,6 +80,12 @@ export async function runWorker(argv: readonly string[], io: CliIo, signal?: Abo
     return 1;
   }
   if (choice.warning) io.err(`loom worker: ${choice.warning}`);
+  if (serverOnStdin) {
+    const line = await firstLine(io.stdin);
+    if (!line) return 1; // `loom serve` stopped before its server answered
+    servers = checkServerUrls([line]);
+  }
+  const serverUrl = servers[0] as string;
   const agent = new WorkerAgent({
     serverUrl: servers,
     token,
@@ -155,6 +163,28 @@ function fromServerEnv(): WorkerEnvironment {
     ...(searchPath ? { searchPath } : {}),
     ...(env.LOOM_WORKER_INSTANCE_ID ? { instanceId: env.LOOM_WORKER_INSTANCE_ID } : {}),
   };
+}
+
+/** The first line of `input`, or null when it ends before one. */
+function firstLine(input: CliIo["stdin"]): Promise<string | null> {
+  if (!input) return Promise.resolve(null);
+  return new Promise((resolveLine) => {
+    let text = "";
+    const done = (line: string | null) => {
+      input.off("data", onData);
+      input.off("end", onEnd);
+      input.resume(); // read on to its end, so it does not keep this process alive
+      resolveLine(line);
+    };
+    const onData = (chunk: Buffer | string) => {
+      text += chunk.toString();
+      const end = text.indexOf("\n");
+      if (end >= 0) done(text.slice(0, end).trim());
+    };
+    const onEnd = () => done(null);
+    input.on("data", onData);
+    input.on("end", onEnd);
+  });
 }
 
 /** Every --server checked, in the order given, each once. */
