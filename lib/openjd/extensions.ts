@@ -9,12 +9,6 @@ export type ExtensionName = (typeof KNOWN_EXTENSIONS)[number];
  */
 export const SUPPORTED_EXTENSIONS: ReadonlySet<ExtensionName> = new Set<ExtensionName>(["TASK_CHUNKING", "REDACTED_ENV_VARS", "FEATURE_BUNDLE_1", "EXPR", "WRAP_ACTIONS", "TASK_DEPENDENCIES"]);
 
-/**
- * Templates using TASK_DEPENDENCIES (a `dependsOnSubspace`) are checked everywhere but not run
- * yet: job creation refuses them with this message rather than run tasks before their inputs.
- */
-export const TASK_DEPENDENCIES_NOT_RUN = "task-to-task dependencies (TASK_DEPENDENCIES) are checked but not run by this version of Loom yet";
-
 /** Extensions that only make sense together with another one (RFC 0008: WRAP_ACTIONS needs EXPR). */
 export const EXTENSION_PREREQUISITES: Readonly<Partial<Record<ExtensionName, ExtensionName>>> = {
   WRAP_ACTIONS: "EXPR",

@@ -22,6 +22,8 @@ export type { ChunkingInfo, Job, JobStep, ParameterValue } from "./job/types";
 export { type ParameterInput, parameterValueToJson } from "./job/parameter-values";
 export { locateJobErrors } from "./job/locate-job-errors";
 export { environmentNameOf, type StackEntry, stackFor } from "./job/session-stack";
+export { taskOrder, TaskReadiness } from "./job/task-readiness";
+export { MAX_TASK_EDGES, type DependencyKind, type ResolvedDependency, type TaskEdges, type TaskGraph } from "./job/task-graph-types";
 export type { TaskParameterSet, TaskParameterType } from "./parameter-space";
 export { formatCombination } from "./combination-expr";
 export { IntRangeExpr } from "./range-expr";

@@ -75,6 +75,8 @@ describe("CheckPool", () => {
       const rows = await lease.request({ kind: "rows" }, 10_000);
       if (rows.kind !== "rows") throw new Error(`unexpected ${rows.kind}`);
       if (!rows.batch) break;
+      // No task-to-task dependencies: tasks only.
+      if (rows.batch.kind !== "tasks") throw new Error(`unexpected ${rows.batch.kind} batch`);
       batches.push(rows.batch);
     }
     lease.release();

@@ -5,7 +5,7 @@
  */
 import type { DocumentFormat } from "../../lib/openjd";
 import type { InspectedTemplate } from "./inspect-template-text";
-import type { JobPlan, TaskBatch } from "./plan-job";
+import type { CreationBatch, JobPlan } from "./plan-job";
 import type { ReadBundle } from "./read-bundle";
 import type { SubmissionText, SubmitError } from "./validate-submission";
 
@@ -24,8 +24,8 @@ export type CheckAnswer =
   | { kind: "bundle"; bundle: ReadBundle }
   | { kind: "refused"; errors: SubmitError[] }
   | { kind: "planned"; plan: JobPlan }
-  /** The next batch of the creation in progress; null once every task has been sent. */
-  | { kind: "rows"; batch: TaskBatch | null }
+  /** The next batch of the creation in progress (tasks, then task-to-task edges); null once all have been sent. */
+  | { kind: "rows"; batch: CreationBatch | null }
   /** lib/openjd threw (a bug, not a template problem): the thread lives on. */
   | { kind: "failed"; message: string }
   /** The server stopped the check (its budget ran out, or the server is stopping) or the thread died (out of memory). */

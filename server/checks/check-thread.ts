@@ -7,7 +7,7 @@ import { setPriority } from "node:os";
 import { parentPort } from "node:worker_threads";
 import type { CheckAnswer, CheckRequest, FromThread, ToThread } from "./check-protocol";
 import { inspectTemplateText } from "./inspect-template-text";
-import { planJob, taskBatches, type TaskBatch } from "./plan-job";
+import { planJob, taskBatches, type CreationBatch } from "./plan-job";
 import { readUploadedBundle } from "./read-bundle";
 import { validateSubmission } from "./validate-submission";
 
@@ -25,8 +25,8 @@ if (process.platform === "linux") {
   }
 }
 
-/** The task rows of the creation in progress. */
-let rows: Generator<TaskBatch> | null = null;
+/** The task rows (then the edges) of the creation in progress. */
+let rows: Generator<CreationBatch> | null = null;
 
 function answer(request: CheckRequest): CheckAnswer {
   switch (request.kind) {

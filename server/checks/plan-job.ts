@@ -3,16 +3,24 @@
  * the template's order) and what a preview shows, with no functions and no lazy parameter
  * spaces, so it crosses from a check thread by structured clone. Task rows come separately, in
  * batches of parameter JSON strings walked from the lazy space (a 1,000,000-task job never
- * exists as one array).
+ * exists as one array), then the task-to-task edges the same way (plan-dependencies.ts).
  */
 import { type HostRequirements, type Job, type JobStep, type ParameterValue, stackFor } from "../../lib/openjd";
+import type { ResolvedDependency } from "../../lib/openjd";
+import { edgeBatches, resolvedDependencies, waitingCounts, waitingRows, waitingTaskCounts, type EdgeBatch } from "./plan-dependencies";
 import type { ResolvedSettings, ValidSubmission } from "./validate-submission";
+
+export type { EdgeBatch } from "./plan-dependencies";
 
 export interface PlannedStep {
   /** Position in the template's `steps` list (the step row's step_index). */
   index: number;
   name: string;
   dependencies: string[];
+  /** Its dependencies as job creation resolved them (kinds, labels, edge counts). */
+  taskDependencies: ResolvedDependency[];
+  /** Of its tasks, how many wait on other tasks when the job is created (they start PENDING). */
+  waitingTasks: number;
   hostRequirements: HostRequirements | null;
   /** Ids of the environments the step's Sessions enter, outermost first. */
   environmentStack: string[];
@@ -32,6 +40,9 @@ export interface JobPlan {
   steps: PlannedStep[];
   /** Indexes of `steps` in dependency order, as lib/openjd lists a job's steps (previews show this). */
   runOrder: number[];
+  /** Task-to-task edges and any-of groups (TASK_DEPENDENCIES), written after the tasks. */
+  edgeCount: number;
+  groupCount: number;
 }
 
 /**
@@ -41,11 +52,20 @@ export interface JobPlan {
  * them with json_each: the server's thread never touches a task's parameters one by one.
  */
 export interface TaskBatch {
+  kind: "tasks";
   stepIndex: number;
   first: number;
   rows: number;
   chunks: string[];
+  /**
+   * Per chunk, the tasks that wait on others (plan-dependencies.ts waitingRows): their number of
+   * requirements and their indexes; absent when none of the batch's tasks waits.
+   */
+  waiting?: Array<Array<[number, string]> | null>;
 }
+
+/** What a creation streams from its check thread: the tasks step by step, then the edges. */
+export type CreationBatch = TaskBatch | EdgeBatch;
 
 /** Parameter sets per chunk: one INSERT statement, a few milliseconds. */
 export const TASK_CHUNK_ROWS = 500;
@@ -59,6 +79,9 @@ function orderedSteps(job: Job): JobStep[] {
 export function planJob(valid: ValidSubmission): JobPlan {
   const { job } = valid;
   const ordered = orderedSteps(job);
+  const graph = job.taskGraph;
+  const dependencies = resolvedDependencies(job, ordered);
+  const waiting = waitingTaskCounts(graph && waitingCounts(graph, taskCounts(ordered)), ordered.length);
   return {
     name: job.name,
     description: job.description ?? null,
@@ -66,10 +89,14 @@ export function planJob(valid: ValidSubmission): JobPlan {
     settings: valid.settings,
     taskCount: valid.taskCount,
     runOrder: job.steps.map((step) => ordered.indexOf(step)),
+    edgeCount: graph?.edges.length ?? 0,
+    groupCount: graph?.groupCount ?? 0,
     steps: ordered.map((step, index) => ({
       index,
       name: step.name,
       dependencies: step.dependencies,
+      taskDependencies: dependencies[index]!,
+      waitingTasks: waiting[index]!,
       hostRequirements: step.hostRequirements,
       environmentStack: stackFor(job, step).map((e) => e.id),
       chunked: step.chunking !== null,
@@ -86,11 +113,16 @@ function chunkOf(step: JobStep): PlannedStep["chunk"] {
   return { parameter, items, itemsPerChunk: defaultTaskCount };
 }
 
-/** Every task of the job, step by step in index order, about `rows` at a time. */
-export function* taskBatches(job: Job, rows: number): Generator<TaskBatch> {
+const taskCounts = (steps: readonly JobStep[]) => steps.map((s) => s.parameterSpace.count);
+
+/** Every task of the job, step by step in index order, about `rows` at a time; then its task-to-task edges. */
+export function* taskBatches(job: Job, rows: number): Generator<CreationBatch> {
   const steps = orderedSteps(job);
+  const graph = job.taskGraph;
+  const waiting = graph && waitingCounts(graph, taskCounts(steps));
   for (let stepIndex = 0; stepIndex < steps.length; stepIndex++) {
     const space = steps[stepIndex]!.parameterSpace;
+    const perTask = waiting?.get(stepIndex);
     // Keys in the order the template defines the parameters (the space fills them right to left).
     const keyOrder = [...space.names, "type", "value"];
     for (let first = 0; first < space.count; first += rows) {
@@ -101,7 +133,10 @@ export function* taskBatches(job: Job, rows: number): Generator<TaskBatch> {
         for (let i = from; i < Math.min(end, from + TASK_CHUNK_ROWS); i++) sets.push(space.at(i));
         chunks.push(JSON.stringify(sets, keyOrder));
       }
-      yield { stepIndex, first, rows: end - first, chunks };
+      const batch: TaskBatch = { kind: "tasks", stepIndex, first, rows: end - first, chunks };
+      if (perTask) batch.waiting = chunks.map((_, k) => waitingRows(perTask, first + k * TASK_CHUNK_ROWS, Math.min(TASK_CHUNK_ROWS, end - first - k * TASK_CHUNK_ROWS)));
+      yield batch;
     }
   }
+  if (graph) yield* edgeBatches(graph, rows);
 }

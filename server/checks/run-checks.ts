@@ -9,7 +9,7 @@ import type { Farm } from "../context/farm";
 import type { CheckAnswer } from "./check-protocol";
 import { checkPool, type CheckLease } from "./check-pool";
 import type { InspectedTemplate } from "./inspect-template-text";
-import type { JobPlan, TaskBatch } from "./plan-job";
+import type { CreationBatch, JobPlan } from "./plan-job";
 import type { ReadBundle } from "./read-bundle";
 import { submissionText, type Refused, type SubmissionText, type SubmitError } from "./validate-submission";
 
@@ -86,7 +86,7 @@ export function validateOffLoop(farm: Farm, owner: string, submission: Submissio
  * A submission validated and planned in a thread, then `write` given the plan and the task rows
  * batch by batch (each batch within the budget too). Refused submissions never reach `write`.
  */
-export function createOffLoop<T>(farm: Farm, owner: string, submission: SubmissionText, write: (plan: JobPlan, nextBatch: () => Promise<TaskBatch | null>) => Promise<T>): Promise<T | Refused> {
+export function createOffLoop<T>(farm: Farm, owner: string, submission: SubmissionText, write: (plan: JobPlan, nextBatch: () => Promise<CreationBatch | null>) => Promise<T>): Promise<T | Refused> {
   const budget = budgetOf(farm);
   return withThread(owner, async (lease) => {
     const answer = await lease.request({ kind: "create", submission: submissionText(submission), batchRows: BATCH_ROWS }, budget);

@@ -147,3 +147,39 @@ describe("the text report", () => {
     expect(run).toMatchObject({ code: 0, lines: ["2 passed, 0 failed, 0 skipped"] });
   });
 });
+
+describe("TASK_DEPENDENCIES: the job runs in the order loom run uses", () => {
+  const record = (text: string) => `command: /bin/sh\n        args: ["-c", "printf '%s ' ${text} >> '{{Session.WorkingDirectory}}/ran'"]`;
+  const template = `specificationVersion: jobtemplate-2023-09
+extensions: [TASK_DEPENDENCIES, EXPR]
+name: Backwards
+steps:
+- name: Frames
+  parameterSpace:
+    taskParameterDefinitions:
+    - {name: Frame, type: INT, range: "1-3"}
+  dependencies:
+  - dependsOn: Frames
+    dependsOnSubspace:
+    - {name: Frame, range: ["{{Task.Param.Frame + 1}}"]}
+  script:
+    actions:
+      onRun:
+        ${record("{{Task.Param.Frame}}")}
+- name: Print
+  dependencies:
+  - dependsOn: Frames
+  script:
+    actions:
+      onRun:
+        command: /bin/sh
+        args: ["-c", "echo ORDER=$(cat '{{Session.WorkingDirectory}}/ran')"]
+`;
+  const ordered = tempTree({ "suite/jobs/backwards.test.yaml": jobTest(template, "expected:\n  output: ['ORDER=3 2 1']\n") });
+  afterAll(ordered.remove);
+
+  it("a step waiting for its own later frames runs them last to first", async () => {
+    const run = await runCli(["conformance", "suite", "--json"], ordered.dir);
+    expect(JSON.parse(run.out).cases[0]).toMatchObject({ status: "passed", reason: "ran: succeeded, 4 task(s)" });
+  });
+});

@@ -134,3 +134,26 @@ describe("usage errors → exit 2", () => {
     expect(run.err.split("\n")[0]).toBe(`loom: ${message}`);
   });
 });
+
+describe("an .invalid job test refused before it ran: expected output is checked against the error text", () => {
+  const refusals = tempTree({
+    "suite/jobs/names-the-parameter.invalid.test.yaml": jobTest(INT_JOB, "parameters:\n  N: five\nexpected:\n  output: ['parameters.N']\n  forbidden: ['NodeIndex']\n"),
+    "suite/jobs/names-the-field.invalid.test.yaml": jobTest(`${JOB}bogus: 1\n`, "expected:\n  output: [{anyOf: ['nothing', 'bogus']}]\n"),
+    "suite/jobs/misses-a-name.invalid.test.yaml": jobTest(INT_JOB, "parameters:\n  N: five\nexpected:\n  output: ['NodeIndex=1']\n"),
+    "suite/jobs/forbidden-name.invalid.test.yaml": jobTest(INT_JOB, "parameters:\n  N: five\nexpected:\n  forbidden: ['parameters.N']\n"),
+  });
+  afterAll(refusals.remove);
+
+  it("passes when the error text has every output and no forbidden string, fails otherwise with the reason", async () => {
+    const run = await runCli(["conformance", "suite", "--json"], refusals.dir);
+    const byName = Object.fromEntries(JSON.parse(run.out).cases.map((c: { path: string }) => [c.path.split("/").at(-1), c]));
+    expect(byName["names-the-parameter.invalid.test.yaml"]).toMatchObject({ status: "passed", reason: expect.stringMatching(/^rejected at job creation: parameters\.N/) });
+    expect(byName["names-the-field.invalid.test.yaml"]).toMatchObject({ status: "passed", reason: expect.stringMatching(/^rejected at validation: .*bogus/) });
+    expect(byName["misses-a-name.invalid.test.yaml"]).toMatchObject({
+      status: "failed",
+      reason: expect.stringMatching(/^rejected at job creation, but the error text does not match: missing output "NodeIndex=1"; errors: parameters\.N/),
+    });
+    expect(byName["forbidden-name.invalid.test.yaml"]).toMatchObject({ status: "failed", reason: expect.stringContaining('forbidden output "parameters.N" appeared') });
+    expect(run.code).toBe(1);
+  });
+});

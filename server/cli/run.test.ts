@@ -5,7 +5,7 @@
  */
 import { existsSync, rmSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { SIM_THEN_RENDER } from "../../lib/openjd/testing";
+import { ADJACENCY_DAG, SIM_THEN_RENDER } from "../../lib/openjd/testing";
 import { BROKEN_JOB, ENVIRONMENT, runCli, sh, tempTree } from "./cli-test-support";
 
 const JOB = `specificationVersion: jobtemplate-2023-09
@@ -57,7 +57,16 @@ steps:
         ${sh("echo TASK{{Task.Param.N}}; exit 3")}
 `;
 
-const tree = tempTree({ "job.yaml": JOB, "failing.yaml": FAILING, "broken.yaml": BROKEN_JOB, "env.yaml": ENVIRONMENT, "sim.yaml": SIM_THEN_RENDER });
+const tree = tempTree({
+  "job.yaml": JOB,
+  "failing.yaml": FAILING,
+  "broken.yaml": BROKEN_JOB,
+  "env.yaml": ENVIRONMENT,
+  "sim.yaml": SIM_THEN_RENDER,
+  // The chain the other way round: the last time step first.
+  "reverse.yaml": SIM_THEN_RENDER.replace("Task.Param.TimeStepNumber - 1", "Task.Param.TimeStepNumber + 1"),
+  "dag.yaml": ADJACENCY_DAG,
+});
 afterAll(tree.remove);
 const run = (...argv: string[]) => runCli(["run", ...argv], tree.dir);
 /** The task and environment output lines, in the order they were printed. */
@@ -192,23 +201,45 @@ describe("files that cannot be run → exit 1 with a clear message, no Session",
     expect(await run("job.yaml", "--step", "Nope")).toMatchObject({ code: 1, lines: ["ERROR: no step named 'Nope' in job 'Demo world'"] });
   });
 
-  it("task-to-task dependencies are refused, located at the first subspace, before any task runs", async () => {
-    const result = await run("sim.yaml");
-    expect(result).toMatchObject({
-      code: 1,
-      lines: [
-        "ERROR: could not create a job from 'sim.yaml'",
-        "  steps[0].dependencies[0].dependsOnSubspace (17:11): task-to-task dependencies (TASK_DEPENDENCIES) are checked but not run by this version of Loom yet",
-      ],
-    });
-  });
-
   it("a job parameter the template rejects is located", async () => {
     const result = await run("job.yaml", "-p", "Nope=1");
     expect(result.code).toBe(1);
     expect(result.lines[0]).toBe("ERROR: could not create a job from 'job.yaml'");
     expect(result.out).toContain("Nope");
     expect(result.out).not.toContain("Running job");
+  });
+});
+
+describe("task-to-task dependencies (TASK_DEPENDENCIES)", () => {
+  /** The sim-then-render and DAG examples' task lines, in the order they ran. */
+  const ran = (out: string) => out.match(/^\S+ {2}(?:step|frame|node) \d+$/gm)?.map((line) => line.replace(/^\S+ {2}/, "")) ?? [];
+  const small = ["-p", "FrameCount=2", "-p", "TimeStepsPerFrame=2"];
+
+  it.each([
+    ["a chain forwards: parameter-space order", ["sim.yaml", ...small], ["step 0", "step 1", "step 2", "step 3", "frame 0", "frame 1"]],
+    ["a chain backwards: the last time step first", ["reverse.yaml", ...small], ["step 3", "step 2", "step 1", "step 0", "frame 0", "frame 1"]],
+    ["a DAG: each node after the nodes it waits for, the smallest ready first", ["dag.yaml", "-p", "GraphAdjList=[[3], [], [], [2, 1], [0]]"], ["node 1", "node 2", "node 3", "node 0", "node 4"]],
+    [
+      "--step with --run-dependencies runs a self-dependent step once",
+      ["reverse.yaml", ...small, "--step", "RenderFrame", "--run-dependencies"],
+      ["step 3", "step 2", "step 1", "step 0", "frame 0", "frame 1"],
+    ],
+    ["--step with --maximum-tasks takes the first tasks of that order", ["reverse.yaml", ...small, "--step", "SimulateTimeStep", "--maximum-tasks", "2"], ["step 3", "step 2"]],
+  ])("%s", async (_name, argv, order) => {
+    const result = await run(...argv);
+    expect(result.code).toBe(0);
+    expect(ran(result.out)).toEqual(order);
+  });
+
+  it("a graph whose tasks wait for each other is refused, located, before any task runs", async () => {
+    const result = await run("dag.yaml", "-p", "GraphAdjList=[[], [2], [1]]");
+    expect(result).toMatchObject({
+      code: 1,
+      lines: [
+        "ERROR: could not create a job from 'dag.yaml'",
+        "  steps[0].dependencies[0] (14:9): step ProcessGraphNode: tasks wait for each other in a cycle: NodeIndex=1 → NodeIndex=2 → NodeIndex=1",
+      ],
+    });
   });
 });
 

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { createJob, describeError, type EnvironmentTemplate, locateJobErrors, type PathMappingRule, validatePathMappingRules } from "../../lib/openjd";
+import { createJob, describeError, type EnvironmentTemplate, type Job, type JobStep, locateJobErrors, type PathMappingRule, taskOrder, validatePathMappingRules } from "../../lib/openjd";
 import type { SessionEvent } from "../session/events";
 import { runJob } from "../session/run-job";
 import { parseArgs, UsageError } from "./args";
@@ -72,7 +72,7 @@ export async function runRun(argv: readonly string[], io: CliIo, signals: AbortS
   if (!created.ok) {
     return fail(`could not create a job from '${file}'`, locateJobErrors(created.errors, { template: loaded.source, environments: [], parametersLabel: "parameters" }));
   }
-  const job = created.job;
+  const job = inDependencyOrder(created.job);
   const step = stepName === undefined ? undefined : job.steps.find((s) => s.name === stepName);
   if (stepName !== undefined && !step) return fail(`no step named '${stepName}' in job '${job.name}'`);
   let tasks;
@@ -127,6 +127,41 @@ export async function runRun(argv: readonly string[], io: CliIo, signals: AbortS
     if (result.preserved) io.out(`Working directory preserved at: ${result.workingDirectory}`);
   }
   return result.status === "SUCCEEDED" ? 0 : 1;
+}
+
+/**
+ * TASK_DEPENDENCIES in one Session: steps run in dependency order, which meets every dependency
+ * between steps; a step that waits for its own tasks runs them in a topological order that is
+ * parameter-space order wherever its edges allow. runJob takes a step's tasks from its parameter
+ * space, so the space is handed over reordered (answering every other question as itself), and
+ * the self-dependency is left out of `dependencies` so --run-dependencies does not run the step
+ * once as its own dependency.
+ */
+export function inDependencyOrder(job: Job): Job {
+  const graph = job.taskGraph;
+  if (!graph) return job;
+  const steps = job.steps.map((step) => {
+    const index = job.template.steps.indexOf(step.template);
+    if (!graph.steps[index]?.some((d) => d.self)) return step;
+    const order = taskOrder(graph, index, step.parameterSpace.count);
+    return { ...step, dependencies: step.dependencies.filter((d) => d !== step.name), parameterSpace: reordered(step.parameterSpace, order) };
+  });
+  return { ...job, steps };
+}
+
+function reordered(space: JobStep["parameterSpace"], order: readonly number[]): JobStep["parameterSpace"] {
+  return new Proxy(space, {
+    get(target, property) {
+      if (property === Symbol.iterator) {
+        return function* () {
+          for (const index of order) yield target.at(index);
+        };
+      }
+      const value: unknown = Reflect.get(target, property, target);
+      // Its methods read private fields: they must run on the space itself, not on the proxy.
+      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }
 
 function readPathMappingRules(arg: string, cwd: string): { ok: true; rules: PathMappingRule[] } | { ok: false; message: string } {

@@ -1,10 +1,20 @@
 /** The data behind `loom summary` (also its JSON form). */
 import { type ChunkingInfo, formatCombination, type HostRequirements, IntRangeExpr, type Job, type ParameterValue, parameterValueToJson } from "../../lib/openjd";
 
+/** TASK_DEPENDENCIES: one dependency as resolved (kind "step", "step-any", "tasks" or "tasks-any"). */
+export interface DependencySummary {
+  dependsOn: string;
+  kind: string;
+  label: string;
+  edges: number;
+}
+
 export interface StepSummary {
   name: string;
   description?: string;
   dependencies: string[];
+  /** Only for a job with task-to-task dependencies: each dependency's kind, label and edge count. */
+  taskDependencies?: DependencySummary[];
   taskParameters: Array<{ name: string; type: string; valueCount: number }>;
   combination: string | null;
   taskCount: number;
@@ -22,12 +32,14 @@ export interface JobSummary {
   totalSteps: number;
   totalTasks: number;
   totalChunks: number;
+  /** Only for a job with task-to-task dependencies. */
+  taskEdges?: number;
   steps: StepSummary[];
   environments: Array<{ name: string; description?: string; scope: "job" | string }>;
 }
 
 export function summarizeJob(job: Job): JobSummary {
-  const steps = job.steps.map(summarizeStep);
+  const steps = job.steps.map((step) => summarizeStep(step, dependenciesOf(job, step)));
   const environments = [
     ...job.environmentTemplates.map((t) => ({ name: t.environment.name, description: t.environment.description, scope: "job" })),
     ...job.jobEnvironments.map((e) => ({ name: e.name, description: e.description, scope: "job" })),
@@ -40,17 +52,25 @@ export function summarizeJob(job: Job): JobSummary {
     totalSteps: steps.length,
     totalTasks: steps.reduce((n, s) => n + s.taskCount, 0),
     totalChunks: steps.reduce((n, s) => n + s.chunkCount, 0),
+    ...(job.taskGraph ? { taskEdges: job.taskGraph.edges.length } : {}),
     steps,
     environments,
   };
 }
 
-function summarizeStep(step: Job["steps"][number]): StepSummary {
+/** The task graph numbers steps in template order; job.steps are in dependency order. */
+function dependenciesOf(job: Job, step: Job["steps"][number]): DependencySummary[] | null {
+  const resolved = job.taskGraph?.steps[job.template.steps.indexOf(step.template)];
+  return resolved ? resolved.map((d) => ({ dependsOn: d.dependsOn, kind: d.kind, label: d.label, edges: d.edges })) : null;
+}
+
+function summarizeStep(step: Job["steps"][number], taskDependencies: DependencySummary[] | null): StepSummary {
   const space = step.parameterSpace;
   return {
     name: step.name,
     ...(step.description === undefined ? {} : { description: step.description }),
     dependencies: step.dependencies,
+    ...(taskDependencies ? { taskDependencies } : {}),
     taskParameters: step.taskParameters.map((p) => ({ name: p.name, type: p.type, valueCount: p.valueCount })),
     combination: step.combination ? formatCombination(step.combination) : null,
     taskCount: space.taskCount,
@@ -87,6 +107,6 @@ export function displayParameterValue(parameter: ParameterValue): string {
   return `${show(decoded)} (${plural(decoded.length, "item")})`;
 }
 
-function plural(count: number | bigint, noun: string): string {
+export function plural(count: number | bigint, noun: string): string {
   return `${count} ${noun}${count === 1 || count === 1n ? "" : "s"}`;
 }

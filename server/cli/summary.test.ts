@@ -1,9 +1,30 @@
 /** `loom summary FILE [-p K=V]… [--step S] [--json]`: the job a template creates. */
 import { afterAll, describe, expect, it } from "vitest";
+import { SIM_THEN_RENDER } from "../../lib/openjd/testing";
 import { BROKEN_JOB, ENVIRONMENT, RENDER_JOB, runCli, tempTree } from "./cli-test-support";
 
+const DEPENDENCIES = `specificationVersion: jobtemplate-2023-09
+extensions: [TASK_DEPENDENCIES]
+name: Deps
+steps:
+- name: Export
+  parameterSpace: {taskParameterDefinitions: [{name: Frame, type: INT, range: "1-3"}]}
+  script: {actions: {onRun: {command: echo}}}
+- name: Render
+  parameterSpace: {taskParameterDefinitions: [{name: Frame, type: INT, range: "1-3"}]}
+  dependencies:
+  - {dependsOn: Export, dependsOnSubspace: [{name: Frame, range: "{{Task.Param.Frame}}"}]}
+  script: {actions: {onRun: {command: echo}}}
+- name: Cache
+  dependencies:
+  - {dependsOn: Export, dependsOnSubspace: {anyOf: [{name: Frame, range: "{{Step.Export.ParameterSpace.Frame.Range}}"}]}}
+  - {dependsOn: Render}
+  script: {actions: {onRun: {command: echo}}}
+`;
 const tree = tempTree({
   "job.yaml": RENDER_JOB,
+  "sim.yaml": SIM_THEN_RENDER,
+  "deps.yaml": DEPENDENCIES,
   "env.yaml": ENVIRONMENT,
   "broken.yaml": BROKEN_JOB,
   "params/short.yaml": "Frames: '1-3'\nSize: 2\n",
@@ -78,6 +99,58 @@ describe("the whole job", () => {
       dependencies: [],
     });
     expect(json.steps[1]).toMatchObject({ dependencies: ["Render"], chunking: null, combination: null });
+  });
+});
+
+describe("task-to-task dependencies: each dependency's kind, label and edge count", () => {
+  it("the sim-then-render example", async () => {
+    const run = await runCli(["summary", "sim.yaml", "-p", "FrameCount=2", "-p", "TimeStepsPerFrame=2"], tree.dir);
+    expect(run.code).toBe(0);
+    expect(run.lines).toEqual(
+      expect.arrayContaining([
+        "Total tasks: 6",
+        "Task-to-task edges: 5",
+        "   Depends on:",
+        "     - 'SimulateTimeStep': tasks, self: TimeStepNumber = {{Task.Param.TimeStepNumber - 1}} (3 edges)",
+        "     - 'SimulateTimeStep': tasks, TimeStepNumber = {{Task.Param.Frame * Param.TimeStepsPerFrame}} (2 edges)",
+      ]),
+    );
+  });
+
+  it("whole-step gates cost no edges", async () => {
+    const run = await runCli(["summary", "deps.yaml", "--step", "Cache"], tree.dir);
+    expect(run.code).toBe(0);
+    expect(run.lines.slice(0, 6)).toEqual([
+      "--- Summary for step 'Cache' in job 'Deps' ---",
+      "",
+      "Depends on:",
+      "  - 'Export': step-any, any task (0 edges)",
+      "  - 'Render': step, whole step (0 edges)",
+      "1 task",
+    ]);
+  });
+
+  it("--json", async () => {
+    const run = await runCli(["summary", "deps.yaml", "--json"], tree.dir);
+    const json = JSON.parse(run.out);
+    expect(json.taskEdges).toBe(3);
+    expect(json.steps.map((s: { name: string; taskDependencies: unknown }) => [s.name, s.taskDependencies])).toEqual([
+      ["Export", []],
+      ["Render", [{ dependsOn: "Export", kind: "tasks", label: "Frame = {{Task.Param.Frame}}", edges: 3 }]],
+      [
+        "Cache",
+        [
+          { dependsOn: "Export", kind: "step-any", label: "any task", edges: 0 },
+          { dependsOn: "Render", kind: "step", label: "whole step", edges: 0 },
+        ],
+      ],
+    ]);
+  });
+
+  it("a job without them shows neither", async () => {
+    const json = JSON.parse((await summary("--json")).out);
+    expect(json).not.toHaveProperty("taskEdges");
+    expect(json.steps[1]).not.toHaveProperty("taskDependencies");
   });
 });
 

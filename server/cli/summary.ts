@@ -8,7 +8,7 @@ import { parseArgs, UsageError } from "./args";
 import { json, type CliIo } from "./io";
 import { parseJobParameters } from "./job-params";
 import { FileProblem, readTemplateFile } from "./read-template";
-import { describeHostRequirements, displayParameterValue, summarizeJob, type JobSummary, type StepSummary } from "./summary-model";
+import { describeHostRequirements, displayParameterValue, plural, summarizeJob, type JobSummary, type StepSummary } from "./summary-model";
 
 export const SUMMARY_USAGE = "usage: loom summary FILE [-p KEY=VALUE]... [--step STEP] [--json]";
 
@@ -70,6 +70,7 @@ function printJob(io: CliIo, s: JobSummary): void {
   io.out(`Total steps: ${s.totalSteps}`);
   io.out(`Total tasks: ${s.totalTasks}`);
   if (s.totalChunks !== s.totalTasks) io.out(`Total chunks (dispatched units): ${s.totalChunks}`);
+  if (s.taskEdges !== undefined) io.out(`Task-to-task edges: ${s.taskEdges}`);
   io.out(`Total environments: ${s.environments.length}`);
   io.out("");
   io.out(`--- Steps in '${s.name}' (dependency order) ---`);
@@ -90,7 +91,10 @@ function printJob(io: CliIo, s: JobSummary): void {
 
 function stepLines(step: StepSummary): string[] {
   const lines: string[] = [];
-  if (step.dependencies.length > 0) lines.push(`Depends on: ${step.dependencies.map((d) => `'${d}'`).join(", ")}`);
+  if (step.taskDependencies && step.taskDependencies.length > 0) {
+    lines.push("Depends on:");
+    for (const d of step.taskDependencies) lines.push(`  - '${d.dependsOn}': ${d.kind}, ${d.label} (${plural(d.edges, "edge")})`);
+  } else if (step.dependencies.length > 0) lines.push(`Depends on: ${step.dependencies.map((d) => `'${d}'`).join(", ")}`);
   if (step.taskParameters.length > 0) {
     lines.push(`Task parameters: ${step.taskParameters.map((p) => `${p.name} (${p.type}, ${p.valueCount} value${p.valueCount === 1 ? "" : "s"})`).join(", ")}`);
     lines.push(`Combination: ${step.combination}`);

@@ -8,6 +8,7 @@ import { bigint, check, doublePrecision, index, integer, pgTable, text, unique, 
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { JOB_SETTING_MAXIMA } from "../../lib/farm/job-settings";
 import { TASK_STATUSES } from "../../lib/farm/statuses";
+import { MAX_TASK_EDGES } from "../../lib/openjd";
 import { DEFAULT_MAX_TASK_COUNT } from "../checks/validate-submission";
 import { MAX_INTERRUPTIONS } from "../scheduler/plan";
 import * as postgres from "./schema-postgres";
@@ -16,6 +17,7 @@ import { postgresShape, shapeDifferences, sqliteShape, type EngineOnly, type Sch
 import { countColumn } from "./status-counts";
 
 const TASKS = `at most a job's tasks (DEFAULT_MAX_TASK_COUNT, ${DEFAULT_MAX_TASK_COUNT})`;
+const EDGES = `at most a job's task-to-task edges (MAX_TASK_EDGES, ${MAX_TASK_EDGES}); an any-of group has at least one`;
 
 /**
  * PostgreSQL integer (32-bit) columns, where SQLite holds 64 bits: each one's values are bounded
@@ -42,6 +44,16 @@ const POSTGRES_INT32: Record<string, string> = {
   "tasks.interruption_count": `at most MAX_INTERRUPTIONS + 1 (${MAX_INTERRUPTIONS + 1}), then the task fails`,
   "session_actions.seq": "+1 per action the server gives one Session",
   "templates.error_count": "the validation errors of one template",
+  "tasks.waiting": `one per edge or group of the task: at most 2 × MAX_TASK_EDGES (${2 * MAX_TASK_EDGES})`,
+  "task_edges.up_step": "the steps of one template",
+  "task_edges.down_step": "the steps of one template",
+  "task_edges.up_task": TASKS,
+  "task_edges.down_task": TASKS,
+  "task_edges.group_no": EDGES,
+  "task_groups.group_no": EDGES,
+  "task_groups.down_step": "the steps of one template",
+  "task_groups.down_task": TASKS,
+  "task_groups.met_count": EDGES,
 };
 
 /** What the bounds above rest on: if one of these grows past 2^31, its columns must become bigint. */
@@ -52,6 +64,7 @@ const BOUNDS = [
   JOB_SETTING_MAXIMA.retryDelaySeconds,
   JOB_SETTING_MAXIMA.maxWorkerFailures,
   MAX_INTERRUPTIONS + 1,
+  2 * MAX_TASK_EDGES,
 ];
 
 const SQLITE_ONLY: EngineOnly = { tables: [], columns: [], indexes: [] };
@@ -138,6 +151,8 @@ describe("the two schemas", () => {
     expectTypeOf<InferSelectModel<typeof postgres.workerJobFailures>>().toEqualTypeOf<InferSelectModel<typeof sqlite.workerJobFailures>>();
     expectTypeOf<InferSelectModel<typeof postgres.templates>>().toEqualTypeOf<InferSelectModel<typeof sqlite.templates>>();
     expectTypeOf<InferSelectModel<typeof postgres.jobNumbers>>().toEqualTypeOf<InferSelectModel<typeof sqlite.jobNumbers>>();
+    expectTypeOf<InferSelectModel<typeof postgres.taskEdges>>().toEqualTypeOf<InferSelectModel<typeof sqlite.taskEdges>>();
+    expectTypeOf<InferSelectModel<typeof postgres.taskGroups>>().toEqualTypeOf<InferSelectModel<typeof sqlite.taskGroups>>();
     expectTypeOf<InferInsertModel<typeof postgres.jobs>>().toEqualTypeOf<InferInsertModel<typeof sqlite.jobs>>();
     expectTypeOf<InferInsertModel<typeof postgres.tasks>>().toEqualTypeOf<InferInsertModel<typeof sqlite.tasks>>();
   });

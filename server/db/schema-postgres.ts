@@ -20,6 +20,7 @@ import { sql } from "drizzle-orm";
 import { bigint, boolean, customType, doublePrecision, index, integer, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import type { Role, TokenScope } from "../../lib/farm/access";
 import type { ActionKind, ActionStatus, DrainMode, SessionState, TaskStatus, WorkerStatus } from "../../lib/farm/statuses";
+import type { StoredDependency as ResolvedDependency } from "../../lib/farm/task-dependencies";
 import { statusCountColumns } from "./status-counts";
 
 /** Epoch milliseconds as bigint, read back as a JavaScript number. */
@@ -209,6 +210,7 @@ export const steps = pgTable(
     stepIndex: integer("step_index").notNull(),
     name: text("name").notNull(),
     dependencies: jsonText<string[]>("dependencies").notNull(),
+    resolvedDependencies: jsonText<ResolvedDependency[]>("resolved_dependencies"),
     hostRequirements: jsonText("host_requirements"),
     environmentStack: text("environment_stack").notNull(),
     chunked: boolean("chunked").notNull().default(false),
@@ -245,17 +247,51 @@ export const tasks = pgTable(
     endedAt: epochMs("ended_at"),
     retryAt: epochMs("retry_at"),
     lastFailedWorkerId: text("last_failed_worker_id"),
+    waiting: integer("waiting").notNull().default(0),
   },
   (t) => [
     uniqueIndex("tasks_step_index").on(t.stepId, t.taskIndex),
     index("tasks_dispatch").on(t.stepId, t.status, t.taskIndex),
     index("tasks_job_status").on(t.jobId, t.status),
+    index("tasks_releasable")
+      .on(t.stepId, t.taskIndex)
+      .where(sql`status = 'PENDING' AND waiting = 0`),
     // PostgreSQL only: claims take READY tasks of a step in order, skipping locked rows; the
     // index holds only the READY ones, so it stays small however many tasks have run.
     index("tasks_ready")
       .on(t.stepId, t.taskIndex)
       .where(sql`status = 'READY'`),
   ],
+);
+
+export const taskEdges = pgTable(
+  "task_edges",
+  {
+    jobId: text("job_id")
+      .notNull()
+      .references(() => jobs.id, { onDelete: "cascade" }),
+    upStep: integer("up_step").notNull(),
+    upTask: integer("up_task").notNull(),
+    downStep: integer("down_step").notNull(),
+    downTask: integer("down_task").notNull(),
+    groupNo: integer("group_no").notNull(),
+    met: boolean("met").notNull().default(false),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.upStep, t.upTask, t.downStep, t.downTask, t.groupNo] }), index("task_edges_down").on(t.jobId, t.downStep, t.downTask, t.upStep, t.upTask)],
+);
+
+export const taskGroups = pgTable(
+  "task_groups",
+  {
+    jobId: text("job_id")
+      .notNull()
+      .references(() => jobs.id, { onDelete: "cascade" }),
+    groupNo: integer("group_no").notNull(),
+    downStep: integer("down_step").notNull(),
+    downTask: integer("down_task").notNull(),
+    metCount: integer("met_count").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.groupNo] }), index("task_groups_down").on(t.jobId, t.downStep, t.downTask)],
 );
 
 export const workerJobFailures = pgTable(

@@ -14,6 +14,7 @@ import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { Role, TokenScope } from "../../lib/farm/access";
 import type { ActionKind, ActionStatus, DrainMode, SessionState, TaskStatus, WorkerStatus } from "../../lib/farm/statuses";
+import type { StoredDependency as ResolvedDependency } from "../../lib/farm/task-dependencies";
 import { statusCountColumns } from "./status-counts";
 
 const createdAt = () => integer("created_at").notNull();
@@ -240,6 +241,12 @@ export const steps = sqliteTable(
     stepIndex: integer("step_index").notNull(),
     name: text("name").notNull(),
     dependencies: text("dependencies", { mode: "json" }).$type<string[]>().notNull(),
+    /**
+     * Its dependencies as job creation resolved them (TASK_DEPENDENCIES): each one's kind, label and
+     * edge count. The `step` and `step-any` ones not on the step itself are its step-level gates
+     * (TaskState.settleJob); null for jobs from before it, whose dependencies are all whole-step.
+     */
+    resolvedDependencies: text("resolved_dependencies", { mode: "json" }).$type<ResolvedDependency[]>(),
     hostRequirements: text("host_requirements", { mode: "json" }),
     /** Names of the step environments; with the job's, the Session stack the step needs. */
     environmentStack: text("environment_stack").notNull(),
@@ -284,8 +291,66 @@ export const tasks = sqliteTable(
     retryAt: integer("retry_at"),
     /** The worker its last failed attempt ran on: its retry goes to another worker when one is free. */
     lastFailedWorkerId: text("last_failed_worker_id"),
+    /**
+     * Its task-level requirements not met yet (TASK_DEPENDENCIES): one per all-of edge whose
+     * upstream task has not succeeded, one per any-of group none of whose upstream tasks has. A
+     * PENDING task is released when it is 0 and its step's gates are open.
+     */
+    waiting: integer("waiting").notNull().default(0),
   },
-  (t) => [uniqueIndex("tasks_step_index").on(t.stepId, t.taskIndex), index("tasks_dispatch").on(t.stepId, t.status, t.taskIndex), index("tasks_job_status").on(t.jobId, t.status)],
+  (t) => [
+    uniqueIndex("tasks_step_index").on(t.stepId, t.taskIndex),
+    index("tasks_dispatch").on(t.stepId, t.status, t.taskIndex),
+    index("tasks_job_status").on(t.jobId, t.status),
+    // What a step's release makes READY (TaskState.settleJob): only the PENDING tasks that wait
+    // on no task, so a step whose tasks wait one by one on others is not walked at every settle.
+    index("tasks_releasable")
+      .on(t.stepId, t.taskIndex)
+      .where(sql`status = 'PENDING' AND waiting = 0`),
+  ],
+);
+
+/**
+ * Task-to-task edges (TASK_DEPENDENCIES), in step-index and task-index terms as job creation
+ * resolved them (lib/openjd TaskGraph): task `down_task` of step `down_step` waits for task
+ * `up_task` of step `up_step`. `group_no` is -1 for an all-of edge (a requirement by itself),
+ * else the any-of group it belongs to (task_groups). `met`: the upstream task has succeeded and
+ * this edge was counted off its downstream task's `waiting`. Keyed for the release: a success
+ * looks up its task's edges by (job, step index, task index).
+ */
+export const taskEdges = sqliteTable(
+  "task_edges",
+  {
+    jobId: text("job_id")
+      .notNull()
+      .references(() => jobs.id, { onDelete: "cascade" }),
+    upStep: integer("up_step").notNull(),
+    upTask: integer("up_task").notNull(),
+    downStep: integer("down_step").notNull(),
+    downTask: integer("down_task").notNull(),
+    groupNo: integer("group_no").notNull(),
+    met: integer("met", { mode: "boolean" }).notNull().default(false),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.upStep, t.upTask, t.downStep, t.downTask, t.groupNo] }), index("task_edges_down").on(t.jobId, t.downStep, t.downTask, t.upStep, t.upTask)],
+);
+
+/**
+ * Any-of groups (TASK_DEPENDENCIES `anyOf` per task): one requirement of its downstream task,
+ * met once one of its edges is. `met_count`: its edges met now; the group opens when it goes
+ * 0 → 1 and closes again when a requeue takes it back to 0.
+ */
+export const taskGroups = sqliteTable(
+  "task_groups",
+  {
+    jobId: text("job_id")
+      .notNull()
+      .references(() => jobs.id, { onDelete: "cascade" }),
+    groupNo: integer("group_no").notNull(),
+    downStep: integer("down_step").notNull(),
+    downTask: integer("down_task").notNull(),
+    metCount: integer("met_count").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.groupNo] }), index("task_groups_down").on(t.jobId, t.downStep, t.downTask)],
 );
 
 /**

@@ -6,8 +6,10 @@
 import { z } from "zod";
 import { TASK_STATUSES, type StatusCounts, type TaskStatus } from "../../lib/farm/statuses";
 import { environmentNameOf, type HostRequirements } from "../../lib/openjd";
+import type { ResolvedDependency } from "../../lib/openjd";
 import { countsFromRow } from "../db/status-counts";
 import { JOB_SORTS, jobQueriesRepository, type JobSummaryRow, type StepDetailRow } from "../store/job-queries";
+import { dependenciesOf } from "../store/task-edges";
 import type { ReadTx } from "../store/repository";
 import { taskQueriesRepository, type TaskPageRow } from "../store/task-queries";
 import { AppError } from "../context/errors";
@@ -92,6 +94,8 @@ export interface StepDetail {
   index: number;
   name: string;
   dependencies: string[];
+  /** Each dependency as job creation resolved it: its kind (whole step, any task, per task), label and edge count (TASK_DEPENDENCIES). */
+  taskDependencies: ResolvedDependency[];
   status: TaskStatus;
   counts: StatusCounts;
   taskCount: number;
@@ -125,6 +129,9 @@ async function readJob(tx: ReadTx, jobId: string): Promise<JobDetail> {
     const firstParameters = await jobQueriesRepository.stepParameters(tx, s.id);
     steps.push(stepDetail(s, firstParameters));
   }
+  // Jobs from before resolved dependencies name their upstream steps only.
+  const indexOf = new Map(steps.map((s) => [s.name, s.index]));
+  for (const step of steps) for (const d of step.taskDependencies) if (d.upstreamStep < 0) d.upstreamStep = indexOf.get(d.dependsOn) ?? -1;
   return {
     ...toSummary(row),
     description: row.description,
@@ -142,6 +149,7 @@ function stepDetail(s: StepDetailRow, firstParameters: string | undefined): Step
     index: s.step_index,
     name: s.name,
     dependencies: JSON.parse(s.dependencies) as string[],
+    taskDependencies: dependenciesOf(s),
     status: s.status,
     counts: countsFromRow(s),
     taskCount: s.task_count,
@@ -183,6 +191,8 @@ export interface TaskRowView {
   exitCode: number | null;
   /** A READY task waiting out its retry delay is not dispatched before this time (null: not waiting). */
   retryAt: number | null;
+  /** Its task-to-task requirements not met yet (TASK_DEPENDENCIES; jobs.taskDependencies says which). */
+  waiting: number;
 }
 
 export interface TaskActivity {
@@ -238,5 +248,6 @@ function taskRowView(r: TaskPageRow, waiting: ReadonlyMap<string, TaskActivity>,
     exitCode,
     // The browser counts down to it (and says "Retrying" past it, until a worker takes the task).
     retryAt: r.status === "READY" ? r.retry_at : null,
+    waiting: r.waiting,
   };
 }

@@ -5,9 +5,11 @@ import { maxPriorityFor, RULES } from "../../lib/farm/access";
 import { getJob, getJobSummary, listJobs, listJobsInput, listSubmitters, listTasks, listTasksInput, type JobSummary } from "../queries/jobs";
 import { jobWorkerFailures, jobWorkerFailuresInput } from "../queries/retry-rules";
 import { listSessions, listSessionsInput } from "../queries/sessions";
+import { taskDependencies, taskDependenciesInput } from "../queries/task-dependencies";
 import { whyWaiting, whyWaitingInput } from "../queries/why-waiting";
 import { clearWorkerFailures } from "../services/clear-worker-failures";
 import { cancelTasks } from "../services/cancel-tasks";
+import { requeueDependents } from "../services/requeue-dependents";
 import { requeueTasks, retryFailedTasks } from "../services/requeue-tasks";
 import { setJobPriority } from "../services/set-priority";
 import { previewJob } from "../services/preview-job";
@@ -72,6 +74,14 @@ export const jobsRouter = router({
   whyWaiting: authorized(RULES.read)
     .input(whyWaitingInput)
     .query(({ ctx, input }) => whyWaiting(ctx.farm, input)),
+  /** What a task waits for among other tasks and what waits for it (pages of each), and what blocks it (TASK_DEPENDENCIES). */
+  taskDependencies: authorized(RULES.read)
+    .input(taskDependenciesInput)
+    .query(({ ctx, input }) => taskDependencies(ctx.farm, input)),
+  /** How many dependents a requeue of the target would reach (released by its succeeded tasks): the number `requeue` with `withDependents` requeues too. */
+  requeueDependents: authorized(RULES.read)
+    .input(taskTarget)
+    .query(({ ctx, input }) => requeueDependents(ctx.farm, input)),
   /** The per-worker failure rule for the job: where its tasks failed, and which workers are kept away. */
   workerFailures: authorized(RULES.read)
     .input(jobWorkerFailuresInput)
@@ -95,8 +105,8 @@ export const jobsRouter = router({
     .input(taskTarget)
     .mutation(({ ctx, input }) => resumeTasks(ctx.farm, input, actorFor(ctx))),
   requeue: authorized(RULES.ownJob)
-    .input(taskTarget)
-    .mutation(({ ctx, input }) => requeueTasks(ctx.farm, input, actorFor(ctx))),
+    .input(taskTarget.extend({ withDependents: z.boolean().default(false) }))
+    .mutation(({ ctx, input: { withDependents, ...target } }) => requeueTasks(ctx.farm, target, actorFor(ctx), { withDependents })),
   retryFailed: authorized(RULES.ownJob)
     .input(taskTarget)
     .mutation(({ ctx, input }) => retryFailedTasks(ctx.farm, input, actorFor(ctx))),

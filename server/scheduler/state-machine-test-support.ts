@@ -18,7 +18,10 @@ import { SLICE_MS } from "../services/in-slices";
 import { registerWorker } from "../services/register-worker";
 import { syncWorker } from "../services/sync-worker";
 import type { TaskTarget } from "../services/task-target";
+import { dependencyConsistency } from "../store/dependency-consistency-test-support";
+import { dependenciesOf } from "../store/task-edges";
 import { taskMovesRecorder, type RecordedTaskMove } from "../store/task-moves-recorder";
+import { gateOpen, stepGates } from "./step-gates";
 
 // ---------------------------------------------------------------------------------------------
 // The farm, and what the checks read of it: the engine-specific part (another engine's property
@@ -99,7 +102,21 @@ const LINUX_THEN_WINDOWS = `specificationVersion: jobtemplate-2023-09\nname: mix
 /** No worker ever meets it: NOT_COMPATIBLE until canceled or requeued. */
 const NOWHERE = `specificationVersion: jobtemplate-2023-09\nname: nowhere\nsteps:\n${STEP("M", 2, needs("macos"))}`;
 
-export const TEMPLATES = [framesJob(3), framesJob(2, { encode: true }), WITH_ENVIRONMENT, WINDOWS_ONLY, LINUX_THEN_WINDOWS, NOWHERE];
+/**
+ * Task-to-task dependencies (TASK_DEPENDENCIES): a chain in A, B frame by frame on A, and C on all
+ * of A (a whole-step gate) and on any of B's frames from its own number on (any-of groups).
+ */
+const TASK_DEPENDENCIES = `specificationVersion: jobtemplate-2023-09
+extensions: [TASK_DEPENDENCIES, EXPR]
+name: deps
+steps:
+${STEP("A", 3, "  dependencies:\n  - {dependsOn: A, dependsOnSubspace: [{name: F, range: ['{{Task.Param.F - 1}}']}]}\n")}${STEP(
+  "B",
+  3,
+  "  dependencies:\n  - {dependsOn: A, dependsOnSubspace: [{name: F, range: '{{Task.Param.F}}'}]}\n",
+)}${STEP("C", 2, "  dependencies:\n  - {dependsOn: A}\n  - {dependsOn: B, dependsOnSubspace: {anyOf: [{name: F, range: '{{Task.Param.F}}-3'}]}}\n")}`;
+
+export const TEMPLATES = [framesJob(3), framesJob(2, { encode: true }), WITH_ENVIRONMENT, WINDOWS_ONLY, LINUX_THEN_WINDOWS, NOWHERE, TASK_DEPENDENCIES];
 
 /** More than one chunk of ids (task-target.ts moves 1,000 at a time): two steps of 600, the second waiting on the first. */
 export const BIG_JOB = `specificationVersion: jobtemplate-2023-09\nname: big\nsteps:\n${STEP("A", 600)}${STEP("B", 600, after("A"))}`;
@@ -287,6 +304,31 @@ export async function checkCounts(pf: PropertyFarm, jobs: readonly string[], wha
     }
     expect(job.counts, `job ${jobId} after ${what}`).toEqual(total);
     expect(job.status, `job ${jobId} after ${what}`).toBe(rollUpStatus(job.counts));
+  }
+}
+
+/**
+ * Task-to-task dependencies agree with the task rows: an edge is met exactly when its upstream
+ * task has succeeded, a group counts its met edges, a task's `waiting` counts its unmet all-of
+ * edges and unmet groups, and no PENDING task that waits on nothing is left in a step whose gates
+ * are open (a release was lost).
+ */
+export async function checkDependencies(pf: PropertyFarm, jobs: readonly string[], what: string): Promise<void> {
+  const { store } = pf.t.farm;
+  const q = dependencyConsistency;
+  for (const jobId of jobs) {
+    const edges = await q.hasEdges(store, jobId);
+    if (edges) {
+      expect(await q.wrongEdges(store, jobId), `edges of ${jobId} after ${what}`).toEqual([]);
+      expect(await q.wrongGroups(store, jobId), `groups of ${jobId} after ${what}`).toEqual([]);
+    }
+    expect(await q.wrongWaiting(store, jobId, edges), `waiting of ${jobId}'s tasks after ${what}`).toEqual([]);
+    const steps = await q.steps(store, jobId);
+    const byName = new Map(steps.map((step) => [step.name, { taskCount: step.task_count, succeeded: step.count_succeeded }]));
+    for (const step of steps) {
+      if (step.count_pending === 0 || !stepGates(dependenciesOf(step)).every((gate) => gateOpen(gate, byName.get(gate.dependsOn)))) continue;
+      expect(await q.pendingWaitingOnNothing(store, step.id), `PENDING tasks of step ${step.name} of ${jobId} wait on nothing after ${what}`).toEqual([]);
+    }
   }
 }
 

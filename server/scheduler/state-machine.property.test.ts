@@ -10,7 +10,9 @@
  *   transition table, made for a reason the event may cause (MAY_CAUSE), and the moves account
  *   for each task's change between the snapshots before and after the event;
  * - a wrangler's operation leaves none of its target in the statuses it moves from;
- * - every step's and job's stored counts equal a GROUP BY recount, and its status is their roll-up.
+ * - every step's and job's stored counts equal a GROUP BY recount, and its status is their roll-up;
+ * - task-to-task edges, any-of groups and each task's `waiting` agree with the task rows, and no
+ *   release was lost (checkDependencies; one of the templates has such dependencies).
  *
  * Across the runs, every move of the table the events can make must have been seen.
  * LOOM_PROPERTY_SEED=<n> replays a run (fast-check prints the seed of a failure).
@@ -37,6 +39,7 @@ import {
   Agent,
   BIG_JOB,
   checkCounts,
+  checkDependencies,
   heldTasks,
   isFence,
   LINUX,
@@ -379,6 +382,7 @@ async function check(world: World, before: Map<number, TaskStatus>, event: FarmE
   }
 
   await checkCounts(pf, world.jobs, what);
+  await checkDependencies(pf, world.jobs, what);
   return after;
 }
 
@@ -432,6 +436,7 @@ describe(`the task state machine under random farm events (LOOM_PROPERTY_SEED=${
     // Retry as it would be with SUCCEEDED in its from-list: the moves themselves are in the table.
     const retryingSucceeded = async (farm: Farm, target: TaskTarget) => ({
       changed: await moveTasks(farm, await farm.store.read((tx) => resolveTarget(tx, farm, target)), ["FAILED", "SUCCEEDED"], "PENDING", "requeue"),
+      dependents: 0,
     });
     const broken = { ...WRANGLERS, retry: retryingSucceeded };
     const failure = await fc.assert(property(newTally(), { minLength: 25, maxLength: 35, wranglers: broken }), { numRuns: 120, seed: SEED, endOnFailure: true }).catch((error: unknown) => error);

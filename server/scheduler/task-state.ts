@@ -10,8 +10,11 @@ import { ACTIVE_TASK_STATUSES, emptyCounts, rollUpStatus, TASK_STATUSES, type St
 import { canMove, TransitionRefused } from "../../lib/farm/task-transitions";
 import { countsFromRow } from "../db/status-counts";
 import type { ReadTx, Tx, UnitLocal } from "../store/engine/engine";
-import { jobProgressRepository } from "../store/job-progress";
+import { jobProgressRepository, type JobStepRow } from "../store/job-progress";
+import { dependenciesOf } from "../store/task-edges";
 import { tasksRepository, type TaskPatch, type TaskRow } from "../store/tasks";
+import { gateOpen, stepGates } from "./step-gates";
+import { releaseAfterSuccess, reverseReleases, type MoveRecorder, type UpstreamTask } from "./task-releases";
 
 export type { TaskPatch, TaskRow } from "../store/tasks";
 
@@ -60,10 +63,15 @@ class GatheredCounts implements UnitLocal {
   }
 }
 
+/** A step's gates, as its row stores its dependencies. */
+function gatesOf(step: JobStepRow) {
+  return stepGates(dependenciesOf(step));
+}
+
 /** Tx.local's maker: one function for every unit, no closure per call. */
 const gather = (): GatheredCounts => new GatheredCounts();
 
-export class TaskState {
+export class TaskState implements MoveRecorder {
   /** The unit's gathered counts, made on its first task move (keyed by this TaskState: one per farm). */
   private gathered(tx: Tx): GatheredCounts {
     return tx.local(this, gather);
@@ -79,7 +87,11 @@ export class TaskState {
     return task && task.session_id === sessionId && ACTIVE_TASK_STATUSES.has(task.status) ? task : undefined;
   }
 
-  /** Moves one task to `to` (with the patch), adjusting its step's counts; a move the state machine does not allow throws. */
+  /**
+   * Moves one task to `to` (with the patch), adjusting its step's counts; a move the state machine
+   * does not allow throws. A success releases the tasks that waited on it (task-releases.ts), in
+   * this unit; leaving SUCCEEDED takes that back.
+   */
   async change(tx: Tx, task: TaskRow, to: TaskStatus, patch: TaskPatch = {}): Promise<void> {
     if (!canMove(task.status, to)) throw new TransitionRefused(task.status, to, `task ${task.id}`);
     await tasksRepository.setStatus(tx, task.id, to, patch);
@@ -87,6 +99,13 @@ export class TaskState {
     const gathered = this.gathered(tx);
     gathered.count(task.step_id, task.status, -1);
     gathered.count(task.step_id, to, 1);
+    if (to === "SUCCEEDED") await releaseAfterSuccess(tx, this, task);
+    else if (task.status === "SUCCEEDED") await reverseReleases(tx, this, task.job_id, [task]);
+  }
+
+  /** Succeeded tasks of a job that a bulk move is about to take out of SUCCEEDED (a requeue): what they released waits again. */
+  unrelease(tx: Tx, jobId: string, tasks: ReadonlyArray<Omit<UpstreamTask, "job_id">>): Promise<void> {
+    return reverseReleases(tx, this, jobId, tasks);
   }
 
   /** Binds READY tasks of one step to a Session (one UPDATE, one counts change). */
@@ -140,19 +159,19 @@ export class TaskState {
   }
 
   /**
-   * Makes PENDING tasks READY in every step whose dependencies all succeeded, then rolls the
-   * steps up into the job's counts and status. Call once per transaction that changed tasks.
+   * Makes PENDING tasks READY in every step whose gates are open (every step it depends on as a
+   * whole succeeded, or for `step-any` one of its tasks did) — those of them that wait on no other
+   * task — then rolls the steps up into the job's counts and status. Call once per transaction
+   * that changed tasks.
    */
   async settleJob(tx: Tx, jobId: string, now: number): Promise<void> {
     await this.flushCounts(tx);
     let steps = await jobProgressRepository.jobSteps(tx, jobId);
-    // A step with no tasks (yet) has not succeeded: its dependents wait for its tasks.
-    const succeeded = new Set(steps.filter((s) => s.task_count > 0 && s.count_succeeded === s.task_count).map((s) => s.name));
+    const byName = new Map(steps.map((s) => [s.name, { taskCount: s.task_count, succeeded: s.count_succeeded }]));
     let released = false;
     for (const step of steps) {
       const counts = countsFromRow(step);
-      const dependencies = JSON.parse(step.dependencies) as string[];
-      if (counts.PENDING > 0 && dependencies.every((d) => succeeded.has(d))) {
+      if (counts.PENDING > 0 && gatesOf(step).every((gate) => gateOpen(gate, byName.get(gate.dependsOn)))) {
         // The UPDATE moves exactly PENDING to READY: its change count is the counts' change.
         this.recordMove(tx, step.id, "PENDING", "READY", await tasksRepository.releasePending(tx, step.id));
         released = true;

@@ -16,6 +16,8 @@ export const WAIT_REASON_KINDS = [
   "jobCanceled",
   "suspended",
   "dependencies",
+  "blocked",
+  "upstreamTasks",
   "notCompatible",
   "noWorkers",
   "queue",
@@ -45,6 +47,24 @@ export interface WaitWorker {
   capabilities: WorkerCapabilities;
 }
 
+/** An upstream task as a reason names it. */
+export interface UpstreamFact {
+  step: string;
+  parameters: Readonly<Record<string, { value: string }>>;
+  status: TaskStatus;
+}
+
+/** What a task waits for among other tasks (TASK_DEPENDENCIES). */
+export interface UpstreamFacts {
+  /** Its requirements not met yet (all-of edges, any-of groups). */
+  waiting: number;
+  /** Upstream tasks that ended without success while it needs them (the first few), and how many. */
+  blockedBy: readonly UpstreamFact[];
+  blockedCount: number;
+  /** Upstream tasks it still waits for (the first few). */
+  waitingOn: readonly UpstreamFact[];
+}
+
 /** Ready work the dispatcher offers before this task: a step of a job ahead in order (or an earlier step of its own job). */
 export interface QueuedStep {
   hostRequirements: HostRequirements | null;
@@ -58,6 +78,8 @@ export interface WaitFacts {
   job: { suspended: boolean; canceled: boolean };
   step: BlockerStep & { hostRequirements: HostRequirements | null; incompatibleReason: string | null };
   steps: readonly BlockerStep[];
+  /** Null when it waits on no other task. */
+  upstream: UpstreamFacts | null;
   workers: readonly WaitWorker[];
   /** READY tasks of the same step with a lower index (dispatched first). */
   readyBeforeInStep: number;
@@ -116,6 +138,28 @@ const dependencies: Check = ({ task, step, steps }) => {
           text: `Will not run: step ${b.step} ${b.why} (${plural(b.count, "task")}); ${b.why === "not compatible" ? "a matching worker" : "a retry or requeue of it"} lets it go on.`,
         },
   );
+};
+
+/** "ExportPerFrame Frame=7 FAILED". */
+export function describeUpstream(task: UpstreamFact): string {
+  return [task.step, ...Object.entries(task.parameters).map(([name, p]) => `${name}=${p.value}`), task.status].join(" ");
+}
+
+const NAMED = 3;
+
+function named(tasks: readonly UpstreamFact[], total: number): string {
+  const shown = tasks.slice(0, NAMED);
+  const more = total - shown.length;
+  return shown.map(describeUpstream).join(", ") + (more > 0 ? ` and ${more.toLocaleString("en")} more` : "");
+}
+
+const upstreamTasks: Check = ({ task, upstream }) => {
+  if (task.status !== "PENDING" || !upstream || upstream.waiting === 0) return [];
+  if (upstream.blockedCount > 0) {
+    const one = upstream.blockedCount === 1;
+    return [{ kind: "blocked", text: `Blocked: ${named(upstream.blockedBy, upstream.blockedCount)}; a retry or requeue of ${one ? "it" : "them"} that succeeds lets it go on.` }];
+  }
+  return [{ kind: "upstreamTasks", text: `Waiting for ${plural(upstream.waiting, "task it depends on", "tasks it depends on")}: ${named(upstream.waitingOn, upstream.waiting)}.` }];
 };
 
 const WAITING_FOR_WORK: ReadonlySet<TaskStatus> = new Set(["READY", "PENDING", "NOT_COMPATIBLE"]);
@@ -183,7 +227,7 @@ const keptAway: Check = (facts) => {
 };
 
 /** The checks, in the order their reasons are shown. */
-const CHECKS: readonly Check[] = [finished, underWay, canceledJob, suspended, dependencies, compatibility, retryDelay, keptAway, queue, freeWorker];
+const CHECKS: readonly Check[] = [finished, underWay, canceledJob, suspended, dependencies, upstreamTasks, compatibility, retryDelay, keptAway, queue, freeWorker];
 
 export function explainWait(facts: WaitFacts): WaitReason[] {
   return CHECKS.flatMap((check) => check(facts));

@@ -1,5 +1,6 @@
 /**
- * Deleting a job with everything under it (log lines, Session actions, Sessions, tasks, steps)
+ * Deleting a job with everything under it (log lines, Session actions, Sessions, tasks, their
+ * task-to-task edges and any-of groups, steps)
  * in short units of work, children first: deleting the job row alone would cascade through a
  * million rows in one statement. The job row goes last, with `finish` (an audit row, the job's
  * creation marker) in the same unit, so a job is either listed whole or gone.
@@ -15,6 +16,8 @@ export interface DeletedRows {
   actions: number;
   sessions: number;
   tasks: number;
+  /** Task-to-task edges and any-of groups. */
+  edges: number;
 }
 
 /**
@@ -28,7 +31,7 @@ export async function deleteJobRows(farm: Farm, jobId: string, finish?: (tx: Tx,
       return fn(tx);
     });
   const sessionIds = await farm.store.read((tx) => jobDeletionRepository.sessionIdsOfJob(tx, jobId));
-  const deleted: DeletedRows = { logLines: 0, actions: 0, sessions: 0, tasks: 0 };
+  const deleted: DeletedRows = { logLines: 0, actions: 0, sessions: 0, tasks: 0, edges: 0 };
   // Each phase deletes a chunk and counts it; a chunk of 0 rows moves on to the next phase.
   const phase = (kind: keyof DeletedRows, run: (tx: Tx) => Promise<number>) => async (tx: Tx) => {
     const n = await run(tx);
@@ -43,7 +46,11 @@ export async function deleteJobRows(farm: Farm, jobId: string, finish?: (tx: Tx,
       phase("sessions", (tx) => jobDeletionRepository.deleteSession(tx, id)),
     );
   }
-  phases.push(phase("tasks", (tx) => jobDeletionRepository.deleteTasksChunk(tx, jobId)));
+  phases.push(
+    phase("edges", (tx) => jobDeletionRepository.deleteEdgesChunk(tx, jobId)),
+    phase("edges", (tx) => jobDeletionRepository.deleteGroupsChunk(tx, jobId)),
+    phase("tasks", (tx) => jobDeletionRepository.deleteTasksChunk(tx, jobId)),
+  );
   let current = 0;
   await inSlices(
     unit,

@@ -11,12 +11,18 @@
  *
  * Tasks go in as JSON arrays of parameter sets (plan-job.ts TaskBatch), one INSERT … SELECT
  * FROM json_each per chunk of 500: SQLite unpacks them, so writing a task costs the event loop
- * nothing of its own.
+ * nothing of its own. A job with task-to-task dependencies (TASK_DEPENDENCIES) also marks, per
+ * chunk, the tasks that wait on others with their count of requirements, and after the tasks
+ * writes its edges and any-of groups the same way (plan-job.ts EdgeBatch). A step with such
+ * tasks and no closed gate starts PENDING, and each chunk releases at once those of its tasks that
+ * wait on nothing: when the job goes live its counts (known from the plan) are already true, and
+ * the last unit has nothing to release. A job without such dependencies writes nothing more.
  */
 import { randomBytes } from "node:crypto";
 import { emptyCounts, rollUpStatus, TASK_STATUSES, type StatusCounts, type TaskStatus } from "../../lib/farm/statuses";
 import type { WorkerCapabilities } from "../../lib/openjd";
-import { TASK_CHUNK_ROWS, type JobPlan, type TaskBatch } from "../checks/plan-job";
+import { stepGates } from "../scheduler/step-gates";
+import { TASK_CHUNK_ROWS, type CreationBatch, type JobPlan, type TaskBatch } from "../checks/plan-job";
 import type { SubmitJobInput } from "../checks/validate-submission";
 import type { Store } from "../db/connection";
 import { countValues } from "../db/status-counts";
@@ -34,17 +40,28 @@ interface StepStart {
   status: TaskStatus;
   incompatibleReason: string | null;
   counts: StatusCounts;
+  /** Its tasks that wait on no task are made READY as each chunk is written (it starts PENDING for the others). */
+  releases: boolean;
 }
 
-/** Each step's first task status: held, waiting for a compatible worker, waiting on dependencies, or ready. */
+/**
+ * Each step's first task status: held, waiting for a compatible worker, waiting on a step it
+ * depends on (or, some of its tasks, on other tasks), or ready.
+ */
 function stepStarts(plan: JobPlan, workers: readonly WorkerCapabilities[]): StepStart[] {
   const suspended = plan.settings.initialState === "SUSPENDED";
   return plan.steps.map((step) => {
     const incompatibleReason = step.hostRequirements ? incompatibility(step.hostRequirements, workers) : null;
-    const status: TaskStatus = suspended ? "SUSPENDED" : incompatibleReason ? "NOT_COMPATIBLE" : step.dependencies.length === 0 ? "READY" : "PENDING";
+    const gated = stepGates(step.taskDependencies).length > 0;
+    const status: TaskStatus = suspended ? "SUSPENDED" : incompatibleReason ? "NOT_COMPATIBLE" : gated || step.waitingTasks > 0 ? "PENDING" : "READY";
     const counts = emptyCounts();
     counts[status] = step.taskCount;
-    return { status, incompatibleReason, counts };
+    const releases = status === "PENDING" && !gated;
+    if (releases) {
+      counts.PENDING = step.waitingTasks;
+      counts.READY = step.taskCount - step.waitingTasks;
+    }
+    return { status, incompatibleReason, counts, releases };
   });
 }
 
@@ -89,6 +106,7 @@ async function insertJobAndSteps(tx: Tx, jobId: string, input: SubmitJobInput, p
       stepIndex: step.index,
       name: step.name,
       dependencies: step.dependencies,
+      resolvedDependencies: step.taskDependencies,
       hostRequirements: step.hostRequirements,
       environmentStack: JSON.stringify(step.environmentStack),
       chunked: step.chunked,
@@ -109,19 +127,33 @@ async function auditSubmission(tx: Tx, jobId: string, input: SubmitJobInput, pla
   });
 }
 
-/** Inserts chunk `index` of the batch. */
-function insertRows(tx: Tx, jobId: string, batch: TaskBatch, status: TaskStatus, index: number): Promise<unknown> {
-  return jobWritesRepository.insertTasks(tx, jobId, `${jobId}:${batch.stepIndex}`, batch.first + index * TASK_CHUNK_ROWS, status, batch.chunks[index]!);
+/** Inserts chunk `index` of a batch of tasks, marks those of them that wait on others, and releases the rest if the step has no gate. */
+async function insertRows(tx: Tx, jobId: string, batch: TaskBatch, start: StepStart, index: number): Promise<void> {
+  const stepId = `${jobId}:${batch.stepIndex}`;
+  const first = batch.first + index * TASK_CHUNK_ROWS;
+  await jobWritesRepository.insertTasks(tx, jobId, stepId, first, start.status, batch.chunks[index]!);
+  for (const [n, taskIndexes] of batch.waiting?.[index] ?? []) await jobWritesRepository.setWaiting(tx, stepId, n, taskIndexes);
+  if (start.releases) await jobWritesRepository.releaseRange(tx, stepId, first, Math.min(batch.first + batch.rows, first + TASK_CHUNK_ROWS) - 1);
+}
+
+/** A batch as pieces of about one statement each, each written in the unit it is given. */
+function piecesOf(jobId: string, batch: CreationBatch, starts: readonly StepStart[]): Array<(tx: Tx) => Promise<unknown>> {
+  if (batch.kind === "edges") {
+    return [
+      ...batch.edges.map((edges) => (tx: Tx) => jobWritesRepository.insertEdges(tx, jobId, edges)),
+      ...batch.groups.map((groups) => (tx: Tx) => jobWritesRepository.insertGroups(tx, jobId, groups)),
+    ];
+  }
+  const start = starts[batch.stepIndex]!;
+  return batch.chunks.map((_, index) => (tx: Tx) => insertRows(tx, jobId, batch, start, index));
 }
 
 /** The whole job in one unit of work (submitJob: small jobs in tests and benchmarks; no farm, so no compatibility). */
-export async function writeJobAtOnce(store: Store, jobId: string, input: SubmitJobInput, plan: JobPlan, batches: Iterable<TaskBatch>): Promise<void> {
+export async function writeJobAtOnce(store: Store, jobId: string, input: SubmitJobInput, plan: JobPlan, batches: Iterable<CreationBatch>): Promise<void> {
   const starts = stepStarts(plan, []);
   await store.transaction(async (tx) => {
     await insertJobAndSteps(tx, jobId, input, plan, starts);
-    for (const batch of batches) {
-      for (let index = 0; index < batch.chunks.length; index++) await insertRows(tx, jobId, batch, starts[batch.stepIndex]!.status, index);
-    }
+    for (const batch of batches) for (const piece of piecesOf(jobId, batch, starts)) await piece(tx);
     await auditSubmission(tx, jobId, input, plan);
   });
 }
@@ -137,7 +169,7 @@ function instance(): string {
  * Writes the job as being created, its tasks in slices as `nextBatch` gives them, then makes it
  * live. On any failure (the check thread stopped, the database refused) the job is deleted again.
  */
-export async function createJobInSlices(farm: Farm, jobId: string, input: SubmitJobInput, plan: JobPlan, nextBatch: () => Promise<TaskBatch | null>): Promise<void> {
+export async function createJobInSlices(farm: Farm, jobId: string, input: SubmitJobInput, plan: JobPlan, nextBatch: () => Promise<CreationBatch | null>): Promise<void> {
   const { store } = farm;
   const starts = await store.transaction(async (tx) => {
     const found = stepStarts(plan, await enabledWorkers(tx, farm));
@@ -145,23 +177,24 @@ export async function createJobInSlices(farm: Farm, jobId: string, input: Submit
     await jobWritesRepository.markCreating(tx, jobId, instance(), farm.now());
     return found;
   });
-  let pending: Promise<TaskBatch | null> | null = nextBatch();
+  let pending: Promise<CreationBatch | null> | null = nextBatch();
   try {
     for (;;) {
-      const batch: TaskBatch | null = await pending;
+      const batch: CreationBatch | null = await pending;
       if (!batch) break;
       // The thread walks the next batch while this one is written; the batch that just came in
       // may have been waiting already, so the event loop gets its turn before the first slice.
       pending = nextBatch();
       await yieldToEventLoop();
-      const status = starts[batch.stepIndex]!.status;
+      const pieces = piecesOf(jobId, batch, starts);
+      if (pieces.length === 0) continue;
       let index = 0;
       await inSlices(
         (fn) => store.transaction(fn),
         async (tx) => {
-          await insertRows(tx, jobId, batch, status, index);
+          await pieces[index]!(tx);
           if (index === 0) await jobWritesRepository.touchCreating(tx, jobId, farm.now());
-          return ++index < batch.chunks.length;
+          return ++index < pieces.length;
         },
         {
           start: (tx) => {

@@ -111,24 +111,29 @@ describe("jobs.preview", () => {
   });
 });
 
-describe("task-to-task dependencies (TASK_DEPENDENCIES), checked but not run yet", () => {
-  const refusal = {
-    origin: "template",
-    path: "steps[0].dependencies[0].dependsOnSubspace",
-    line: 17,
-    column: 11,
-    message: "task-to-task dependencies (TASK_DEPENDENCIES) are checked but not run by this version of Loom yet",
-  };
-
-  it("the preview refuses the contract's sim-then-render job with one located error", async () => {
+describe("task-to-task dependencies (TASK_DEPENDENCIES)", () => {
+  it("the preview shows each dependency's kind and edge count for the contract's sim-then-render job", async () => {
     const { api } = await setup();
-    expect(await api.jobs.preview(text(SIM_THEN_RENDER))).toEqual({ ok: false, errors: [refusal] });
+    const preview = await api.jobs.preview(text(SIM_THEN_RENDER));
+    if (!preview.ok) throw new Error(JSON.stringify(preview.errors));
+    // 40 time steps chained one after another (39 edges), each of 10 frames on its time step (10 edges).
+    expect(preview.edgeCount).toBe(49);
+    expect(preview.steps.map((s) => [s.name, s.taskDependencies.map((d) => ({ dependsOn: d.dependsOn, self: d.self, kind: d.kind, edges: d.edges }))])).toEqual([
+      ["SimulateTimeStep", [{ dependsOn: "SimulateTimeStep", self: true, kind: "tasks", edges: 39 }]],
+      ["RenderFrame", [{ dependsOn: "SimulateTimeStep", self: false, kind: "tasks", edges: 10 }]],
+    ]);
   });
 
-  it("a submission is refused with the same error, and nothing is written", async () => {
-    const { api } = await setup();
-    expect(await api.jobs.submit(text(SIM_THEN_RENDER))).toEqual({ ok: false, errors: [refusal] });
-    expect((await api.jobs.list({})).total).toBe(0);
+  it("a submission is written with its edges; only the tasks that wait on none start READY", async () => {
+    const { api, t } = await setup();
+    const submitted = await api.jobs.submit(text(SIM_THEN_RENDER));
+    if (!submitted.ok) throw new Error(JSON.stringify(submitted.errors));
+    const raw = rawOf(t.farm.store);
+    expect(await raw.get("SELECT COUNT(*) AS n FROM task_edges WHERE job_id = ?", submitted.jobId)).toEqual({ n: 49 });
+    expect(await raw.all("SELECT status, COUNT(*) AS n FROM tasks WHERE job_id = ? GROUP BY status ORDER BY status", submitted.jobId)).toEqual([
+      { status: "PENDING", n: 49 },
+      { status: "READY", n: 1 },
+    ]);
   });
 
   it("a real error in such a template is reported as such, not hidden behind the refusal", async () => {

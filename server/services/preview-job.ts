@@ -7,6 +7,7 @@
  */
 import type { WorkerStatus } from "../../lib/farm/statuses";
 import { type HostRequirements, matchHostRequirements, type WorkerCapabilities } from "../../lib/openjd";
+import type { ResolvedDependency } from "../../lib/openjd";
 import { validateOffLoop } from "../checks/run-checks";
 import { workerQueriesRepository } from "../store/worker-queries";
 import type { Farm } from "../context/farm";
@@ -36,6 +37,8 @@ export interface PoolFit {
 export interface PreviewStep {
   name: string;
   dependencies: string[];
+  /** Each dependency's kind (whole step, any task, per task), label and edge count (TASK_DEPENDENCIES). */
+  taskDependencies: ResolvedDependency[];
   /** Tasks the step creates; a chunk of frames is one task. */
   taskCount: number;
   chunked: boolean;
@@ -44,7 +47,8 @@ export interface PreviewStep {
   pools: PoolFit[];
 }
 
-export type PreviewResult = { ok: true; name: string; taskCount: number; steps: PreviewStep[] } | { ok: false; errors: SubmitError[] };
+/** `edgeCount`: the task-to-task edges the job would hold (contract §2.3 caps them). */
+export type PreviewResult = { ok: true; name: string; taskCount: number; edgeCount: number; steps: PreviewStep[] } | { ok: false; errors: SubmitError[] };
 
 const OFFLINE: ReadonlySet<WorkerStatus> = new Set<WorkerStatus>(["STOPPED", "NOT_RESPONDING"]);
 
@@ -57,11 +61,13 @@ export async function previewJob(farm: Farm, input: SubmitJobInput): Promise<Pre
     ok: true,
     name: plan.name,
     taskCount: plan.taskCount,
+    edgeCount: plan.edgeCount,
     steps: plan.runOrder
       .map((index) => plan.steps[index]!)
       .map((step) => ({
         name: step.name,
         dependencies: step.dependencies,
+        taskDependencies: step.taskDependencies,
         taskCount: step.taskCount,
         chunked: step.chunked,
         chunk: step.chunk,

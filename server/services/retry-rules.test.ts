@@ -149,7 +149,7 @@ describe("the per-worker failure rule", () => {
     await w.runUntilIdle();
     expect([runs(w), await taskStatus(t, await taskId(t, jobId)), (await workerRule(t.farm, jobId, w.workerId)).blocked]).toEqual([1, "FAILED", true]);
     broken = false;
-    expect(await (await api(t, "wrangler")).jobs.retryFailed({ jobId })).toEqual({ changed: 1 });
+    expect(await (await api(t, "wrangler")).jobs.retryFailed({ jobId })).toEqual({ changed: 1, dependents: 0 });
     expect((await workerRule(t.farm, jobId, w.workerId)).blocked).toBe(false);
     await w.runUntilIdle();
     expect([runs(w), await taskStatus(t, await taskId(t, jobId))]).toEqual([2, "SUCCEEDED"]);

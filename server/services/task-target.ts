@@ -8,7 +8,8 @@ import { z } from "zod";
 import type { TaskStatus } from "../../lib/farm/statuses";
 import { assertMoves } from "../../lib/farm/task-transitions";
 import type { ReadTx, Tx } from "../store/repository";
-import { taskMovesRepository, type AlsoSet, type MovedGroup, type TaskMove } from "../store/task-moves";
+import { taskEdgesRepository } from "../store/task-edges";
+import { taskMovesRepository, type AlsoSet, type MovedGroup, type SucceededTask, type TaskMove } from "../store/task-moves";
 import { AppError } from "../context/errors";
 import type { Farm } from "../context/farm";
 import { inSlices } from "./in-slices";
@@ -32,6 +33,8 @@ export interface ResolvedTarget {
   stepIds: string[];
   /** The given task ids, sorted and without repeats (walked in slices); null for every task. */
   taskIds: number[] | null;
+  /** Tasks of the job moved with the target, wherever they are (a requeue's dependents: requeue-tasks.ts). */
+  alsoTaskIds?: number[];
 }
 
 export async function resolveTarget(tx: ReadTx, _farm: Farm, target: TaskTarget): Promise<ResolvedTarget> {
@@ -63,34 +66,53 @@ export function taskIdBounds(tx: ReadTx, _farm: Farm, jobId: string): Promise<{ 
 interface Chunk {
   count(tx: Tx): Promise<MovedGroup[]>;
   move(tx: Tx): Promise<number>;
+  /** Its SUCCEEDED tasks. */
+  succeeded(tx: Tx): Promise<SucceededTask[]>;
+}
+
+/** Listed tasks of the job (anywhere in it), a chunk per CHUNK_IDS. */
+function listedInJob(jobId: string, taskIds: readonly number[], move: TaskMove): Chunk[] {
+  const chunks: Chunk[] = [];
+  for (let i = 0; i < taskIds.length; i += CHUNK_IDS) {
+    const ids = taskIds.slice(i, i + CHUNK_IDS);
+    chunks.push({ count: (tx) => move.countListedInJob(tx, jobId, ids), move: (tx) => move.moveListedInJob(tx, jobId, ids), succeeded: (tx) => move.succeededListedInJob(tx, jobId, ids) });
+  }
+  return chunks;
 }
 
 /** The target's chunks, each through the move's statements for the target's shape (the job's task id bounds read through `read`). */
 async function chunksOf(read: ReadTx, farm: Farm, target: ResolvedTarget, move: TaskMove): Promise<Chunk[]> {
   const { jobId, stepId, taskIds } = target;
-  const chunks: Chunk[] = [];
+  const also = listedInJob(jobId, target.alsoTaskIds ?? [], move);
   if (taskIds) {
+    if (stepId === undefined) return [...listedInJob(jobId, taskIds, move), ...also];
+    const chunks: Chunk[] = [];
     for (let i = 0; i < taskIds.length; i += CHUNK_IDS) {
       const ids = taskIds.slice(i, i + CHUNK_IDS);
-      chunks.push(
-        stepId === undefined
-          ? { count: (tx) => move.countListedInJob(tx, jobId, ids), move: (tx) => move.moveListedInJob(tx, jobId, ids) }
-          : { count: (tx) => move.countListedInStep(tx, jobId, stepId, ids), move: (tx) => move.moveListedInStep(tx, jobId, stepId, ids) },
-      );
+      chunks.push({
+        count: (tx) => move.countListedInStep(tx, jobId, stepId, ids),
+        move: (tx) => move.moveListedInStep(tx, jobId, stepId, ids),
+        succeeded: (tx) => move.succeededListedInStep(tx, jobId, stepId, ids),
+      });
     }
-    return chunks;
+    return [...chunks, ...also];
   }
+  const chunks: Chunk[] = [];
   const bounds = await taskIdBounds(read, farm, jobId);
-  if (!bounds) return chunks;
+  if (!bounds) return also;
   for (let low = bounds.low; low <= bounds.high; low += CHUNK_IDS) {
     const high = low + CHUNK_IDS - 1;
     chunks.push(
       stepId === undefined
-        ? { count: (tx) => move.countInJob(tx, jobId, low, high), move: (tx) => move.moveInJob(tx, jobId, low, high) }
-        : { count: (tx) => move.countInStep(tx, jobId, stepId, low, high), move: (tx) => move.moveInStep(tx, jobId, stepId, low, high) },
+        ? { count: (tx) => move.countInJob(tx, jobId, low, high), move: (tx) => move.moveInJob(tx, jobId, low, high), succeeded: (tx) => move.succeededInJob(tx, jobId, low, high) }
+        : {
+            count: (tx) => move.countInStep(tx, jobId, stepId, low, high),
+            move: (tx) => move.moveInStep(tx, jobId, stepId, low, high),
+            succeeded: (tx) => move.succeededInStep(tx, jobId, stepId, low, high),
+          },
     );
   }
-  return chunks;
+  return [...chunks, ...also];
 }
 
 /**
@@ -99,22 +121,27 @@ async function chunksOf(read: ReadTx, farm: Farm, target: ResolvedTarget, move: 
  * of chunks (a unit of work) settles the job. Returns how many changed. Every status of `from`
  * must be allowed to move to `to` (lib/farm/task-transitions.ts), and each counted group is
  * checked again on the way. `also` says what else the move sets (store/task-moves.ts); `endedAt`
- * is the time `"end"` sets.
+ * is the time `"end"` sets. A move out of SUCCEEDED (a requeue) first takes back what each chunk's
+ * succeeded tasks released (TaskState.unrelease), when the job has task-to-task edges.
  */
 export async function moveTasks(farm: Farm, target: ResolvedTarget, from: readonly TaskStatus[], to: TaskStatus, also: AlsoSet = "nothing", endedAt?: number): Promise<number> {
   assertMoves(from, to, "moveTasks");
   const move = taskMovesRepository.move(from, to, also, endedAt);
   // Listed in the first slice's unit; `next` and `changed` go back with a slice that rolls back.
   let chunks: Chunk[] | null = null;
+  let unreleases: boolean | null = null;
   let next = 0;
   let changed = 0;
   await inSlices(
     (fn) => farm.store.transaction(fn),
     async (tx) => {
       chunks ??= await chunksOf(tx, farm, target, move);
+      // A job's edges are written with it: whether it has any is known once.
+      unreleases ??= from.includes("SUCCEEDED") && to !== "SUCCEEDED" && (await taskEdgesRepository.hasEdges(tx, target.jobId));
       const chunk = chunks[next];
       if (chunk === undefined) return false;
       next++;
+      if (unreleases) await farm.tasks.unrelease(tx, target.jobId, await chunk.succeeded(tx));
       const counted = await chunk.count(tx);
       if (counted.length > 0) {
         changed += await chunk.move(tx);

@@ -8,7 +8,7 @@ import type { jobs } from "../db/schema";
 import { countSumSql } from "../db/status-counts";
 import { CREATING_MARKER } from "./job-writes";
 import type { RunResult } from "./engine/engine";
-import type { ReadTx, Tx } from "./repository";
+import { perEngine, type ReadTx, type Tx } from "./repository";
 import type { RawPick } from "./rows";
 
 /** Rows per chunk DELETE. */
@@ -31,6 +31,15 @@ const LOG_LINES = `DELETE FROM log_lines WHERE id IN (SELECT id FROM log_lines W
 const ACTIONS = `DELETE FROM session_actions WHERE id IN (SELECT id FROM session_actions WHERE session_id = ? LIMIT ${DELETE_CHUNK})`;
 const SESSION = "DELETE FROM sessions WHERE id = ?";
 const TASKS = `DELETE FROM tasks WHERE id IN (SELECT id FROM tasks WHERE job_id = ? LIMIT ${DELETE_CHUNK})`;
+// Edges and groups have no id of their own: a chunk is picked by SQLite's rowid, PostgreSQL's ctid.
+const chunkOf = (table: string) =>
+  perEngine((d) =>
+    d.engine === "sqlite"
+      ? `DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE job_id = ? LIMIT ${DELETE_CHUNK})`
+      : `DELETE FROM ${table} WHERE ctid = ANY (ARRAY (SELECT ctid FROM ${table} WHERE job_id = ? LIMIT ${DELETE_CHUNK}))`,
+  );
+const EDGES = chunkOf("task_edges");
+const GROUPS = chunkOf("task_groups");
 const REQUESTS = "DELETE FROM requests WHERE job_id = ?";
 const JOB = "DELETE FROM jobs WHERE id = ?";
 const FINISHED_BEFORE = `SELECT id, name, task_count FROM jobs WHERE ${FINISHED} ORDER BY seq`;
@@ -48,6 +57,8 @@ export const jobDeletionRepository = {
   deleteActionsChunk: (tx: Tx, sessionId: string): Promise<number> => changes(tx.run(ACTIONS, [sessionId])),
   deleteSession: (tx: Tx, sessionId: string): Promise<number> => changes(tx.run(SESSION, [sessionId])),
   deleteTasksChunk: (tx: Tx, jobId: string): Promise<number> => changes(tx.run(TASKS, [jobId])),
+  deleteEdgesChunk: (tx: Tx, jobId: string): Promise<number> => changes(tx.run(EDGES[tx.engine], [jobId])),
+  deleteGroupsChunk: (tx: Tx, jobId: string): Promise<number> => changes(tx.run(GROUPS[tx.engine], [jobId])),
   /** The job row, and the requests that point at it. */
   async deleteJob(tx: Tx, jobId: string): Promise<void> {
     await tx.run(REQUESTS, [jobId]);

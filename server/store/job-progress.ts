@@ -14,7 +14,7 @@ import type { RawPick } from "./rows";
 /** A step's counts and its roll-up status as they are after a change. */
 export type StepCountsRow = CountColumnsRow & RawPick<typeof steps, "status">;
 /** A job's step, for its dependents' release and the job's roll-up. */
-export type JobStepRow = CountColumnsRow & RawPick<typeof steps, "id" | "dependencies" | "name" | "task_count">;
+export type JobStepRow = CountColumnsRow & RawPick<typeof steps, "id" | "dependencies" | "resolved_dependencies" | "name" | "task_count">;
 export type JobTimesRow = RawPick<typeof jobs, "status" | "started_at" | "ended_at">;
 /** What a job allows of failures. */
 export type FailurePolicyRow = RawPick<typeof jobs, "max_retries_per_task" | "max_failed_tasks" | "failed_task_count" | "retry_delay_seconds" | "max_worker_failures">;
@@ -40,7 +40,10 @@ const ADD_STEP_COUNTS = perEngine((d) =>
 const SET_STEP_STATUS = statement("job-progress.setStepStatus", "UPDATE steps SET status = ? WHERE id = ?");
 const SET_STEP_COUNTS = statement("job-progress.setStepCounts", `UPDATE steps SET ${COUNTS_SET}, status = ? WHERE id = ?`);
 const ADD_RUNTIME = statement("job-progress.addRuntime", "UPDATE steps SET runtime_total_ms = runtime_total_ms + ?, runtime_count = runtime_count + ? WHERE id = ?");
-const JOB_STEPS = statement<JobStepRow>("job-progress.jobSteps", `SELECT id, ${countColumnsSql()}, dependencies, name, task_count FROM steps WHERE job_id = ? ORDER BY step_index`);
+const JOB_STEPS = statement<JobStepRow>(
+  "job-progress.jobSteps",
+  `SELECT id, ${countColumnsSql()}, dependencies, resolved_dependencies, name, task_count FROM steps WHERE job_id = ? ORDER BY step_index`,
+);
 const STEP_IDS = statement<{ id: string }>("job-progress.stepIds", "SELECT id FROM steps WHERE job_id = ?");
 const JOB_TIMES = statement<JobTimesRow>("job-progress.jobTimes", "SELECT status, started_at, ended_at FROM jobs WHERE id = ?");
 const SET_JOB = statement("job-progress.setJob", `UPDATE jobs SET ${COUNTS_SET}, status = ?, started_at = ?, ended_at = ? WHERE id = ?`);

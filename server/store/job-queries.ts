@@ -38,10 +38,15 @@ export type JobSummaryRow = RawPick<
 
 export type JobDetailRow = JobSummaryRow & RawPick<typeof jobs, "description" | "parameters" | "max_retries_per_task" | "max_failed_tasks" | "failed_task_count">;
 
-export type StepDetailRow = RawPick<typeof steps, "id" | "step_index" | "name" | "dependencies" | "status" | "task_count" | "chunked" | "incompatible_reason" | "host_requirements"> & CountColumnsRow;
+export type StepDetailRow = RawPick<
+  typeof steps,
+  "id" | "step_index" | "name" | "dependencies" | "resolved_dependencies" | "status" | "task_count" | "chunked" | "incompatible_reason" | "host_requirements"
+> &
+  CountColumnsRow;
 
 /** A step as "why isn't this task running?" weighs it. */
-export type WaitingStepRow = RawPick<typeof steps, "id" | "step_index" | "name" | "dependencies" | "task_count" | "host_requirements" | "incompatible_reason"> & CountColumnsRow;
+export type WaitingStepRow = RawPick<typeof steps, "id" | "step_index" | "name" | "dependencies" | "resolved_dependencies" | "task_count" | "host_requirements" | "incompatible_reason"> &
+  CountColumnsRow;
 
 /** Where a job stands in the dispatcher's order, and whether it dispatches at all. */
 export type JobQueueRow = RawPick<typeof jobs, "suspended" | "canceled" | "priority" | "seq">;
@@ -108,11 +113,11 @@ export function jobListSql(filter: JobListFilter): { count: string; page: string
 const SUBMITTERS = "SELECT DISTINCT submitter FROM jobs ORDER BY submitter LIMIT 500";
 const SUMMARY = `SELECT ${JOB_COLUMNS} FROM jobs WHERE id = ?`;
 const DETAIL = `SELECT ${JOB_COLUMNS}, description, parameters, max_retries_per_task, max_failed_tasks, failed_task_count FROM jobs WHERE id = ?`;
-const STEPS = `SELECT id, step_index, name, dependencies, status, ${countColumnsSql()}, task_count, chunked, incompatible_reason, host_requirements FROM steps WHERE job_id = ? ORDER BY step_index`;
+const STEPS = `SELECT id, step_index, name, dependencies, resolved_dependencies, status, ${countColumnsSql()}, task_count, chunked, incompatible_reason, host_requirements FROM steps WHERE job_id = ? ORDER BY step_index`;
 // A step's first task, by the step's unique index: all its tasks have the same parameter names.
 const FIRST_TASK_PARAMETERS = "SELECT parameters FROM tasks WHERE step_id = ? ORDER BY task_index LIMIT 1";
 const QUEUE_POSITION = "SELECT suspended, canceled, priority, seq FROM jobs WHERE id = ?";
-const WAITING_STEPS = `SELECT id, step_index, name, dependencies, ${countColumnsSql()}, task_count, host_requirements, incompatible_reason FROM steps WHERE job_id = ? ORDER BY step_index`;
+const WAITING_STEPS = `SELECT id, step_index, name, dependencies, resolved_dependencies, ${countColumnsSql()}, task_count, host_requirements, incompatible_reason FROM steps WHERE job_id = ? ORDER BY step_index`;
 // The dispatcher's order (plan.ts compareCandidates): priority, then submission.
 const READY_STEPS_AHEAD = `SELECT st.host_requirements, st.count_ready AS ready FROM jobs j JOIN steps st ON st.job_id = j.id
    WHERE j.status IN ('READY', 'RUNNING', 'ASSIGNED') AND j.suspended = FALSE AND j.canceled = FALSE AND (j.priority > ? OR (j.priority = ? AND j.seq < ?))

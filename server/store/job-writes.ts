@@ -1,7 +1,8 @@
 /**
  * Writing jobs (server/services/persist-job.ts and the wrangler actions): a job's number, its row
  * and steps, its tasks as set-based inserts (one INSERT … SELECT FROM json_each per chunk of
- * parameter sets, so SQLite unpacks them), the counts that make a job being created live, the
+ * parameter sets, so SQLite unpacks them), their task-to-task edges and any-of groups the same
+ * way, and which tasks start out waiting on others, the counts that make a job being created live, the
  * `job-creating:<id>` markers in server_state, and the job row's switches (canceled, suspended,
  * priority, reopened by a requeue).
  */
@@ -33,6 +34,21 @@ const INSERT_TASKS = perEngine((d) =>
   d.engine === "sqlite"
     ? "INSERT INTO tasks (job_id, step_id, task_index, parameters, status) SELECT ?, ?, ? + key, value, ? FROM json_each(?)"
     : "INSERT INTO tasks (job_id, step_id, task_index, parameters, status) SELECT ?, ?, CAST(? AS integer) + CAST(e.n AS integer) - 1, e.value, ? FROM json_array_elements_text(CAST(? AS json)) WITH ORDINALITY AS e(value, n)",
+);
+// Tasks that wait on others (TASK_DEPENDENCIES): their count of requirements.
+const SET_WAITING = perEngine((d) => `UPDATE tasks SET waiting = ? WHERE step_id = ? AND task_index IN ${d.jsonValues("?", "bigint")}`);
+// Those of a range of a step's new tasks that wait on none (a step gated by none of its dependencies).
+const RELEASE_RANGE = "UPDATE tasks SET status = 'READY' WHERE step_id = ? AND task_index BETWEEN ? AND ? AND status = 'PENDING' AND waiting = 0";
+// Edges `[upStep, upTask, downStep, downTask, group]` and groups `[group, downStep, downTask]` as JSON arrays (plan-dependencies.ts).
+const INSERT_EDGES = perEngine((d) =>
+  d.engine === "sqlite"
+    ? "INSERT INTO task_edges (job_id, up_step, up_task, down_step, down_task, group_no) SELECT ?, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4 FROM json_each(?)"
+    : "INSERT INTO task_edges (job_id, up_step, up_task, down_step, down_task, group_no) SELECT ?, CAST(e ->> 0 AS integer), CAST(e ->> 1 AS integer), CAST(e ->> 2 AS integer), CAST(e ->> 3 AS integer), CAST(e ->> 4 AS integer) FROM json_array_elements(CAST(? AS json)) AS e",
+);
+const INSERT_GROUPS = perEngine((d) =>
+  d.engine === "sqlite"
+    ? "INSERT INTO task_groups (job_id, group_no, down_step, down_task) SELECT ?, value ->> 0, value ->> 1, value ->> 2 FROM json_each(?)"
+    : "INSERT INTO task_groups (job_id, group_no, down_step, down_task) SELECT ?, CAST(e ->> 0 AS integer), CAST(e ->> 1 AS integer), CAST(e ->> 2 AS integer) FROM json_array_elements(CAST(? AS json)) AS e",
 );
 const SET_STEP_COUNTS = `UPDATE steps SET ${SET_COUNTS}, status = ?, incompatible_reason = ? WHERE id = ?`;
 const SET_JOB_COUNTS = `UPDATE jobs SET ${SET_COUNTS}, status = ?, task_count = ? WHERE id = ?`;
@@ -89,6 +105,22 @@ export const jobWritesRepository = {
   /** A chunk of tasks: `parameterSets` a JSON array, its element k becoming task `firstIndex + k`. */
   insertTasks(tx: Tx, jobId: string, stepId: string, firstIndex: number, status: TaskStatus, parameterSets: string): Promise<RunResult> {
     return tx.run(INSERT_TASKS[tx.engine], [jobId, stepId, firstIndex, status, parameterSets]);
+  },
+  /** Marks tasks of a step as waiting on `n` requirements each (`taskIndexes` a JSON array). */
+  setWaiting(tx: Tx, stepId: string, n: number, taskIndexes: string): Promise<RunResult> {
+    return tx.run(SET_WAITING[tx.engine], [n, stepId, taskIndexes]);
+  },
+  /** Makes the PENDING tasks of a step with indexes in [first, last] that wait on no task READY. */
+  releaseRange(tx: Tx, stepId: string, first: number, last: number): Promise<RunResult> {
+    return tx.run(RELEASE_RANGE, [stepId, first, last]);
+  },
+  /** A chunk of a job's task-to-task edges (a JSON array of `[upStep, upTask, downStep, downTask, group]`). */
+  insertEdges(tx: Tx, jobId: string, edges: string): Promise<RunResult> {
+    return tx.run(INSERT_EDGES[tx.engine], [jobId, edges]);
+  },
+  /** A chunk of a job's any-of groups (a JSON array of `[group, downStep, downTask]`), none met yet. */
+  insertGroups(tx: Tx, jobId: string, groups: string): Promise<RunResult> {
+    return tx.run(INSERT_GROUPS[tx.engine], [jobId, groups]);
   },
   /** A step's counts, status and NOT_COMPATIBLE reason as it goes live. */
   setStepCounts(tx: Tx, stepId: string, counts: Readonly<StatusCounts>, status: TaskStatus, incompatibleReason: string | null): Promise<RunResult> {

@@ -39,6 +39,8 @@ type Scope = keyof (typeof SCOPE_SQL)["sqlite"];
 
 /** A chunk's tasks to move, counted by step and status. */
 export type MovedGroup = RawPick<typeof tasks, "step_id" | "status"> & { n: number };
+/** A chunk's SUCCEEDED task, as its release names it (task-releases.ts). */
+export type SucceededTask = RawPick<typeof tasks, "step_id" | "task_index">;
 
 /**
  * One move (`from` statuses to `to`, with what else it sets) over the chunks of one target, each
@@ -54,6 +56,11 @@ export interface TaskMove {
   moveListedInJob(tx: Tx, jobId: string, taskIds: readonly number[]): Promise<number>;
   countListedInStep(tx: ReadTx, jobId: string, stepId: string, taskIds: readonly number[]): Promise<MovedGroup[]>;
   moveListedInStep(tx: Tx, jobId: string, stepId: string, taskIds: readonly number[]): Promise<number>;
+  /** The chunk's SUCCEEDED tasks (a requeue takes back what they released first). */
+  succeededInJob(tx: ReadTx, jobId: string, low: number, high: number): Promise<SucceededTask[]>;
+  succeededInStep(tx: ReadTx, jobId: string, stepId: string, low: number, high: number): Promise<SucceededTask[]>;
+  succeededListedInJob(tx: ReadTx, jobId: string, taskIds: readonly number[]): Promise<SucceededTask[]>;
+  succeededListedInStep(tx: ReadTx, jobId: string, stepId: string, taskIds: readonly number[]): Promise<SucceededTask[]>;
 }
 
 interface ScopeStatements {
@@ -65,6 +72,15 @@ const JOB_EXISTS = statement<{ one: number }>("task-moves.jobExists", "SELECT 1 
 const STEP_IDS = statement<{ id: string }>("task-moves.stepIdsOf", "SELECT id FROM steps WHERE job_id = ?");
 const COUNT_LISTED_IN_JOB = perEngine((d) => statement<{ n: number }>(`task-moves.countListedInJob@${d.engine}`, `SELECT COUNT(*) AS n FROM tasks WHERE ${SCOPE_SQL[d.engine].jobListed}`));
 const COUNT_LISTED_IN_STEP = perEngine((d) => statement<{ n: number }>(`task-moves.countListedInStep@${d.engine}`, `SELECT COUNT(*) AS n FROM tasks WHERE ${SCOPE_SQL[d.engine].stepListed}`));
+const SUCCEEDED = perEngine(
+  (d) =>
+    Object.fromEntries(
+      (Object.keys(SCOPE_SQL[d.engine]) as Scope[]).map((scope) => [
+        scope,
+        statement<SucceededTask>(`task-moves.succeeded.${scope}@${d.engine}`, `SELECT step_id, task_index FROM tasks WHERE ${SCOPE_SQL[d.engine][scope]} AND status = 'SUCCEEDED'`),
+      ]),
+    ) as Record<Scope, Statement<SucceededTask>>,
+);
 const LOWEST_ID = statement<{ id: number | null }>("task-moves.lowestId", "SELECT MIN(id) AS id FROM tasks WHERE job_id = ? AND status = ?");
 const HIGHEST_ID = statement<{ id: number | null }>("task-moves.highestId", "SELECT MAX(id) AS id FROM tasks WHERE job_id = ? AND status = ?");
 
@@ -126,6 +142,10 @@ export const taskMovesRepository = {
       moveListedInJob: (tx, jobId, taskIds) => changes(tx.run(scoped(tx, "jobListed").move, [...set, jobId, JSON.stringify(taskIds), ...from])),
       countListedInStep: (tx, jobId, stepId, taskIds) => tx.all(scoped(tx, "stepListed").count, [jobId, stepId, JSON.stringify(taskIds), ...from]),
       moveListedInStep: (tx, jobId, stepId, taskIds) => changes(tx.run(scoped(tx, "stepListed").move, [...set, jobId, stepId, JSON.stringify(taskIds), ...from])),
+      succeededInJob: (tx, jobId, low, high) => tx.all(SUCCEEDED[tx.engine].jobRange, [jobId, low, high]),
+      succeededInStep: (tx, jobId, stepId, low, high) => tx.all(SUCCEEDED[tx.engine].stepRange, [jobId, stepId, low, high]),
+      succeededListedInJob: (tx, jobId, taskIds) => tx.all(SUCCEEDED[tx.engine].jobListed, [jobId, JSON.stringify(taskIds)]),
+      succeededListedInStep: (tx, jobId, stepId, taskIds) => tx.all(SUCCEEDED[tx.engine].stepListed, [jobId, stepId, JSON.stringify(taskIds)]),
     };
   },
 };

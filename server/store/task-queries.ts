@@ -28,13 +28,26 @@ export interface TaskListFilter {
 
 export type TaskPageRow = RawPick<
   typeof tasks,
-  "id" | "task_index" | "parameters" | "status" | "worker_id" | "session_id" | "failure_count" | "interruption_count" | "progress" | "status_message" | "started_at" | "ended_at" | "retry_at"
+  | "id"
+  | "task_index"
+  | "parameters"
+  | "status"
+  | "worker_id"
+  | "session_id"
+  | "failure_count"
+  | "interruption_count"
+  | "progress"
+  | "status_message"
+  | "started_at"
+  | "ended_at"
+  | "retry_at"
+  | "waiting"
 > & { worker_name: string | null };
 
 /** A Session's first unfinished action, with its step's name. */
 export type OpenActionRow = RawPick<typeof sessionActions, "kind" | "status" | "environment_id" | "started_at"> & { step_name: string | null };
 
-export type WaitingTaskRow = RawPick<typeof tasks, "job_id" | "step_id" | "task_index" | "status" | "failure_count"> & { worker_name: string | null };
+export type WaitingTaskRow = RawPick<typeof tasks, "job_id" | "step_id" | "task_index" | "status" | "failure_count" | "waiting"> & { worker_name: string | null };
 
 /** Lifecycle order (TASK_STATUSES), not alphabetical: Pending … Succeeded. */
 const STATUS_RANK = `CASE t.status ${TASK_STATUSES.map((s, i) => `WHEN '${s}' THEN ${i}`).join(" ")} END`;
@@ -99,7 +112,7 @@ const PARAMETER_TYPE = perEngine((d) =>
 const FIRST_OPEN_ACTION = `SELECT a.kind, a.status, a.environment_id, a.started_at, s.name AS step_name FROM session_actions a LEFT JOIN steps s ON s.id = a.step_id
      WHERE a.session_id = ? AND a.status IN ('ASSIGNED', 'RUNNING') ORDER BY a.seq LIMIT 1`;
 const LAST_EXIT_CODE = "SELECT exit_code FROM session_actions WHERE task_id = ? AND kind = 'TASK_RUN' AND ended_at IS NOT NULL ORDER BY ended_at DESC, seq DESC LIMIT 1";
-const WAITING_TASK = "SELECT t.job_id, t.step_id, t.task_index, t.status, t.failure_count, w.name AS worker_name FROM tasks t LEFT JOIN workers w ON w.id = t.worker_id WHERE t.id = ?";
+const WAITING_TASK = "SELECT t.job_id, t.step_id, t.task_index, t.status, t.failure_count, t.waiting, w.name AS worker_name FROM tasks t LEFT JOIN workers w ON w.id = t.worker_id WHERE t.id = ?";
 const READY_BEFORE = "SELECT COUNT(*) AS n FROM tasks WHERE step_id = ? AND status = 'READY' AND task_index < ?";
 
 export const taskQueriesRepository = {
@@ -120,7 +133,7 @@ export const taskQueriesRepository = {
         : null;
     const order = taskOrder(tx.engine, filter, now, type !== null && NUMERIC_TYPES.has(type));
     const rows = await tx.all<TaskPageRow>(
-      `SELECT t.id, t.task_index, t.parameters, t.status, t.worker_id, w.name AS worker_name, t.session_id, t.failure_count, t.interruption_count, t.progress, t.status_message, t.started_at, t.ended_at, t.retry_at
+      `SELECT t.id, t.task_index, t.parameters, t.status, t.worker_id, w.name AS worker_name, t.session_id, t.failure_count, t.interruption_count, t.progress, t.status_message, t.started_at, t.ended_at, t.retry_at, t.waiting
        FROM tasks t LEFT JOIN workers w ON w.id = t.worker_id WHERE ${where.join(" AND ")} ORDER BY ${order.order} LIMIT ? OFFSET ?`,
       [...params, ...order.params, filter.limit, filter.offset],
     );

@@ -49,7 +49,8 @@ const WAITING_WHEN_JOB_FAILS = movableTo("CANCELED", "job-failed")
   .join(", ");
 
 const BY_ID = statement<TaskRow>("tasks.byId", "SELECT id, job_id, step_id, task_index, parameters, status, failure_count, interruption_count, session_id, worker_id FROM tasks WHERE id = ?");
-const RELEASE = statement("tasks.releasePending", "UPDATE tasks SET status = 'READY' WHERE step_id = ? AND status = 'PENDING'");
+// Only tasks that wait on no other task (TASK_DEPENDENCIES): the partial index tasks_releasable holds exactly those.
+const RELEASE = statement("tasks.releasePending", "UPDATE tasks SET status = 'READY' WHERE step_id = ? AND status = 'PENDING' AND waiting = 0");
 const ASSIGN = perEngine((d) =>
   statement(
     `tasks.assign@${d.engine}`,
@@ -88,7 +89,7 @@ export const tasksRepository = {
   /** Binds these tasks to a Session, those still READY (one UPDATE); returns how many it bound. */
   assign: async (tx: Tx, taskIds: readonly number[], sessionId: string, workerId: string): Promise<number> => (await tx.run(ASSIGN[tx.engine], [sessionId, workerId, JSON.stringify(taskIds)])).changes,
 
-  /** Makes the step's PENDING tasks READY; returns how many moved. */
+  /** Makes the step's PENDING tasks that wait on no task READY; returns how many moved. */
   releasePending: async (tx: Tx, stepId: string): Promise<number> => (await tx.run(RELEASE, [stepId])).changes,
 
   /** Cancels what of the job waits (its job failed); the caller recounts its steps. */

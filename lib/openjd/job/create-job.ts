@@ -4,7 +4,6 @@
  * requirements and lazily iterable parameter spaces. Every problem is reported, none thrown.
  */
 import { FEATURE_BUNDLE_1_LIMITS, BASE_LIMITS } from "../validate/context";
-import { TASK_DEPENDENCIES_NOT_RUN } from "../extensions";
 import { codePointLength } from "../validate/scalars";
 import type { EnvironmentTemplate, JobTemplate, StepTemplate } from "../model";
 import { ExprError } from "../expr/errors";
@@ -20,7 +19,9 @@ import { checkActionNumbers, environmentActions, scriptActions } from "./action-
 import { mergeParameterDefinitions, mergedDefinitionProblems, type MergedDefinitions } from "./merge-parameters";
 import { coerceParameterValue, defaultParameterValue, type ParameterInput, type PathContext } from "./parameter-values";
 import { resolveText, type Symbols } from "./resolve-fields";
-import { resolveHostRequirements, resolveParameterSpace, type StepProblem } from "./resolve-step";
+import { resolveHostRequirements, resolveParameterSpace, type ResolvedSpace, type StepProblem } from "./resolve-step";
+import { hasTaskDependencies, resolveTaskGraph } from "./task-graph";
+import type { TaskGraph } from "./task-graph-types";
 import type { CreateJobResult, ErrorOrigin, Job, JobError, JobStep, ParameterValue } from "./types";
 import { wrappingEnvironmentErrors } from "./wrapping-environments";
 
@@ -32,22 +33,14 @@ export interface CreateJobInput {
   templateDir?: string;
   workingDir?: string;
   pathFlavor?: PathContext["flavor"];
+  /** TASK_DEPENDENCIES: the most task-to-task edges a job may hold (default MAX_TASK_EDGES; tests lower it). */
+  maxTaskEdges?: number;
 }
 
 const TEMPLATE: ErrorOrigin = { kind: "template" };
 const PARAMETERS: ErrorOrigin = { kind: "parameters" };
 // eslint-disable-next-line no-control-regex -- the characters to refuse
 const CONTROL = /[\u0000-\u001F\u007F-\u009F]/;
-
-/**
- * Every place that creates a job to run it (a submission, its preview, `loom run`) comes here, so
- * this is the one place that refuses what Loom checks but cannot run yet: task-to-task
- * dependencies, which would otherwise run as if their subspaces were absent.
- */
-function unrunnableDependencies(template: JobTemplate): JobError[] {
-  const first = template.steps.flatMap((step) => step.taskDependencies ?? [])[0];
-  return first ? [{ origin: TEMPLATE, segments: [...first.subspace.path], message: TASK_DEPENDENCIES_NOT_RUN }] : [];
-}
 
 export function createJob(input: CreateJobInput): CreateJobResult {
   const errors: JobError[] = [];
@@ -65,7 +58,6 @@ export function createJob(input: CreateJobInput): CreateJobResult {
   ]);
   errors.push(...merged.errors);
   errors.push(...wrappingEnvironmentErrors(environmentTemplates, input.template));
-  errors.push(...unrunnableDependencies(input.template));
   const parameters = resolveParameters(merged, input.parameterValues ?? {}, paths, errors);
   if (errors.length > 0) return { ok: false, errors };
 
@@ -74,6 +66,9 @@ export function createJob(input: CreateJobInput): CreateJobResult {
   const expr = input.template.extensions.includes("EXPR");
   const symbols = expr && name !== null ? extendEnvironment(base, new Map([["Job.Name", stringValue(name)]])) : base;
   const stepSymbols = new Map<string, Symbols>();
+  // Kept only for a job with task-to-task dependencies, so the others cost nothing extra.
+  const withTaskGraph = hasTaskDependencies(input.template);
+  const spaces = new Map<StepTemplate, ResolvedSpace>();
   const steps = dependencyOrder(input.template.steps).map((step) => {
     const problems: StepProblem[] = [];
     const letValues = evaluateStepLets(step, symbols, problems, expr);
@@ -83,6 +78,7 @@ export function createJob(input: CreateJobInput): CreateJobResult {
     const space = resolveParameterSpace(step, env, problems);
     errors.push(...problems.map((p) => ({ origin: TEMPLATE, ...p })));
     if (!space) return null;
+    if (withTaskGraph) spaces.set(step, space);
     const resolved: JobStep = {
       name: step.name,
       dependencies: step.dependencies,
@@ -110,6 +106,16 @@ export function createJob(input: CreateJobInput): CreateJobResult {
   }
   environmentTemplates.forEach((t, index) => checkActionNumbers(environmentActions([t.environment]), base, report({ kind: "environment", index })));
   if (errors.length > 0 || name === null) return { ok: false, errors };
+  let taskGraph: TaskGraph | null = null;
+  if (withTaskGraph) {
+    const graphSteps = input.template.steps.map((template) => {
+      const space = spaces.get(template)!;
+      return { template, parameters: space.parameters, combination: space.combination, chunking: space.chunking, symbols: stepSymbols.get(template.name) ?? symbols };
+    });
+    const resolved = resolveTaskGraph({ jobName: name, expr, steps: graphSteps }, { maxEdges: input.maxTaskEdges });
+    if (!resolved.ok) return resolved;
+    taskGraph = resolved.graph;
+  }
   const job: Job = {
     name,
     parameterDefinitions: merged.definitions,
@@ -118,6 +124,7 @@ export function createJob(input: CreateJobInput): CreateJobResult {
     jobEnvironments: input.template.jobEnvironments,
     steps: steps.filter((s): s is JobStep => s !== null),
     template: input.template,
+    taskGraph,
   };
   if (input.template.description !== undefined) job.description = input.template.description;
   return { ok: true, job };

@@ -5,6 +5,7 @@ import type { Environment, EnvironmentTemplate, JobParameterDefinition, JobParam
 import type { CombinationNode } from "../combination-expr";
 import type { ExprValue } from "../expr/values";
 import type { StepParameterSpace } from "../parameter-space";
+import type { TaskGraph } from "./task-graph-types";
 
 /** Job parameter values are strings, as in every OpenJD implementation (INT canonical, FLOAT as written). */
 export interface ParameterValue {
@@ -48,6 +49,8 @@ export interface Job {
   jobEnvironments: Environment[];
   steps: JobStep[];
   template: JobTemplate;
+  /** TASK_DEPENDENCIES resolved (steps numbered in template order); null when no step has a `dependsOnSubspace`. */
+  taskGraph: TaskGraph | null;
 }
 
 /** Where a job-creation error belongs: the job template, a submitted value, or an environment template. */

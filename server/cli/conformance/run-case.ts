@@ -1,6 +1,9 @@
 /**
  * Deciding one conformance case. Templates are validated; job tests are validated, created, and
- * run by `runJob` (all steps and tasks in one Session), which checks their expected output.
+ * run by `runJob` (all steps and tasks in one Session), which checks their expected output. An
+ * `.invalid` job test refused at validation or job creation has no log: its `expected.output` and
+ * `forbidden` (if any) are checked against the error text instead, so a case can pin what the
+ * refusal names (Loom's own TASK_DEPENDENCIES cases name the tasks of a cycle this way).
  */
 import { readFileSync } from "node:fs";
 import { dirname } from "node:path";
@@ -23,6 +26,7 @@ import {
 } from "../../../lib/openjd";
 import { contradiction } from "./contradictions";
 import type { ConformanceCase } from "./discover";
+import { checkOutput } from "./run-job-case";
 
 export type CaseStatus = "passed" | "failed" | "skipped";
 
@@ -85,7 +89,7 @@ async function runJobCase(testCase: ConformanceCase, source: ParsedSource, root:
   const template = decodeInto<JobTemplate>(templateNode, "job", source, problems);
   const environments = environmentNodes.map((n) => decodeInto<EnvironmentTemplate>(n, "environment", source, problems));
   if (!template || environments.some((e) => e === null) || problems.length > 0) {
-    return testCase.expectInvalid ? passed(`rejected at validation: ${problems.join("; ")}`) : failed(`validation failed: ${problems.join("; ")}`);
+    return testCase.expectInvalid ? refused(root, "at validation", problems.join("; "), options) : failed(`validation failed: ${problems.join("; ")}`);
   }
   const parameters = getEntry(root, "parameters")?.value;
   const parameterValues = parameters?.kind === "object" ? Object.fromEntries(parameters.entries.map((e) => [e.key, e.value])) : {};
@@ -105,9 +109,16 @@ async function runJobCase(testCase: ConformanceCase, source: ParsedSource, root:
       parametersLabel: "parameters",
     });
     const text = errors.map(describeError).join("; ");
-    return testCase.expectInvalid ? passed(`rejected at job creation: ${text}`) : failed(`job creation failed: ${text}`);
+    return testCase.expectInvalid ? refused(root, "at job creation", text, options) : failed(`job creation failed: ${text}`);
   }
   return options.runJob({ testCase, job: created.job, root });
+}
+
+/** An `.invalid` job test that was refused: passed unless its expected output is missing from the error text. */
+function refused(root: SourceNode, stage: string, text: string, options: RunOptions): CaseOutcome {
+  const expected = root.kind === "object" ? getEntry(root, "expected")?.value : undefined;
+  const problems = checkOutput(text, expected, options.platform);
+  return problems.length === 0 ? passed(`rejected ${stage}: ${text}`) : failed(`rejected ${stage}, but the error text does not match: ${problems.join("; ")}; errors: ${text}`);
 }
 
 function decodeInto<T>(node: SourceNode, kind: "job" | "environment", source: ParsedSource, problems: string[]): T | null {

@@ -1,12 +1,15 @@
 /**
  * Running a conformance job test (`jobs/*.test.yaml`): all steps and tasks of the job in one
- * Session, then the expectations checked against the combined log — `output` substrings (an item
- * may be `{anyOf: [...]}`), `forbidden` substrings, their per-platform variants, `taskFailure`
- * (optionally with the exit code of the first failed action), and `.invalid` meaning "must fail".
+ * Session, in the order `loom run` runs them (TASK_DEPENDENCIES: a step that waits for its own
+ * tasks runs them in an order that respects those dependencies), then the expectations checked
+ * against the combined log — `output` substrings (an item may be `{anyOf: [...]}`), `forbidden`
+ * substrings, their per-platform variants, `taskFailure` (optionally with the exit code of the
+ * first failed action), and `.invalid` meaning "must fail".
  */
 import { getEntry, type PathMappingRule, type SourceNode } from "../../../lib/openjd";
 import type { SessionEvent } from "../../session/events";
 import { runJob } from "../../session/run-job";
+import { inDependencyOrder } from "../run";
 import type { CaseOutcome, JobTest, Platform } from "./run-case";
 
 /** A case that runs longer than this is stopped (its actions canceled) and failed. */
@@ -23,7 +26,7 @@ export function jobCaseRunner(platform: Platform): (test: JobTest) => Promise<Ca
     let result;
     try {
       result = await runJob({
-        job: test.job,
+        job: inDependencyOrder(test.job),
         pathMappingRules: pathMappingRules(field(root, "pathMapping")),
         sessionId: "conformance",
         signal: controller.signal,
@@ -71,7 +74,8 @@ function strings(node: SourceNode | undefined): Array<string | string[]> {
   });
 }
 
-function checkOutput(log: string, expected: SourceNode | undefined, platform: Platform): string[] {
+/** The `output` and `forbidden` expectations (and their per-platform variants) over a log or an error text. */
+export function checkOutput(log: string, expected: SourceNode | undefined, platform: Platform): string[] {
   const problems: string[] = [];
   const wanted = [...strings(field(expected, "output")), ...strings(field(expected, `output_${platform}`))];
   const forbidden = [...strings(field(expected, "forbidden")), ...strings(field(expected, `forbidden_${platform}`))];
