@@ -12,6 +12,7 @@ import { jobCounts, submit, testFarm, type TestFarm } from "../services/farm-tes
 import { requeueDependents } from "../services/requeue-dependents";
 import { deleteJobRows } from "../services/delete-job-rows";
 import { requeueTasks } from "../services/requeue-tasks";
+import { claimsRepository } from "../store/claims";
 import { jobWritesRepository } from "../store/job-writes";
 import { rawOf } from "../store/store-test-support";
 import type { TaskRow } from "./task-state";
@@ -302,6 +303,49 @@ describe("a requeue takes releases back", () => {
     await succeed(t, jobId, 0, 0);
     expect(await states(t, jobId)).toEqual(["0.0:SUCCEEDED/0", "1.0:SUCCEEDED/0"]);
     await countsAreTrue(t, jobId);
+  });
+});
+
+describe("requeue review cases", () => {
+  it("chosen tasks of a self-dependent step count the dependents in that step (the portal sends the step too)", async () => {
+    const t = await testFarm();
+    // A.0 → A.1 → A.2 within one step.
+    const jobId = await graphJob(
+      t,
+      [3],
+      [
+        [0, 0, 0, 1, -1],
+        [0, 1, 0, 2, -1],
+      ],
+    );
+    for (const index of [0, 1, 2]) await succeed(t, jobId, 0, index);
+    const root = await task(t, jobId, 0, 0);
+    expect(await requeueDependents(t.farm, { jobId, stepId: `${jobId}:0`, taskIds: [root.id] })).toEqual({ dependents: 2 });
+    expect(await requeueTasks(t.farm, { jobId, stepId: `${jobId}:0`, taskIds: [root.id] }, SYSTEM_ACTOR, { withDependents: true })).toEqual({ changed: 3, dependents: 2 });
+    expect(await states(t, jobId)).toEqual(["0.0:READY/0", "0.1:PENDING/1", "0.2:PENDING/1"]);
+    await countsAreTrue(t, jobId);
+  });
+
+  it("a dependent put back to READY while its upstream was requeued is not dispatched until the upstream succeeds again", async () => {
+    const t = await testFarm();
+    const jobId = await graphJob(t, [1, 1], [[0, 0, 1, 0, -1]]);
+    await succeed(t, jobId, 0, 0);
+    for (const to of ["ASSIGNED", "RUNNING"] as const) {
+      const row = await task(t, jobId, 1, 0);
+      await t.farm.store.transaction((tx) => t.farm.tasks.change(tx, row, to));
+    }
+    await requeueTasks(t.farm, { jobId, taskIds: [(await task(t, jobId, 0, 0)).id] }, SYSTEM_ACTOR);
+    // The dependent's attempt ends and it goes back to READY (a retry), still waiting on its upstream.
+    const running = await task(t, jobId, 1, 0);
+    await t.farm.store.transaction(async (tx) => {
+      await t.farm.tasks.change(tx, running, "READY");
+      await t.farm.tasks.settleJob(tx, jobId, t.clock.now);
+    });
+    expect(await states(t, jobId)).toEqual(["0.0:READY/0", "1.0:READY/1"]);
+    const claimable = () => t.farm.store.transaction((tx) => claimsRepository.nextTasks(tx, `${jobId}:1`, t.clock.now, 10));
+    expect(await claimable()).toEqual([]);
+    await succeed(t, jobId, 0, 0);
+    expect((await claimable()).map((row) => row.task_index)).toEqual([0]);
   });
 });
 

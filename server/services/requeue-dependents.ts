@@ -22,7 +22,9 @@ export async function dependentsOf(tx: ReadTx, target: ResolvedTarget): Promise<
   if (target.stepId === undefined && target.taskIds === null) return [];
   const seen = new Set<string>();
   const key = (step: number, task: number) => `${step}:${task}`;
-  const targetStep = target.stepId === undefined ? undefined : stepIndexIn(jobId, target.stepId);
+  // Only a whole step is requeued with its own tasks: chosen tasks of a step (the portal sends
+  // their step too) have dependents in that same step.
+  const targetStep = target.stepId === undefined || target.taskIds !== null ? undefined : stepIndexIn(jobId, target.stepId);
   const frontier: Array<[number, number]> = [];
   let reached: ReachedTaskRow[] = [];
   if (target.taskIds) {

@@ -121,8 +121,9 @@ async function chunksOf(read: ReadTx, farm: Farm, target: ResolvedTarget, move: 
  * of chunks (a unit of work) settles the job. Returns how many changed. Every status of `from`
  * must be allowed to move to `to` (lib/farm/task-transitions.ts), and each counted group is
  * checked again on the way. `also` says what else the move sets (store/task-moves.ts); `endedAt`
- * is the time `"end"` sets. A move out of SUCCEEDED (a requeue) first takes back what each chunk's
- * succeeded tasks released (TaskState.unrelease), when the job has task-to-task edges.
+ * is the time `"end"` sets. A move out of SUCCEEDED (a requeue) first takes back what the
+ * target's succeeded tasks released (TaskState.unrelease, every chunk before any moves), when the
+ * job has task-to-task edges.
  */
 export async function moveTasks(farm: Farm, target: ResolvedTarget, from: readonly TaskStatus[], to: TaskStatus, also: AlsoSet = "nothing", endedAt?: number): Promise<number> {
   assertMoves(from, to, "moveTasks");
@@ -138,10 +139,18 @@ export async function moveTasks(farm: Farm, target: ResolvedTarget, from: readon
       chunks ??= await chunksOf(tx, farm, target, move);
       // A job's edges are written with it: whether it has any is known once.
       unreleases ??= from.includes("SUCCEEDED") && to !== "SUCCEEDED" && (await taskEdgesRepository.hasEdges(tx, target.jobId));
-      const chunk = chunks[next];
-      if (chunk === undefined) return false;
+      // With edges, every chunk's releases are taken back before any task moves: a dependent met
+      // in an earlier chunk than its upstream would otherwise be made READY again by the slice's
+      // settle while its upstream still counted as succeeded.
+      const passes = unreleases ? 2 : 1;
+      if (next >= passes * chunks.length) return false;
+      const unreleasing = unreleases && next < chunks.length;
+      const chunk = chunks[next % chunks.length]!;
       next++;
-      if (unreleases) await farm.tasks.unrelease(tx, target.jobId, await chunk.succeeded(tx));
+      if (unreleasing) {
+        await farm.tasks.unrelease(tx, target.jobId, await chunk.succeeded(tx));
+        return true;
+      }
       const counted = await chunk.count(tx);
       if (counted.length > 0) {
         changed += await chunk.move(tx);

@@ -29,12 +29,14 @@ const CANDIDATES = statement<CandidateStepRow>(
 );
 // PostgreSQL: replicas claim at once, so the rows are locked as they are read and rows another
 // unit holds are skipped (over the partial index tasks_ready), never waited for nor claimed twice.
-// SQLite's units take turns: nothing to skip.
+// SQLite's units take turns: nothing to skip. A READY task still waiting (its upstream was
+// requeued while it ran, and a retry or a lost worker put it back) is not taken until that
+// upstream succeeds again.
 const NEXT_TASKS = perEngine((d) =>
   statement<ClaimableTask>(
     `claims.nextTasks@${d.engine}`,
     `SELECT id, job_id, step_id, task_index, parameters, status, failure_count, interruption_count, session_id, worker_id, retry_at, last_failed_worker_id
-   FROM tasks WHERE step_id = ? AND status = 'READY' AND (retry_at IS NULL OR retry_at <= ?) ORDER BY task_index LIMIT ?${d.engine === "postgres" ? " FOR UPDATE SKIP LOCKED" : ""}`,
+   FROM tasks WHERE step_id = ? AND status = 'READY' AND waiting = 0 AND (retry_at IS NULL OR retry_at <= ?) ORDER BY task_index LIMIT ?${d.engine === "postgres" ? " FOR UPDATE SKIP LOCKED" : ""}`,
   ),
 );
 // Idle workers that could take a retry instead of the worker it failed on (workers_status index).

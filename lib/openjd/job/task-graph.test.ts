@@ -335,7 +335,7 @@ describe("job-creation rules", () => {
 
   it("more edges than the cap is refused with the count", () => {
     expect(createErrors({ template: exportRender(dependsOn("Export", sameFrame), frames("1-10"), frames("1-10")), maxTaskEdges: 5 })).toEqual([
-      "template steps[1].dependencies[0]: the job would have 10 task-to-task edges; at most 5 are allowed (this dependency passes the limit; one that matches a whole upstream step costs no edges)",
+      "template steps[1].dependencies[0]: the job would have 10 task-to-task edges; at most 5 are allowed (this dependency passes the limit; a dependency that matches the whole upstream step for every task costs no edges)",
     ]);
     expect(createOk({ template: exportRender(dependsOn("Export", sameFrame), frames("1-10"), frames("1-10")), maxTaskEdges: 10 }).taskGraph?.edges.length).toBe(10);
   });

@@ -98,7 +98,7 @@ export function resolveTaskGraph(input: TaskGraphInput, options: TaskGraphOption
     const at: TaskDependency = pastCap;
     fail(
       at.path,
-      `the job would have ${edges.count.toLocaleString("en-US")} task-to-task edges; at most ${maxEdges.toLocaleString("en-US")} are allowed (this dependency passes the limit; one that matches a whole upstream step costs no edges)`,
+      `the job would have ${edges.count.toLocaleString("en-US")} task-to-task edges; at most ${maxEdges.toLocaleString("en-US")} are allowed (this dependency passes the limit; a dependency that matches the whole upstream step for every task costs no edges)`,
     );
   }
   if (errors.length > 0) return { ok: false, errors };

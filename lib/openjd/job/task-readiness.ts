@@ -5,6 +5,7 @@
  * any-of group has one that did. Pure and in memory: `loom run` orders tasks with it, and the
  * tests check the graph against the contract's meaning with it.
  */
+import { MinHeap } from "../min-heap";
 import type { TaskGraph } from "./task-graph-types";
 
 interface Gate {
@@ -128,7 +129,8 @@ export function taskOrder(graph: TaskGraph | null, step: number, taskCount: numb
     order.push(task);
     for (const [, released] of readiness.succeed(step, task)) heap.push(released);
   }
-  if (order.length < taskCount) for (let task = 0; task < taskCount; task++) if (!readiness.isDone(step, task)) order.push(task);
+  // Job creation refuses every graph whose tasks wait for each other: a task left over is a bug, never run out of order.
+  if (order.length < taskCount) throw new Error(`step ${step}: ${taskCount - order.length} of its ${taskCount} tasks never become ready`);
   return order;
 }
 
@@ -138,38 +140,4 @@ function selfEdges(graph: TaskGraph, step: number): TaskGraph["edges"] {
   for (let e = 0; e < edges.length; e++) if (edges.downStep[e] === step && edges.upStep[e] === step) keep.push(e);
   const pick = (column: Int32Array) => Int32Array.from(keep, (e) => column[e]!);
   return { length: keep.length, downStep: pick(edges.downStep), downTask: pick(edges.downTask), upStep: pick(edges.upStep), upTask: pick(edges.upTask), group: pick(edges.group) };
-}
-
-class MinHeap {
-  readonly #items: number[] = [];
-
-  push(value: number): void {
-    const items = this.#items;
-    let i = items.push(value) - 1;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (items[parent]! <= value) break;
-      items[i] = items[parent]!;
-      i = parent;
-    }
-    items[i] = value;
-  }
-
-  pop(): number | undefined {
-    const items = this.#items;
-    const top = items[0];
-    const last = items.pop();
-    if (items.length === 0 || last === undefined) return top;
-    let i = 0;
-    for (;;) {
-      const left = 2 * i + 1;
-      if (left >= items.length) break;
-      const child = left + 1 < items.length && items[left + 1]! < items[left]! ? left + 1 : left;
-      if (items[child]! >= last) break;
-      items[i] = items[child]!;
-      i = child;
-    }
-    items[i] = last;
-    return top;
-  }
 }
