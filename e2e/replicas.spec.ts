@@ -19,6 +19,7 @@ import { request as playwrightRequest, type APIRequestContext } from "@playwrigh
 import pg from "pg";
 import { expect, test } from "./fixtures";
 import { PORT } from "./personas";
+import { signInThroughPage } from "./sign-in";
 import { trpcMutation, trpcQuery } from "./trpc";
 
 const ADMIN_DATABASE_URL = process.env.LOOM_TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -147,11 +148,7 @@ test("a browser on replica B sees, within a second, each line a worker of replic
         // The farm's only worker is A's.
         await expect.poll(async () => (await trpcQuery<unknown[]>(api, "workers.list", {})).length).toBe(A.workers);
 
-        await page.goto("/login");
-        await page.getByRole("textbox", { name: "User name" }).fill(WRANGLER.name);
-        await page.getByLabel("Password").fill(WRANGLER.password);
-        await page.getByRole("button", { name: "Sign in" }).click();
-        await expect(page.getByRole("group", { name: "Signed in" })).toContainText(WRANGLER.name);
+        await signInThroughPage(page, WRANGLER.name, WRANGLER.password);
 
         const submitted = await trpcMutation<{ ok: boolean; jobId?: string; errors?: unknown }>(api, "jobs.submit", {
           template: { text: template(`e2e-replicas-${randomBytes(3).toString("hex")}`, gate), format: "json" },

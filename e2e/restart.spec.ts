@@ -25,6 +25,7 @@ import { request as playwrightRequest, type APIRequestContext, type Page, type T
 import { statusLabel } from "../lib/farm/display";
 import { expect, test } from "./fixtures";
 import { PORT } from "./personas";
+import { signInThroughPage } from "./sign-in";
 import { trpcMutation, trpcQuery } from "./trpc";
 
 /** replicas.spec.ts uses PORT + 1 and PORT + 2. */
@@ -275,11 +276,7 @@ async function restartCase(page: Page, testInfo: TestInfo, name: string, stopHar
     let stepId: string;
     try {
       await trpcMutation(api, "users.create", { name: WRANGLER.name, role: "wrangler", password: WRANGLER.password });
-      await page.goto("/login");
-      await page.getByRole("textbox", { name: "User name" }).fill(WRANGLER.name);
-      await page.getByLabel("Password").fill(WRANGLER.password);
-      await page.getByRole("button", { name: "Sign in" }).click();
-      await expect(page.getByRole("group", { name: "Signed in" })).toContainText(WRANGLER.name);
+      await signInThroughPage(page, WRANGLER.name, WRANGLER.password);
       const submitted = await trpcMutation<{ ok: boolean; jobId?: string; errors?: unknown }>(api, "jobs.submit", {
         template: { text: template(`e2e-restart-${name}-${randomBytes(3).toString("hex")}`, marker, gate), format: "json" },
       });
